@@ -1,0 +1,38 @@
+package dev.sluice.batch.bronze;
+
+import dev.sluice.batch.warehouse.LayerTables;
+import dev.sluice.config.ColumnSpec;
+import dev.sluice.core.DatasetRef;
+import dev.sluice.core.Partition;
+import dev.sluice.core.RunId;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The column list of a Bronze insert and the metadata values shared by every row of one step
+ * execution.
+ *
+ * @param table the Bronze table
+ * @param names the contract's columns, then {@link LayerTables#BRONZE_METADATA}
+ * @param partition the value of {@code _partition}
+ * @param run the value of {@code _run_id}
+ * @param ingestedAt the value of {@code _ingested_at}
+ */
+public record BronzeColumns(DatasetRef table, List<String> names, Partition partition, RunId run,
+        OffsetDateTime ingestedAt) {
+
+    /** The columns of {@code table} for {@code contract} columns. */
+    public static BronzeColumns of(DatasetRef table, List<ColumnSpec> contract, Partition partition, RunId run,
+            OffsetDateTime ingestedAt) {
+        List<String> names = new ArrayList<>();
+        contract.forEach(c -> names.add(c.name()));
+        names.addAll(LayerTables.BRONZE_METADATA);
+        return new BronzeColumns(table, List.copyOf(names), partition, run, ingestedAt);
+    }
+
+    /** The number of contract (business) columns. */
+    public int businessColumns() {
+        return names.size() - LayerTables.BRONZE_METADATA.size();
+    }
+}

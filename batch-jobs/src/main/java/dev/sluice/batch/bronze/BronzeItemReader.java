@@ -1,0 +1,173 @@
+package dev.sluice.batch.bronze;
+
+import dev.sluice.config.SourceSpec;
+import dev.sluice.core.BadInputException;
+import dev.sluice.core.Partition;
+import dev.sluice.core.RunId;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.batch.infrastructure.item.ItemStreamReader;
+
+/**
+ * Reads a partition's landed files of one source for Bronze, skipping file versions already in
+ * Bronze (a file loads once per (table, source, sha256)) and resuming a restarted load at the row
+ * after the last committed chunk.
+ *
+ * <p>The landing path names a file or a directory; a directory's regular, non-hidden files are
+ * read in name order. The last row of each file carries the file's {@link LandedFile} so that the
+ * writer marks the load complete in the transaction that writes that row. Restart state in the
+ * step's execution context: {@code bronze.file} (source name) and {@code bronze.pos} (rows of it
+ * already written). Not thread-safe: one reader per step execution.
+ */
+public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
+
+    static final String FILE_KEY = "bronze.file";
+    static final String POS_KEY = "bronze.pos";
+    static final String SKIPPED_KEY = "bronze.files.unchanged";
+
+    private final String pipeline;
+    private final String bronzeTable;
+    private final SourceSpec source;
+    private final Partition partition;
+    private final RunId run;
+    private final Path home;
+    private final LandedFileRepository landed;
+    private final RowHasher hasher = new RowHasher();
+
+    private final Deque<LandedFile> pending = new ArrayDeque<>();
+    private @Nullable LandedFile current;
+    private @Nullable SourceFileReader reader;
+    private @Nullable SourceRow lookahead;
+    private long resumeAt;
+    private long consumed;
+    private int unchangedFiles;
+
+    public BronzeItemReader(String pipeline, String bronzeTable, SourceSpec source, Partition partition, RunId run,
+            Path home, LandedFileRepository landed) {
+        this.pipeline = pipeline;
+        this.bronzeTable = bronzeTable;
+        this.source = source;
+        this.partition = partition;
+        this.run = run;
+        this.home = home;
+        this.landed = landed;
+    }
+
+    @Override
+    public void open(ExecutionContext ctx) {
+        String resumeFile = ctx.containsKey(FILE_KEY) ? ctx.getString(FILE_KEY) : null;
+        long resumePos = ctx.containsKey(POS_KEY) ? ctx.getLong(POS_KEY) : 0;
+        List<LandedFile> files = list(source.pathFor(partition));
+        landed.retireMissing(bronzeTable, partition, files.stream().map(LandedFile::source).toList());
+        for (LandedFile f : files) {
+            var known = landed.find(bronzeTable, f);
+            String status = known.map(r -> r.get(0, String.class)).orElse(null);
+            if (LandedFileRepository.LOADED.equals(status)) {
+                landed.makeCurrent(bronzeTable, partition, f);
+                unchangedFiles++;
+                continue;
+            }
+            boolean sameRun = known.map(r -> run.toString().equals(r.get(1, String.class))).orElse(false);
+            if (!(sameRun && f.source().equals(resumeFile))) {
+                landed.startLoad(pipeline, bronzeTable, partition, f, run);
+            }
+            pending.add(f);
+        }
+        if (resumeFile != null && !pending.isEmpty() && pending.peekFirst().source().equals(resumeFile)) {
+            resumeAt = resumePos;
+        }
+    }
+
+    /** The files of a landing path: the file itself, or a directory's regular non-hidden files by name. */
+    List<LandedFile> list(Path path) {
+        List<Path> paths;
+        try {
+            if (Files.isDirectory(path)) {
+                try (Stream<Path> s = Files.list(path)) {
+                    paths = s.filter(Files::isRegularFile)
+                            .filter(p -> !p.getFileName().toString().startsWith("."))
+                            .filter(p -> !p.getFileName().toString().startsWith("_"))
+                            .sorted().toList();
+                }
+            } else if (Files.isRegularFile(path)) {
+                paths = List.of(path);
+            } else {
+                throw new BadInputException(display(path), -1, null,
+                        "no landed file or directory for partition " + partition + " of source " + source.name());
+            }
+            List<LandedFile> files = new ArrayList<>();
+            for (Path p : paths) {
+                files.add(new LandedFile(p, display(p), RowHasher.sha256(p), Files.size(p), -1));
+            }
+            return files;
+        } catch (IOException e) {
+            throw new BadInputException(display(path), -1, null, "cannot list or read: " + e.getMessage(), e);
+        }
+    }
+
+    private String display(Path p) {
+        Path abs = p.toAbsolutePath().normalize();
+        Path h = home.toAbsolutePath().normalize();
+        return abs.startsWith(h) ? h.relativize(abs).toString() : abs.toString();
+    }
+
+    @Override
+    public @Nullable BronzeRow read() {
+        while (true) {
+            if (reader == null) {
+                if (pending.isEmpty()) {
+                    return null;
+                }
+                current = pending.removeFirst();
+                reader = SourceFileReader.open(source.format(), current.path(), source.contract(), current.source());
+                consumed = 0;
+                for (long i = 0; i < resumeAt && reader.next() != null; i++) {
+                    consumed++;
+                }
+                resumeAt = 0;
+                lookahead = reader.next();
+                if (lookahead == null) {
+                    reader.close();
+                    reader = null;
+                    landed.finishLoad(bronzeTable, partition, current.withRows(consumed));
+                    continue;
+                }
+            }
+            SourceRow row = lookahead;
+            lookahead = reader.next();
+            consumed++;
+            LandedFile completes = null;
+            if (lookahead == null) {
+                completes = current.withRows(consumed);
+                reader.close();
+                reader = null;
+            }
+            return new BronzeRow(row.values(), current.source(), row.position(), hasher.hash(row.values()), completes);
+        }
+    }
+
+    @Override
+    public void update(ExecutionContext ctx) {
+        if (current != null) {
+            ctx.putString(FILE_KEY, current.source());
+            ctx.putLong(POS_KEY, consumed);
+        }
+        ctx.putInt(SKIPPED_KEY, unchangedFiles);
+    }
+
+    @Override
+    public void close() {
+        if (reader != null) {
+            reader.close();
+            reader = null;
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package dev.sluice.batch.bronze;
+
+import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.ContractSpec;
+import dev.sluice.core.BadInputException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.List;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.api.ReadSupport;
+import org.apache.parquet.hadoop.example.GroupReadSupport;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Type;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads a Parquet file with parquet-hadoop's record reader (no Hadoop file system: see
+ * {@link LocalParquetFile}). Columns are found by name. Conversions: INT32/INT64 to the contract's
+ * int/long (INT32 widens to long), FLOAT/DOUBLE to double, BINARY strings to text, DATE to
+ * LocalDate, and INT64 TIMESTAMP (MILLIS/MICROS/NANOS) to LocalDateTime: a naive timestamp as is,
+ * a UTC-adjusted one in UTC (Parquet format spec, LogicalTypes.md "TIMESTAMP"). Not thread-safe.
+ */
+final class ParquetSourceReader implements SourceFileReader {
+
+    private final String displayName;
+    private final List<ColumnSpec> columns;
+    private final int[] index;
+    private final PrimitiveType[] types;
+    private final ParquetReader<Group> reader;
+    private long position;
+
+    ParquetSourceReader(Path file, ContractSpec contract, String displayName) {
+        this.displayName = displayName;
+        this.columns = contract.columns();
+        try {
+            this.reader = new GroupReaderBuilder(new LocalParquetFile(file)).build();
+        } catch (IOException | RuntimeException e) {
+            throw new BadInputException(displayName, -1, null, "cannot read as Parquet: " + e.getMessage(), e);
+        }
+        this.index = new int[columns.size()];
+        this.types = new PrimitiveType[columns.size()];
+        GroupType schema = readSchema(file);
+        for (int i = 0; i < columns.size(); i++) {
+            String name = columns.get(i).name();
+            if (!schema.containsField(name)) {
+                close();
+                throw new BadInputException(displayName, -1, name, "the contract's column is not in the file's schema " + schema.getFields().stream().map(Type::getName).toList());
+            }
+            Type t = schema.getType(name);
+            if (!t.isPrimitive()) {
+                close();
+                throw new BadInputException(displayName, -1, name, "a nested Parquet column cannot be read as " + columns.get(i).type().id());
+            }
+            index[i] = schema.getFieldIndex(name);
+            types[i] = t.asPrimitiveType();
+        }
+    }
+
+    private GroupType readSchema(Path file) {
+        try (var f = org.apache.parquet.hadoop.ParquetFileReader.open(new LocalParquetFile(file))) {
+            return f.getFileMetaData().getSchema();
+        } catch (IOException e) {
+            throw new BadInputException(displayName, -1, null, "cannot read the Parquet footer: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public @Nullable SourceRow next() {
+        Group g;
+        try {
+            g = reader.read();
+        } catch (IOException | RuntimeException e) {
+            throw new BadInputException(displayName, position, null, "cannot read the row: " + e.getMessage(), e);
+        }
+        if (g == null) {
+            return null;
+        }
+        Object[] values = new Object[columns.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = g.getFieldRepetitionCount(index[i]) == 0 ? null : value(g, i);
+        }
+        return new SourceRow(values, position++);
+    }
+
+    private Object value(Group g, int i) {
+        int field = index[i];
+        PrimitiveType type = types[i];
+        ColumnSpec column = columns.get(i);
+        LogicalTypeAnnotation logical = type.getLogicalTypeAnnotation();
+        Object v = switch (type.getPrimitiveTypeName()) {
+            case INT32 -> logical instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation
+                    ? LocalDate.ofEpochDay(g.getInteger(field, 0)) : (Object) g.getInteger(field, 0);
+            case INT64 -> logical instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation ts
+                    ? ParquetTimestamps.toLocalDateTime(g.getLong(field, 0), ts) : (Object) g.getLong(field, 0);
+            case FLOAT -> (double) g.getFloat(field, 0);
+            case DOUBLE -> g.getDouble(field, 0);
+            case BOOLEAN -> g.getBoolean(field, 0);
+            case BINARY, FIXED_LEN_BYTE_ARRAY -> g.getString(field, 0);
+            default -> throw new BadInputException(displayName, position, column.name(),
+                    "Parquet type " + type.getPrimitiveTypeName() + " is not supported");
+        };
+        return conform(v, column);
+    }
+
+    private Object conform(Object v, ColumnSpec column) {
+        return switch (column.type()) {
+            case LONG -> v instanceof Integer n ? (Object) n.longValue() : expect(v, Long.class, column);
+            case DOUBLE -> expect(v, Double.class, column);
+            case INT -> expect(v, Integer.class, column);
+            case STRING -> expect(v, String.class, column);
+            case BOOLEAN -> expect(v, Boolean.class, column);
+            case DATE -> expect(v, LocalDate.class, column);
+            case TIMESTAMP -> expect(v, LocalDateTime.class, column);
+        };
+    }
+
+    private Object expect(Object v, Class<?> type, ColumnSpec column) {
+        if (!type.isInstance(v)) {
+            throw new BadInputException(displayName, position, column.name(),
+                    "a " + v.getClass().getSimpleName() + " value cannot be read as " + column.type().id());
+        }
+        return v;
+    }
+
+    @Override
+    public void close() {
+        try {
+            reader.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** parquet-hadoop's builder, given the example Group read support, over a {@link InputFile}. */
+    private static final class GroupReaderBuilder extends ParquetReader.Builder<Group> {
+        GroupReaderBuilder(InputFile file) {
+            super(file);
+        }
+
+        @Override
+        protected ReadSupport<Group> getReadSupport() {
+            return new GroupReadSupport();
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package dev.sluice.batch.bronze;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * {@code _row_hash}: SHA-256 (hex) over a row's values as text, fields separated by U+001F, NULL
+ * written as {@code \N}. Exact duplicate source rows have equal hashes. Not thread-safe (one
+ * digest per instance).
+ */
+public final class RowHasher {
+
+    private static final HexFormat HEX = HexFormat.of();
+    private final MessageDigest sha;
+
+    public RowHasher() {
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The hash of {@code values}. */
+    public String hash(Object[] values) {
+        for (Object v : values) {
+            sha.update((v == null ? "\\N" : v.toString()).getBytes(StandardCharsets.UTF_8));
+            sha.update((byte) 0x1F);
+        }
+        return HEX.formatHex(sha.digest());
+    }
+
+    /** SHA-256 (hex) of a file's bytes. */
+    public static String sha256(java.nio.file.Path file) throws java.io.IOException {
+        try (var in = java.nio.file.Files.newInputStream(file)) {
+            MessageDigest d = MessageDigest.getInstance("SHA-256");
+            byte[] buf = new byte[1 << 16];
+            for (int n; (n = in.read(buf)) > 0; ) {
+                d.update(buf, 0, n);
+            }
+            return HEX.formatHex(d.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

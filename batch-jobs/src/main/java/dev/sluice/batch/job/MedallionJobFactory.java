@@ -1,0 +1,99 @@
+package dev.sluice.batch.job;
+
+import dev.sluice.batch.bronze.BronzeColumns;
+import dev.sluice.batch.bronze.BronzeItemReader;
+import dev.sluice.batch.bronze.BronzeItemWriter;
+import dev.sluice.batch.bronze.BronzeRow;
+import dev.sluice.batch.bronze.BronzeSink;
+import dev.sluice.batch.bronze.JdbcBatchBronzeSink;
+import dev.sluice.batch.bronze.LandedFileRepository;
+import dev.sluice.batch.bronze.PostgresCopyBronzeSink;
+import dev.sluice.batch.refine.LayerTransform;
+import dev.sluice.batch.refine.TransformResult;
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.SourceSpec;
+import dev.sluice.config.TableSpec;
+import dev.sluice.core.Layer;
+import dev.sluice.core.Partition;
+import dev.sluice.core.RunId;
+import java.nio.file.Path;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.builder.JobBuilder;
+import org.springframework.batch.core.job.builder.SimpleJobBuilder;
+import org.springframework.batch.core.step.Step;
+import org.springframework.batch.core.step.builder.StepBuilder;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+
+/**
+ * Builds the medallion job of one pipeline partition: one step per layer table, in spec order
+ * (Bronze chunk steps, then Silver and Gold tasklet steps). Step names are the tables' qualified
+ * names. Bronze appends through the database's bulk path (PostgreSQL COPY, else JDBC batches);
+ * each Silver/Gold step is one transaction of set-based SQL. A failed job restarts from its
+ * failed step. Thread-safe.
+ */
+public final class MedallionJobFactory {
+
+    private final Warehouse warehouse;
+    private final BatchInfrastructure batch;
+    private final Path home;
+
+    /**
+     * @param home the Sluice home; {@code _source} names files relative to it
+     */
+    public MedallionJobFactory(Warehouse warehouse, BatchInfrastructure batch, Path home) {
+        this.warehouse = warehouse;
+        this.batch = batch;
+        this.home = home;
+    }
+
+    /** The job of {@code partition} of {@code spec}, run as {@code run}. */
+    public Job job(PipelineSpec spec, Partition partition, RunId run) {
+        List<Step> steps = spec.tables().stream().map(t -> t.layer() == Layer.BRONZE
+                ? bronzeStep(spec, t, partition, run) : transformStep(spec, t, partition, run)).toList();
+        SimpleJobBuilder b = new JobBuilder(spec.name(), batch.repository()).start(steps.get(0));
+        for (Step s : steps.subList(1, steps.size())) {
+            b = b.next(s);
+        }
+        return b.build();
+    }
+
+    private Step bronzeStep(PipelineSpec spec, TableSpec table, Partition partition, RunId run) {
+        SourceSpec source = spec.source(table.source()).orElseThrow();
+        Partition p = source.partitioned() ? partition : Partition.NONE;
+        LandedFileRepository landed = new LandedFileRepository(warehouse.dsl());
+        String name = table.table().qualifiedName();
+        BronzeColumns columns = BronzeColumns.of(table.table(), source.contract().columns(), p, run,
+                OffsetDateTime.now(ZoneOffset.UTC));
+        BronzeSink sink = warehouse.isPostgres()
+                ? new PostgresCopyBronzeSink(warehouse.dataSource(), columns)
+                : new JdbcBatchBronzeSink(warehouse.dataSource(), columns);
+        return new StepBuilder(name, batch.repository())
+                .<BronzeRow, BronzeRow>chunk(spec.batchRows())
+                .transactionManager(warehouse.transactionManager())
+                .reader(new BronzeItemReader(spec.name(), name, source, p, run, home, landed))
+                .writer(new BronzeItemWriter(sink, landed, name, p))
+                .build();
+    }
+
+    private Step transformStep(PipelineSpec spec, TableSpec table, Partition partition, RunId run) {
+        LayerTransform transform = new LayerTransform(warehouse.dsl(), spec, table);
+        return new StepBuilder(table.table().qualifiedName(), batch.repository())
+                .tasklet((contribution, context) -> {
+                    TransformResult r = transform.apply(partition, run);
+                    ExecutionContext ctx = contribution.getStepExecution().getExecutionContext();
+                    ctx.putLong(StepMetrics.INPUT, r.inputRows());
+                    ctx.putLong(StepMetrics.OUTPUT, r.outputRows());
+                    ctx.putLong(StepMetrics.QUARANTINED, r.quarantined());
+                    ctx.putLong(StepMetrics.COLLAPSED, r.collapsed());
+                    ctx.putInt(StepMetrics.VERSION, r.version());
+                    contribution.incrementWriteCount(r.outputRows());
+                    return RepeatStatus.FINISHED;
+                }, warehouse.transactionManager())
+                .build();
+    }
+}

@@ -1,0 +1,240 @@
+package dev.sluice.batch.job;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.batch.warehouse.LayerTables;
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.SourceSpec;
+import dev.sluice.config.TableSpec;
+import dev.sluice.core.Layer;
+import dev.sluice.core.Partition;
+import dev.sluice.core.RunId;
+import dev.sluice.core.SluiceException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import org.springframework.batch.core.BatchStatus;
+import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.job.parameters.JobParameters;
+import org.springframework.batch.core.job.parameters.JobParametersBuilder;
+import org.springframework.batch.core.launch.JobExecutionAlreadyRunningException;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+
+/**
+ * Runs one partition of a pipeline as a Spring Batch job instance identified by (pipeline,
+ * partition, attempt):
+ * <ul>
+ *   <li>a partition never run starts attempt 0;</li>
+ *   <li>a FAILED attempt restarts from its failed step, with the same run id;</li>
+ *   <li>a COMPLETED partition is refused ({@link RunRefusedException}) unless
+ *       {@link RunOptions#rerun()}, which opens the next attempt with a new run id.</li>
+ * </ul>
+ * Requester, trace id, run id and spec hash are non-identifying job parameters. Every log line of
+ * the run carries {@code run_id}, {@code pipeline} and {@code partition} in the MDC. Not for
+ * concurrent use on one partition (Spring Batch refuses a second running execution).
+ */
+public final class PipelineRunner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PipelineRunner.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Warehouse warehouse;
+    private final BatchInfrastructure batch;
+    private final MedallionJobFactory jobs;
+    private final RunRepository runs;
+    private final Path home;
+
+    /**
+     * @param home the Sluice home ({@code SLUICE_HOME}); landed files are named relative to it
+     */
+    public PipelineRunner(Warehouse warehouse, Path home) {
+        this.warehouse = warehouse;
+        this.batch = BatchInfrastructure.on(warehouse);
+        this.jobs = new MedallionJobFactory(warehouse, batch, home);
+        this.runs = new RunRepository(warehouse.dsl());
+        this.home = home;
+    }
+
+    /**
+     * Runs {@code partition} of {@code spec}.
+     *
+     * @return the summary; its status is FAILED (with {@link RunSummary#failure()}) when a step failed
+     * @throws LandingMissingException when a partitioned source has no landed files for the partition
+     * @throws RunRefusedException when the partition is COMPLETED and {@code rerun} is not set, or
+     *     an execution of the attempt is still marked running
+     */
+    public RunSummary run(PipelineSpec spec, Partition partition, RunOptions options) {
+        checkLanding(spec, partition);
+        LayerTables.create(warehouse.dsl(), spec);
+        Optional<RunRecord> latest = runs.latest(spec.name(), partition);
+        int attempt = 0;
+        RunId run = RunId.newId();
+        boolean restart = false;
+        if (latest.isPresent()) {
+            RunRecord last = latest.get();
+            if (last.status().equals("COMPLETED")) {
+                if (!options.rerun()) {
+                    throw new RunRefusedException("partition " + partition + " of pipeline " + spec.name()
+                            + " is already COMPLETED (attempt " + last.attempt() + ", run " + last.runId()
+                            + ", ended " + last.endedAt() + "). Running it again is refused so that a repeated"
+                            + " command cannot re-load by accident; add --rerun to open attempt "
+                            + (last.attempt() + 1) + ".");
+                }
+                attempt = last.attempt() + 1;
+            } else {
+                attempt = last.attempt();
+                run = last.runId();
+                restart = true;
+            }
+        }
+        MDC.put("run_id", run.toString());
+        MDC.put("pipeline", spec.name());
+        MDC.put("partition", partition.key());
+        try {
+            if (restart) {
+                LOG.info("restarting attempt {} from its failed step", attempt);
+                runs.restart(run, spec.hash());
+            } else {
+                LOG.info("starting attempt {}", attempt);
+                runs.start(run, spec.name(), partition, attempt, spec.hash(), options.requester(), options.traceId());
+            }
+            JobParameters params = new JobParametersBuilder()
+                    .addString("partition", partition.key(), true)
+                    .addLong("attempt", (long) attempt, true)
+                    .addString("run.id", run.toString(), false)
+                    .addString("spec.hash", spec.hash(), false)
+                    .addString("requester", String.valueOf(options.requester()), false)
+                    .addString("trace.id", String.valueOf(options.traceId()), false)
+                    .toJobParameters();
+            JobExecution execution = launch(spec, partition, run, params, attempt);
+            RunSummary summary = summarize(spec, partition, attempt, run, restart, execution);
+            runs.finish(run, summary.status(), execution.getId(), summary.failure(), toJson(summary));
+            LOG.info("attempt {} {} in {} ms", attempt, summary.status(), summary.elapsedMs());
+            return summary;
+        } finally {
+            MDC.remove("run_id");
+            MDC.remove("pipeline");
+            MDC.remove("partition");
+        }
+    }
+
+    private JobExecution launch(PipelineSpec spec, Partition partition, RunId run, JobParameters params, int attempt) {
+        try {
+            return batch.operator().start(jobs.job(spec, partition, run), params);
+        } catch (JobExecutionAlreadyRunningException e) {
+            throw new RunRefusedException("attempt " + attempt + " of partition " + partition + " of pipeline "
+                    + spec.name() + " is marked running (run " + run + "). If no process is running it"
+                    + " (it was killed), mark it failed before restarting: that command arrives with crash-safe re-runs.");
+        } catch (Exception e) {
+            throw new SluiceException("Spring Batch refused to start partition " + partition + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void checkLanding(PipelineSpec spec, Partition partition) {
+        for (SourceSpec s : spec.sources()) {
+            Path path = s.pathFor(partition);
+            if (Files.exists(path)) {
+                continue;
+            }
+            Path landing = home.resolve("landing");
+            String hint = Files.isDirectory(landing) ? "" : " The landing zone " + landing
+                    + " does not exist either: `sluice sample-data` fetches the sample data and lays it out there.";
+            throw new LandingMissingException("no landed files for source '" + s.name() + "'"
+                    + (s.partitioned() ? " and partition " + partition : "") + ": " + path + " does not exist." + hint);
+        }
+    }
+
+    private RunSummary summarize(PipelineSpec spec, Partition partition, int attempt, RunId run, boolean restart,
+            JobExecution execution) {
+        List<StepSummary> steps = new ArrayList<>();
+        long rowsRead = 0, bronze = 0, silver = 0, collapsed = 0, quarantined = 0, gold = 0;
+        String failure = null;
+        for (TableSpec t : spec.tables()) {
+            StepExecution se = batch.repository().getLastStepExecution(execution.getJobInstance(), t.stepName());
+            if (se == null) {
+                continue;
+            }
+            ExecutionContext ctx = se.getExecutionContext();
+            long in = ctx.getLong(StepMetrics.INPUT, 0L);
+            long q = ctx.getLong(StepMetrics.QUARANTINED, 0L);
+            long c = ctx.getLong(StepMetrics.COLLAPSED, 0L);
+            long elapsed = se.getStartTime() == null || se.getEndTime() == null ? 0
+                    : Duration.between(se.getStartTime(), se.getEndTime()).toMillis();
+            boolean earlier = se.getJobExecutionId() != execution.getId();
+            steps.add(new StepSummary(t.stepName(), t.layer(), se.getStatus().name(),
+                    t.layer() == Layer.BRONZE ? se.getReadCount() : 0, se.getWriteCount(), in, q, c, elapsed, earlier));
+            boolean partitionedData = isPartitionedData(spec, t);
+            if (partitionedData && t.layer() == Layer.BRONZE && !earlier) {
+                rowsRead += se.getReadCount();
+            } else if (partitionedData && t.layer() == Layer.SILVER) {
+                bronze += t.inputTable().flatMap(spec::table).filter(i -> i.layer() == Layer.BRONZE).isPresent() ? in : 0;
+                silver += se.getWriteCount();
+                collapsed += c;
+                quarantined += q;
+            } else if (partitionedData && t.layer() == Layer.GOLD) {
+                gold += se.getWriteCount();
+            }
+            if (se.getStatus() == BatchStatus.FAILED && failure == null) {
+                failure = "step " + t.stepName() + " failed: " + reason(se.getFailureExceptions());
+            }
+        }
+        if (failure == null && execution.getStatus() != BatchStatus.COMPLETED) {
+            failure = "the job ended " + execution.getStatus() + ": " + reason(execution.getAllFailureExceptions());
+        }
+        long elapsed = execution.getStartTime() == null || execution.getEndTime() == null ? 0
+                : Duration.between(execution.getStartTime(), execution.getEndTime()).toMillis();
+        String status = execution.getStatus() == BatchStatus.COMPLETED ? "COMPLETED" : "FAILED";
+        return new RunSummary(spec.name(), partition, attempt, run, status, restart, rowsRead, bronze, silver,
+                collapsed, quarantined, gold, steps, elapsed, failure);
+    }
+
+    private static boolean isPartitionedData(PipelineSpec spec, TableSpec t) {
+        return t.partitioned();
+    }
+
+    /** One paragraph: the message of the first Sluice exception in the causes, else the root cause's. */
+    static String reason(List<Throwable> failures) {
+        if (failures.isEmpty()) {
+            return "no exception was recorded";
+        }
+        Throwable t = failures.get(0);
+        Throwable root = t;
+        while (t != null) {
+            if (t instanceof SluiceException) {
+                return t.getMessage();
+            }
+            root = t;
+            t = t.getCause();
+        }
+        String m = root.getMessage();
+        return root.getClass().getSimpleName() + (m == null ? "" : ": " + m.lines().findFirst().orElse(""));
+    }
+
+    private static String toJson(RunSummary s) {
+        try {
+            return JSON.writeValueAsString(s);
+        } catch (JsonProcessingException e) {
+            return "{}";
+        }
+    }
+
+    /** The Sluice home this runner names landed files against. */
+    public Path home() {
+        return home;
+    }
+
+    /** The warehouse this runner writes to. */
+    public Warehouse warehouse() {
+        return warehouse;
+    }
+
+}

@@ -1,0 +1,75 @@
+package dev.sluice.batch.job;
+
+import dev.sluice.core.Partition;
+import dev.sluice.core.RunId;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code sluice.run}: the attempts of each (pipeline, partition), with the spec hash they ran
+ * with, requester, trace id and summary. Auto-commits (outside Spring Batch's transactions).
+ * Thread-safe.
+ */
+public final class RunRepository {
+
+    private static final Table<?> T = DSL.table(DSL.name("sluice", "run"));
+    private static final Field<String> RUN_ID = DSL.field(DSL.name("run_id"), String.class);
+    private static final Field<String> PIPELINE = DSL.field(DSL.name("pipeline"), String.class);
+    private static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);
+    private static final Field<Integer> ATTEMPT = DSL.field(DSL.name("attempt"), Integer.class);
+    private static final Field<String> STATUS = DSL.field(DSL.name("status"), String.class);
+    private static final Field<String> SPEC_HASH = DSL.field(DSL.name("spec_hash"), String.class);
+    private static final Field<String> REQUESTER = DSL.field(DSL.name("requester"), String.class);
+    private static final Field<String> TRACE = DSL.field(DSL.name("trace_id"), String.class);
+    private static final Field<Long> JOB_EXECUTION = DSL.field(DSL.name("job_execution_id"), Long.class);
+    private static final Field<OffsetDateTime> STARTED = DSL.field(DSL.name("started_at"), OffsetDateTime.class);
+    private static final Field<OffsetDateTime> ENDED = DSL.field(DSL.name("ended_at"), OffsetDateTime.class);
+    private static final Field<String> MESSAGE = DSL.field(DSL.name("exit_message"), String.class);
+    private static final Field<String> SUMMARY = DSL.field(DSL.name("summary_json"), String.class);
+
+    private final DSLContext dsl;
+
+    public RunRepository(DSLContext dsl) {
+        this.dsl = dsl;
+    }
+
+    /** The newest attempt of a partition, if any. */
+    public Optional<RunRecord> latest(String pipeline, Partition partition) {
+        return dsl.select(RUN_ID, PIPELINE, PARTITION, ATTEMPT, STATUS, SPEC_HASH, STARTED, ENDED).from(T)
+                .where(PIPELINE.eq(pipeline), PARTITION.eq(partition.key()))
+                .orderBy(ATTEMPT.desc()).limit(1)
+                .fetchOptional(r -> new RunRecord(RunId.parse(r.value1()), r.value2(), r.value3(), r.value4(),
+                        r.value5(), r.value6(), r.value7(), r.value8()));
+    }
+
+    /** Records a new attempt as STARTED. */
+    public void start(RunId run, String pipeline, Partition partition, int attempt, String specHash,
+            @Nullable String requester, @Nullable String traceId) {
+        dsl.insertInto(T).set(RUN_ID, run.toString()).set(PIPELINE, pipeline).set(PARTITION, partition.key())
+                .set(ATTEMPT, attempt).set(STATUS, "STARTED").set(SPEC_HASH, specHash).set(REQUESTER, requester)
+                .set(TRACE, traceId).set(STARTED, now()).execute();
+    }
+
+    /** Marks a failed attempt as STARTED again for its restart, with the spec hash it now runs with. */
+    public void restart(RunId run, String specHash) {
+        dsl.update(T).set(STATUS, "STARTED").set(SPEC_HASH, specHash).setNull(ENDED).setNull(MESSAGE)
+                .where(RUN_ID.eq(run.toString())).execute();
+    }
+
+    /** Records the end of an attempt's execution. */
+    public void finish(RunId run, String status, long jobExecutionId, @Nullable String message, String summaryJson) {
+        dsl.update(T).set(STATUS, status).set(ENDED, now()).set(JOB_EXECUTION, jobExecutionId)
+                .set(MESSAGE, message == null ? null : message.substring(0, Math.min(message.length(), 4000)))
+                .set(SUMMARY, summaryJson).where(RUN_ID.eq(run.toString())).execute();
+    }
+
+    private static OffsetDateTime now() {
+        return OffsetDateTime.now(ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,44 @@
+package dev.sluice.batch.job;
+
+import dev.sluice.core.Partition;
+import dev.sluice.core.RunId;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The outcome of one run of a pipeline partition.
+ *
+ * <p>Headline counts concern the partitioned data (the Silver tables fed by partitioned Bronze
+ * tables and the partitioned Gold tables); reference snapshots appear only in {@link #steps()}.
+ * For them {@code bronzeRows = silverRows + duplicatesCollapsed + quarantined} holds, and so does
+ * {@code rowsRead = bronzeRows} when every file was new.
+ *
+ * @param pipeline the pipeline
+ * @param partition the partition
+ * @param attempt the attempt (0 for a plain run; {@code --rerun} opens the next)
+ * @param runId the run id of the attempt (kept across restarts of a failed attempt)
+ * @param status COMPLETED or FAILED
+ * @param restarted true when this resumed a failed attempt
+ * @param rowsRead rows read from landed files by this run
+ * @param bronzeRows rows of the partition's current Bronze load
+ * @param silverRows rows written to Silver
+ * @param duplicatesCollapsed Σ(dup_count − 1) over Silver
+ * @param quarantined rows sent to quarantine
+ * @param goldRows rows written to Gold
+ * @param steps each step, in job order
+ * @param elapsedMs wall time of this execution, in milliseconds
+ * @param failure for a failed run, one paragraph saying which step failed and why; else null
+ */
+public record RunSummary(String pipeline, Partition partition, int attempt, RunId runId, String status,
+        boolean restarted, long rowsRead, long bronzeRows, long silverRows, long duplicatesCollapsed,
+        long quarantined, long goldRows, List<StepSummary> steps, long elapsedMs, @Nullable String failure) {
+
+    public RunSummary {
+        steps = List.copyOf(steps);
+    }
+
+    /** True when the run completed. */
+    public boolean completed() {
+        return "COMPLETED".equals(status);
+    }
+}

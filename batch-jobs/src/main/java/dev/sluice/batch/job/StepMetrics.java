@@ -1,0 +1,13 @@
+package dev.sluice.batch.job;
+
+/** Keys of the row counts each step keeps in its execution context. */
+final class StepMetrics {
+    static final String INPUT = "sluice.rows.in";
+    static final String OUTPUT = "sluice.rows.out";
+    static final String QUARANTINED = "sluice.rows.quarantined";
+    static final String COLLAPSED = "sluice.rows.collapsed";
+    static final String VERSION = "sluice.partition.version";
+
+    private StepMetrics() {
+    }
+}

@@ -1,0 +1,23 @@
+package dev.sluice.batch.job;
+
+import dev.sluice.core.Layer;
+
+/**
+ * What one step of a run did. Row counts are rows; a count that does not apply to the step's layer
+ * is 0.
+ *
+ * @param step the step (the table's qualified name)
+ * @param layer the table's layer
+ * @param status Spring Batch's status of the step (COMPLETED, FAILED, …)
+ * @param rowsRead Bronze: rows read from landed files in this run (0 when the files were already in Bronze)
+ * @param rowsWritten rows written to the table
+ * @param inputRows Silver/Gold: rows of the input partition
+ * @param quarantined Silver: input rows sent to quarantine
+ * @param collapsed Silver: duplicates collapsed, Σ(dup_count − 1)
+ * @param elapsedMs wall time of the step, in milliseconds
+ * @param earlierExecution true when the step completed in an earlier execution of this attempt
+ *     (the run restarted after it)
+ */
+public record StepSummary(String step, Layer layer, String status, long rowsRead, long rowsWritten,
+        long inputRows, long quarantined, long collapsed, long elapsedMs, boolean earlierExecution) {
+}

@@ -1,0 +1,173 @@
+package dev.sluice.batch.refine;
+
+import dev.sluice.batch.bronze.LandedFileRepository;
+import dev.sluice.batch.warehouse.LayerTables;
+import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.QuarantineRule;
+import dev.sluice.config.TableSpec;
+import dev.sluice.core.Layer;
+import dev.sluice.core.Partition;
+import dev.sluice.core.RunId;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.jooq.CaseConditionStep;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.JSONEntry;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * Writes one partition of a Silver or Gold table with set-based SQL, in the caller's transaction:
+ * <ol>
+ *   <li>Silver only: input rows matching a quarantine rule (first match wins) replace the
+ *       partition's OPEN rows in {@code sluice.quarantine}, raw record as JSON;</li>
+ *   <li>the table's partition is deleted and re-inserted from the spec's SELECT, whose
+ *       {@code {input}} is the partition's input rows (Silver: the current Bronze load minus
+ *       quarantined rows) and whose {@code {partition}} is bound to the partition key;</li>
+ *   <li>the write is recorded as the next version in {@code sluice.partition_version}.</li>
+ * </ol>
+ * A rule whose condition is NULL for a row does not match it, so every input row lands in exactly
+ * one of Silver (possibly collapsed) or quarantine. Re-running leaves the same rows. Thread-safe.
+ */
+public final class LayerTransform {
+
+    private static final Table<?> QUARANTINE = DSL.table(DSL.name("sluice", "quarantine"));
+    private static final Table<?> VERSIONS = DSL.table(DSL.name("sluice", "partition_version"));
+
+    private final DSLContext dsl;
+    private final PipelineSpec spec;
+    private final TableSpec table;
+    private final TableSpec input;
+
+    public LayerTransform(DSLContext dsl, PipelineSpec spec, TableSpec table) {
+        this.dsl = dsl;
+        this.spec = spec;
+        this.table = table;
+        this.input = spec.table(table.inputTable().orElseThrow())
+                .orElseThrow(() -> new IllegalArgumentException("no input table for " + table.table()));
+    }
+
+    /** Writes {@code partition} (use {@link Partition#NONE} for a snapshot table) as run {@code run}. */
+    public TransformResult apply(Partition partition, RunId run) {
+        Partition in = input.partitioned() ? partition : Partition.NONE;
+        Partition out = table.partitioned() ? partition : Partition.NONE;
+        Field<Integer> ruleIndex = ruleIndex();
+        Condition inputRows = inputCondition(in);
+
+        long inputCount = dsl.fetchCount(DSL.selectOne().from(inputTable()).where(inputRows));
+        long quarantined = 0;
+        if (!table.quarantine().isEmpty()) {
+            dsl.deleteFrom(QUARANTINE).where(
+                    DSL.field(DSL.name("pipeline")).eq(spec.name()),
+                    DSL.field(DSL.name("dataset")).eq(table.table().qualifiedName()),
+                    DSL.field(DSL.name("partition_key")).eq(out.key()),
+                    DSL.field(DSL.name("status")).eq("OPEN")).execute();
+            quarantined = quarantine(inputRows, ruleIndex, out, run);
+        }
+
+        Table<?> target = LayerTables.table(table.table());
+        Field<String> partitionCol = DSL.field(DSL.name("_partition"), String.class);
+        dsl.deleteFrom(target).where(partitionCol.eq(out.key())).execute();
+
+        Condition kept = table.quarantine().isEmpty() ? inputRows : inputRows.and(ruleIndex.eq(0));
+        Table<?> inputPart = DSL.table("({0})", DSL.selectFrom(inputTable()).where(kept));
+        String template = table.sql().replace("{input}", "{0}").replace("{partition}", "{1}");
+        Table<?> q = DSL.table("(" + template + ")", inputPart, DSL.val(partition.key())).as("q");
+
+        List<Field<?>> targetFields = new ArrayList<>();
+        List<Field<?>> selected = new ArrayList<>();
+        for (ColumnSpec c : table.columns()) {
+            targetFields.add(DSL.field(DSL.name(c.name())));
+            selected.add(DSL.field(DSL.name("q", c.name())));
+        }
+        targetFields.add(partitionCol);
+        targetFields.add(DSL.field(DSL.name("_run_id")));
+        selected.add(DSL.val(out.key()));
+        selected.add(DSL.val(run.toString()));
+        long written = dsl.insertInto(target, targetFields).select(DSL.select(selected).from(q)).execute();
+
+        long collapsed = 0;
+        if (table.columns().stream().anyMatch(c -> c.name().equals("dup_count"))) {
+            Long sum = dsl.select(DSL.sum(DSL.field(DSL.name("dup_count"), Long.class).minus(1)).cast(Long.class))
+                    .from(target).where(partitionCol.eq(out.key())).fetchOne(0, Long.class);
+            collapsed = sum == null ? 0 : sum;
+        }
+        int version = recordVersion(out, run, written);
+        return new TransformResult(inputCount, written, quarantined, collapsed, version);
+    }
+
+    private Table<?> inputTable() {
+        return LayerTables.table(input.table()).as("b");
+    }
+
+    private Condition inputCondition(Partition in) {
+        Condition c = DSL.field(DSL.name("b", "_partition")).eq(in.key());
+        if (input.layer() == Layer.BRONZE) {
+            c = c.and(LandedFileRepository.isCurrent(input.table().qualifiedName(), "b"));
+        }
+        return c;
+    }
+
+    /** 0 when no rule matches, else the 1-based index of the first matching rule. */
+    private Field<Integer> ruleIndex() {
+        List<QuarantineRule> rules = table.quarantine();
+        if (rules.isEmpty()) {
+            return DSL.inline(0);
+        }
+        CaseConditionStep<Integer> c = DSL.when(DSL.condition(rules.get(0).when()), DSL.inline(1));
+        for (int i = 1; i < rules.size(); i++) {
+            c = c.when(DSL.condition(rules.get(i).when()), DSL.inline(i + 1));
+        }
+        return c.otherwise(DSL.inline(0));
+    }
+
+    private long quarantine(Condition inputRows, Field<Integer> ruleIndex, Partition out, RunId run) {
+        List<QuarantineRule> rules = table.quarantine();
+        CaseConditionStep<String> id = DSL.when(DSL.condition(rules.get(0).when()), DSL.inline(rules.get(0).id()));
+        CaseConditionStep<String> reason = DSL.when(DSL.condition(rules.get(0).when()), DSL.inline(rules.get(0).reason()));
+        for (int i = 1; i < rules.size(); i++) {
+            id = id.when(DSL.condition(rules.get(i).when()), DSL.inline(rules.get(i).id()));
+            reason = reason.when(DSL.condition(rules.get(i).when()), DSL.inline(rules.get(i).reason()));
+        }
+        List<JSONEntry<?>> entries = new ArrayList<>();
+        for (ColumnSpec c : input.columns()) {
+            entries.add(DSL.jsonEntry(DSL.inline(c.name()), DSL.field(DSL.name("b", c.name()))));
+        }
+        Field<String> json = DSL.jsonObject(entries).cast(SQLDataType.VARCHAR);
+        List<Field<?>> columns = new ArrayList<>();
+        for (String n : List.of("pipeline", "dataset", "partition_key", "run_id", "source", "source_pos",
+                "rule_id", "reason", "record_json", "quarantined_at", "status")) {
+            columns.add(DSL.field(DSL.name(n)));
+        }
+        List<Field<?>> values = List.of(DSL.val(spec.name()), DSL.val(table.table().qualifiedName()),
+                DSL.val(out.key()), DSL.val(run.toString()),
+                DSL.field(DSL.name("b", "_source")), DSL.field(DSL.name("b", "_source_pos")),
+                id.otherwise((String) null), reason.otherwise((String) null), json,
+                DSL.val(OffsetDateTime.now(ZoneOffset.UTC)), DSL.val("OPEN"));
+        return dsl.insertInto(QUARANTINE, columns)
+                .select(DSL.select(values).from(inputTable()).where(inputRows).and(ruleIndex.ne(0)))
+                .execute();
+    }
+
+    private int recordVersion(Partition out, RunId run, long rows) {
+        Field<Integer> version = DSL.field(DSL.name("version"), Integer.class);
+        Field<String> dataset = DSL.field(DSL.name("dataset"), String.class);
+        Field<String> key = DSL.field(DSL.name("partition_key"), String.class);
+        Integer last = dsl.select(DSL.max(version)).from(VERSIONS)
+                .where(dataset.eq(table.table().qualifiedName()), key.eq(out.key())).fetchOne(0, Integer.class);
+        int next = last == null ? 1 : last + 1;
+        dsl.insertInto(VERSIONS).set(dataset, table.table().qualifiedName()).set(key, out.key())
+                .set(version, next).set(DSL.field(DSL.name("pipeline"), String.class), spec.name())
+                .set(DSL.field(DSL.name("run_id"), String.class), run.toString())
+                .set(DSL.field(DSL.name("row_count"), Long.class), rows)
+                .set(DSL.field(DSL.name("published_at"), OffsetDateTime.class), OffsetDateTime.now(ZoneOffset.UTC))
+                .execute();
+        return next;
+    }
+}

@@ -1,0 +1,14 @@
+package dev.sluice.batch.refine;
+
+/**
+ * What one Silver/Gold partition write did, in rows.
+ *
+ * @param inputRows rows of the input partition (for Silver: the current Bronze load)
+ * @param outputRows rows written to the table's partition
+ * @param quarantined input rows sent to {@code sluice.quarantine}
+ * @param collapsed duplicates collapsed: Σ(dup_count − 1) when the table has a {@code dup_count}
+ *     column, else 0
+ * @param version the partition version written (1, 2, …)
+ */
+public record TransformResult(long inputRows, long outputRows, long quarantined, long collapsed, int version) {
+}

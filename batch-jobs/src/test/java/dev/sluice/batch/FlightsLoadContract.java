@@ -1,0 +1,138 @@
+package dev.sluice.batch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.job.RunRefusedException;
+import dev.sluice.batch.job.RunSummary;
+import dev.sluice.batch.testkit.DuckDbReference;
+import dev.sluice.batch.testkit.DuckDbReference.AirportDay;
+import dev.sluice.batch.testkit.TestHome;
+import dev.sluice.batch.warehouse.TableChecksum;
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.DatasetRef;
+import dev.sluice.core.Partition;
+import java.time.LocalDate;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jooq.Record;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The flights load on real data, against one warehouse: loads three dates (2001-07-01 among them),
+ * compares gold.airport_daily_delays with DuckDB computing the same rules from the original file,
+ * and checks the run summary's row identity and the rerun rules. Subclasses name the warehouse.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class FlightsLoadContract {
+
+    /** Dates with the real file's quirks: 2001-07-01 (6 rows), and dates holding duplicates and quarantined rows. */
+    static final List<LocalDate> DATES = List.of(LocalDate.parse("2001-01-15"), LocalDate.parse("2001-03-08"),
+            LocalDate.parse("2001-07-01"));
+
+    PipelineSpec spec;
+    Warehouse warehouse;
+    PipelineRunner runner;
+    final Map<LocalDate, RunSummary> first = new LinkedHashMap<>();
+
+    abstract String url();
+
+    abstract String user();
+
+    abstract String password();
+
+    @BeforeAll
+    void loadDates() {
+        spec = TestHome.flightsSpec(url(), user(), password());
+        warehouse = Warehouse.open(spec.warehouse());
+        runner = new PipelineRunner(warehouse, TestHome.withSampleData());
+        for (LocalDate d : DATES) {
+            RunSummary s = runner.run(spec, Partition.daily(d), RunOptions.plain());
+            assertThat(s.failure()).isNull();
+            first.put(d, s);
+        }
+    }
+
+    @AfterAll
+    void close() {
+        if (warehouse != null) {
+            warehouse.close();
+        }
+    }
+
+    @Test
+    void goldMatchesDuckDbOnTheOriginalFile() throws Exception {
+        for (LocalDate d : DATES) {
+            List<AirportDay> expected = DuckDbReference.airportDailyDelays(TestHome.originalFlights(),
+                    TestHome.originalAirports(), d);
+            List<Record> actual = warehouse.dsl().resultQuery(
+                    "SELECT origin, flights, delayed_15, avg_delay_min, max_delay_min, total_distance_mi"
+                            + " FROM gold.airport_daily_delays WHERE flight_date = ? ORDER BY origin", d).fetch();
+            assertThat(actual).as("airports on %s", d).hasSize(expected.size());
+            assertThat(expected).as("reference rows on %s", d).isNotEmpty();
+            for (int i = 0; i < expected.size(); i++) {
+                AirportDay e = expected.get(i);
+                Record a = actual.get(i);
+                assertThat(a.get(0, String.class)).isEqualTo(e.origin());
+                assertThat(a.get(1, Long.class)).as("flights %s %s", d, e.origin()).isEqualTo(e.flights());
+                assertThat(a.get(2, Long.class)).as("delayed_15 %s %s", d, e.origin()).isEqualTo(e.delayed15());
+                assertThat(a.get(3, Double.class)).as("avg_delay_min %s %s", d, e.origin())
+                        .isCloseTo(e.avgDelayMin(), within(Math.abs(e.avgDelayMin()) * 1e-9 + 1e-12));
+                assertThat(a.get(4, Long.class)).isEqualTo(e.maxDelayMin());
+                assertThat(a.get(5, Long.class)).isEqualTo(e.totalDistanceMi());
+            }
+        }
+    }
+
+    @Test
+    void summaryAccountsForEveryRow() throws Exception {
+        for (LocalDate d : DATES) {
+            RunSummary s = first.get(d);
+            long raw = DuckDbReference.rawRows(TestHome.originalFlights(), d);
+            assertThat(s.status()).isEqualTo("COMPLETED");
+            assertThat(s.bronzeRows()).as("Bronze rows on %s", d).isEqualTo(raw);
+            assertThat(s.silverRows() + s.duplicatesCollapsed() + s.quarantined()).isEqualTo(s.bronzeRows());
+            long quarantineRows = warehouse.dsl().fetchCount(warehouse.dsl().selectFrom("sluice.quarantine")
+                    .where("partition_key = ?", d.toString()));
+            assertThat(quarantineRows).isEqualTo(s.quarantined());
+        }
+        assertThat(first.get(LocalDate.parse("2001-07-01")).bronzeRows()).isEqualTo(6);
+    }
+
+    @Test
+    void completedPartitionIsRefusedAndRerunLeavesIdenticalLayers() {
+        Partition p = Partition.daily(LocalDate.parse("2001-01-15"));
+        assertThatThrownBy(() -> runner.run(spec, p, RunOptions.plain()))
+                .isInstanceOf(RunRefusedException.class)
+                .hasMessageContaining("already COMPLETED").hasMessageContaining("--rerun");
+        Map<String, String> before = checksums(p);
+        long bronzeBefore = bronzeRows();
+        RunSummary rerun = runner.run(spec, p, RunOptions.plain().withRerun(true));
+        assertThat(rerun.status()).isEqualTo("COMPLETED");
+        assertThat(rerun.attempt()).isEqualTo(first.get(p.date()).attempt() + 1);
+        assertThat(rerun.rowsRead()).as("an unchanged file adds no Bronze rows").isZero();
+        assertThat(bronzeRows()).isEqualTo(bronzeBefore);
+        assertThat(checksums(p)).isEqualTo(before);
+        assertThat(rerun.silverRows()).isEqualTo(first.get(p.date()).silverRows());
+    }
+
+    private long bronzeRows() {
+        return warehouse.dsl().fetchCount(warehouse.dsl().selectFrom("bronze.flights_raw"));
+    }
+
+    private Map<String, String> checksums(Partition p) {
+        Map<String, String> sums = new LinkedHashMap<>();
+        for (String t : List.of("silver.flights", "gold.airport_daily_delays", "gold.route_daily")) {
+            sums.put(t, TableChecksum.of(warehouse.dsl(), spec.table(DatasetRef.parse(t)).orElseThrow(), p));
+        }
+        return sums;
+    }
+}

@@ -1,0 +1,89 @@
+package dev.sluice.batch.testkit;
+
+import dev.sluice.batch.landing.SampleDataInstaller;
+import dev.sluice.batch.landing.SampleDataSpec;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.PipelineSpecLoader;
+import dev.sluice.config.SluiceEnvironment;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Fixtures as code for integration tests: the project root, a shared Sluice home under
+ * {@code target/it-home} with the real sample data laid out once (idempotent, so every module's
+ * tests share it), and the flights spec loaded against a warehouse URL of the test's choosing.
+ */
+public final class TestHome {
+
+    private static Path home;
+
+    private TestHome() {
+    }
+
+    /** The project root: {@code -Dsluice.projectRoot}, else the nearest folder up with pipelines/flights.yaml. */
+    public static Path projectRoot() {
+        String p = System.getProperty("sluice.projectRoot");
+        if (p != null && Files.isRegularFile(Path.of(p, "pipelines", "flights.yaml"))) {
+            return Path.of(p).toAbsolutePath();
+        }
+        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
+            if (Files.isRegularFile(d.resolve("pipelines/flights.yaml"))) {
+                return d;
+            }
+        }
+        throw new IllegalStateException("cannot find the project root (pipelines/flights.yaml)");
+    }
+
+    /** The shared test home with the sample data laid out (fetched with npm on first use). */
+    public static synchronized Path withSampleData() {
+        if (home == null) {
+            Path h = projectRoot().resolve("target/it-home");
+            new SampleDataInstaller(SampleDataSpec.pinned(System.getenv()), h, line -> { }).install();
+            home = h;
+        }
+        return home;
+    }
+
+    /** The original flights-3m.parquet of the sample package. */
+    public static Path originalFlights() {
+        return SampleDataInstaller.rawFolder(withSampleData(), SampleDataSpec.pinned(System.getenv()))
+                .resolve("flights-3m.parquet");
+    }
+
+    /** The original airports.csv of the sample package. */
+    public static Path originalAirports() {
+        return originalFlights().resolveSibling("airports.csv");
+    }
+
+    /** A new, empty H2 file warehouse URL under target/. */
+    public static String freshH2Url() {
+        Path dir = projectRoot().resolve("target/it-warehouses");
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return "jdbc:h2:file:" + dir.resolve("wh-" + UUID.randomUUID()).toAbsolutePath() + ";AUTO_SERVER=TRUE";
+    }
+
+    /** The environment a test runs the flights spec in: the given home and warehouse. */
+    public static SluiceEnvironment environment(Path sluiceHome, String url, String user, String password) {
+        Map<String, String> env = new HashMap<>();
+        env.put("SLUICE_HOME", sluiceHome.toString());
+        env.put("SLUICE_WAREHOUSE_URL", url);
+        env.put("SLUICE_WAREHOUSE_USER", user);
+        env.put("SLUICE_WAREHOUSE_PASSWORD", password);
+        return new SluiceEnvironment(env);
+    }
+
+    /** The project's flights spec, on the sample-data home and the given warehouse. */
+    public static PipelineSpec flightsSpec(String url, String user, String password) {
+        SluiceEnvironment env = environment(withSampleData(), url, user, password);
+        return new PipelineSpecLoader(env.interpolator()).load(projectRoot().resolve("pipelines/flights.yaml"));
+    }
+}

@@ -1,0 +1,107 @@
+package dev.sluice.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Loads a contract file ({@code contracts/<name>.v<N>.yaml}):
+ * <pre>
+ * contract: flights
+ * version: 1
+ * columns:
+ *   - {name: date, type: timestamp, nullable: false}
+ * </pre>
+ * Problems are added to the caller's list; nothing is thrown for bad content. Thread-safe.
+ */
+final class ContractLoader {
+
+    static final Pattern IDENTIFIER = Pattern.compile("[a-z][a-z0-9_]*");
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    private final EnvInterpolator env;
+
+    ContractLoader(EnvInterpolator env) {
+        this.env = env;
+    }
+
+    Optional<ContractSpec> load(Path file, List<SpecProblem> problems) {
+        JsonNode root;
+        try {
+            root = YAML.readTree(file.toFile());
+        } catch (IOException e) {
+            problems.add(new SpecProblem(file.toString(), "", "", "cannot read the contract: " + firstLine(e)));
+            return Optional.empty();
+        }
+        if (root == null || !root.isObject()) {
+            problems.add(new SpecProblem(file.toString(), "", "", "expected a YAML map with contract, version, columns"));
+            return Optional.empty();
+        }
+        int before = problems.size();
+        YamlCursor c = new YamlCursor(file.toString(), "", root, problems, env);
+        c.allowOnly(Set.of("contract", "version", "description", "columns"));
+        Optional<String> name = c.text("contract", true);
+        Optional<Integer> version = c.integer("version", 1, 1);
+        List<ColumnSpec> columns = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        List<YamlCursor> items = c.list("columns", true);
+        if (items.isEmpty() && c.has("columns")) {
+            c.problem("columns", "[]", "a contract needs at least one column");
+        }
+        for (YamlCursor col : items) {
+            col.allowOnly(Set.of("name", "type", "nullable", "description"));
+            Optional<String> colName = col.text("name", true);
+            Optional<String> type = col.text("type", true);
+            Optional<String> nullable = col.text("nullable", false);
+            colName.ifPresent(n -> {
+                if (!IDENTIFIER.matcher(n).matches()) {
+                    col.problem("name", n, "a column name is a lower-case identifier [a-z][a-z0-9_]*");
+                } else if (!seen.add(n)) {
+                    col.problem("name", n, "duplicate column");
+                }
+            });
+            Optional<ColumnType> t = type.flatMap(ty -> {
+                Optional<ColumnType> parsed = ColumnType.parse(ty);
+                if (parsed.isEmpty()) {
+                    col.problem("type", ty, "unknown type; one of " + typeList());
+                }
+                return parsed;
+            });
+            boolean isNullable = nullable.map(n -> !n.equalsIgnoreCase("false")).orElse(true);
+            if (colName.isPresent() && t.isPresent()) {
+                columns.add(new ColumnSpec(colName.get(), t.get(), isNullable));
+            }
+        }
+        if (problems.size() > before || name.isEmpty() || version.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new ContractSpec(file, name.get(), version.get(), columns));
+    }
+
+    static String typeList() {
+        List<String> ids = new ArrayList<>();
+        for (ColumnType t : ColumnType.values()) {
+            ids.add(t.id());
+        }
+        return String.join(", ", ids);
+    }
+
+    static String firstLine(Exception e) {
+        String m = String.valueOf(e.getMessage());
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+
+    static boolean exists(Path p) {
+        return Files.isRegularFile(p);
+    }
+}

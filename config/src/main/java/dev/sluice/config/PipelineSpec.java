@@ -1,0 +1,49 @@
+package dev.sluice.config;
+
+import dev.sluice.core.DatasetRef;
+import dev.sluice.core.Layer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A validated pipeline spec: what {@code pipelines/<name>.yaml} declares, after env interpolation.
+ *
+ * @param file the spec file
+ * @param name the pipeline name (also the Spring Batch job name)
+ * @param description free text
+ * @param warehouse the warehouse
+ * @param batchRows rows per Bronze chunk (one transaction, one JDBC batch or COPY)
+ * @param sources the sources, in declaration order
+ * @param tables the layer tables in run order: Bronze, then Silver, then Gold, each in declaration order
+ * @param hash SHA-256 (hex) over the spec file and its contract files: what the run ran with
+ */
+public record PipelineSpec(Path file, String name, String description, WarehouseSpec warehouse, int batchRows,
+        List<SourceSpec> sources, List<TableSpec> tables, String hash) {
+
+    public PipelineSpec {
+        sources = List.copyOf(sources);
+        tables = List.copyOf(tables);
+    }
+
+    /** The tables of one layer, in run order. */
+    public List<TableSpec> tables(Layer layer) {
+        return tables.stream().filter(t -> t.layer() == layer).toList();
+    }
+
+    /** The source named {@code name}. */
+    public Optional<SourceSpec> source(String name) {
+        return sources.stream().filter(s -> s.name().equals(name)).findFirst();
+    }
+
+    /** The table {@code ref}. */
+    public Optional<TableSpec> table(DatasetRef ref) {
+        return tables.stream().filter(t -> t.table().equals(ref)).findFirst();
+    }
+
+    /** The sources whose files are per partition. */
+    public Stream<SourceSpec> partitionedSources() {
+        return sources.stream().filter(SourceSpec::partitioned);
+    }
+}

@@ -1,0 +1,329 @@
+package dev.sluice.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.sluice.core.DatasetRef;
+import dev.sluice.core.Layer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Loads and validates {@code pipelines/<name>.yaml} and the contract files it names (paths
+ * relative to the spec's folder). Every problem in the spec and its contracts is collected and
+ * reported together ({@link SpecValidationException}); nothing is half-loaded. Thread-safe.
+ *
+ * <p>The spec keys are documented in README.md ("The pipeline spec").
+ */
+public final class PipelineSpecLoader {
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z_]*)}");
+    private static final Set<String> SQL_PLACEHOLDERS = Set.of("input", "partition");
+
+    private final EnvInterpolator env;
+
+    /**
+     * @param env the environment for {@code ${…}} interpolation (see {@link SluiceEnvironment})
+     */
+    public PipelineSpecLoader(EnvInterpolator env) {
+        this.env = env;
+    }
+
+    /**
+     * Loads and validates a spec.
+     *
+     * @throws SpecValidationException listing every problem, when there is at least one
+     */
+    public PipelineSpec load(Path specFile) {
+        List<SpecProblem> problems = new ArrayList<>();
+        Optional<PipelineSpec> spec = read(specFile, problems);
+        if (!problems.isEmpty() || spec.isEmpty()) {
+            throw new SpecValidationException(problems);
+        }
+        return spec.get();
+    }
+
+    /** Every problem of a spec; empty when it is valid. */
+    public List<SpecProblem> validate(Path specFile) {
+        List<SpecProblem> problems = new ArrayList<>();
+        read(specFile, problems);
+        return problems;
+    }
+
+    private Optional<PipelineSpec> read(Path specFile, List<SpecProblem> problems) {
+        String fileName = specFile.toString();
+        JsonNode root;
+        try {
+            root = YAML.readTree(specFile.toFile());
+        } catch (IOException e) {
+            problems.add(new SpecProblem(fileName, "", "", Files.exists(specFile)
+                    ? "not valid YAML: " + ContractLoader.firstLine(e) : "no such file"));
+            return Optional.empty();
+        }
+        if (root == null || !root.isObject()) {
+            problems.add(new SpecProblem(fileName, "", "", "expected a YAML map (pipeline, warehouse, sources, layers)"));
+            return Optional.empty();
+        }
+        YamlCursor c = new YamlCursor(fileName, "", root, problems, env);
+        c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "sources", "layers"));
+        Optional<String> name = c.text("pipeline", true);
+        name.filter(n -> !ContractLoader.IDENTIFIER.matcher(n).matches())
+                .ifPresent(n -> c.problem("pipeline", n, "a pipeline name is a lower-case identifier [a-z][a-z0-9_]*"));
+        String description = c.text("description", false).orElse("");
+        Optional<WarehouseSpec> warehouse = warehouse(c);
+        c.map("partitioning", false).ifPresent(p -> {
+            p.allowOnly(Set.of("kind"));
+            p.text("kind", true).filter(k -> !k.equals("daily"))
+                    .ifPresent(k -> p.problem("kind", k, "only 'daily' partitioning is supported"));
+        });
+        int batchRows = c.map("ingest", false).map(i -> {
+            i.allowOnly(Set.of("batch_rows"));
+            return i.integer("batch_rows", 10_000, 1).orElse(10_000);
+        }).orElse(10_000);
+
+        Path dir = specFile.toAbsolutePath().getParent();
+        List<Path> contractFiles = new ArrayList<>();
+        Map<String, SourceSpec> sources = sources(c, dir, contractFiles);
+        Set<String> declaredSources = new HashSet<>();
+        c.list("sources", false).forEach(s -> s.text("name", false).ifPresent(declaredSources::add));
+        List<TableSpec> tables = new LayerReader(c, sources, declaredSources).tables();
+
+        if (!problems.isEmpty() || name.isEmpty() || warehouse.isEmpty()) {
+            return Optional.empty();
+        }
+        String hash = hash(specFile, contractFiles);
+        return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), batchRows,
+                List.copyOf(sources.values()), tables, hash));
+    }
+
+    private static Optional<WarehouseSpec> warehouse(YamlCursor c) {
+        return c.map("warehouse", true).flatMap(w -> {
+            w.allowOnly(Set.of("url", "user", "password"));
+            Optional<String> url = w.text("url", true);
+            url.filter(u -> !u.startsWith("jdbc:h2:") && !u.startsWith("jdbc:postgresql:"))
+                    .ifPresent(u -> w.problem("url", u, "a JDBC URL starting jdbc:h2: or jdbc:postgresql:"));
+            Optional<String> user = w.text("user", false);
+            Optional<String> password = w.text("password", false);
+            return url.map(u -> new WarehouseSpec(u, user.orElse(""), password.orElse("")));
+        });
+    }
+
+    private Map<String, SourceSpec> sources(YamlCursor c, Path dir, List<Path> contractFiles) {
+        Map<String, SourceSpec> sources = new LinkedHashMap<>();
+        ContractLoader contracts = new ContractLoader(env);
+        for (YamlCursor s : c.list("sources", true)) {
+            s.allowOnly(Set.of("name", "format", "path", "contract", "partitioned", "description"));
+            Optional<String> name = s.text("name", true);
+            Optional<SourceFormat> format = s.text("format", true).flatMap(f -> {
+                Optional<SourceFormat> parsed = SourceFormat.parse(f);
+                if (parsed.isEmpty()) {
+                    s.problem("format", f, "unknown format; one of parquet, csv");
+                }
+                return parsed;
+            });
+            boolean partitioned = s.text("partitioned", false).map(Boolean::parseBoolean).orElse(true);
+            Optional<String> path = s.text("path", true);
+            path.ifPresent(p -> {
+                if (partitioned && !p.contains(SourceSpec.PARTITION_PLACEHOLDER)) {
+                    s.problem("path", p, "a partitioned source's path holds {partition}");
+                } else if (!partitioned && p.contains(SourceSpec.PARTITION_PLACEHOLDER)) {
+                    s.problem("path", p, "an unpartitioned source (partitioned: false) cannot hold {partition}");
+                }
+            });
+            Optional<ContractSpec> contract = s.text("contract", true).flatMap(f -> {
+                Path file = dir.resolve(f).normalize();
+                if (!Files.isRegularFile(file)) {
+                    s.problem("contract", f, "no such contract file (" + file + ")");
+                    return Optional.empty();
+                }
+                contractFiles.add(file);
+                return contracts.load(file, s.problemsSink());
+            });
+            name.ifPresent(n -> {
+                if (sources.containsKey(n)) {
+                    s.problem("name", n, "duplicate source name");
+                } else if (format.isPresent() && path.isPresent() && contract.isPresent()) {
+                    sources.put(n, new SourceSpec(n, format.get(), path.get(), partitioned, contract.get()));
+                }
+            });
+        }
+        return sources;
+    }
+
+    /** Checks the {@code {…}} placeholders of a layer's SQL. */
+    static void checkSql(YamlCursor t, String sql) {
+        if (!sql.contains("{input}")) {
+            t.problem("sql", YamlCursor.abbreviate(sql), "the SELECT reads its input through {input}");
+        }
+        Matcher m = PLACEHOLDER.matcher(sql);
+        while (m.find()) {
+            if (!SQL_PLACEHOLDERS.contains(m.group(1))) {
+                t.problem("sql", m.group(), "unknown placeholder; the SQL may use {input} and {partition}");
+            }
+        }
+    }
+
+    private static String hash(Path specFile, List<Path> contractFiles) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(Files.readAllBytes(specFile));
+            for (Path f : contractFiles.stream().distinct().sorted().toList()) {
+                sha.update(f.getFileName().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                sha.update(Files.readAllBytes(f));
+            }
+            return HexFormat.of().formatHex(sha.digest());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Reads {@code layers.bronze/silver/gold}. */
+    private static final class LayerReader {
+        private final YamlCursor root;
+        private final Map<String, SourceSpec> sources;
+        private final List<TableSpec> tables = new ArrayList<>();
+        private final Set<String> declaredSources;
+        private final Set<DatasetRef> declared = new HashSet<>();
+
+        /**
+         * @param declaredSources every source name in the file, valid or not: a table on an invalid
+         *     source is not reported again
+         */
+        LayerReader(YamlCursor root, Map<String, SourceSpec> sources, Set<String> declaredSources) {
+            this.root = root;
+            this.sources = sources;
+            this.declaredSources = declaredSources;
+        }
+
+        List<TableSpec> tables() {
+            root.map("layers", true).ifPresent(layers -> {
+                layers.allowOnly(Set.of("bronze", "silver", "gold"));
+                for (Layer layer : Layer.values()) {
+                    List<YamlCursor> items = layers.list(layer.id(), true);
+                    if (items.isEmpty() && layers.has(layer.id())) {
+                        layers.problem(layer.id(), "[]", "each layer needs at least one table");
+                    }
+                    items.forEach(t -> table(layer, t));
+                }
+            });
+            return tables;
+        }
+
+        private void table(Layer layer, YamlCursor t) {
+            Set<String> allowed = layer == Layer.BRONZE
+                    ? Set.of("table", "source", "description")
+                    : layer == Layer.SILVER
+                            ? Set.of("table", "input", "partition", "write", "key", "columns", "sql", "quarantine", "description")
+                            : Set.of("table", "input", "partition", "write", "key", "columns", "sql", "description");
+            t.allowOnly(allowed);
+            Optional<DatasetRef> ref = t.text("table", true).flatMap(r -> parseRef(t, "table", r));
+            ref.filter(r -> !r.schema().equals(layer.id()))
+                    .ifPresent(r -> t.problem("table", r.qualifiedName(), "a " + layer.id() + " table lives in schema " + layer.id()));
+            ref.filter(r -> !declared.add(r)).ifPresent(r -> t.problem("table", r.qualifiedName(), "declared twice"));
+            if (layer == Layer.BRONZE) {
+                Optional<SourceSpec> source = t.text("source", true).flatMap(s -> {
+                    Optional<SourceSpec> found = Optional.ofNullable(sources.get(s));
+                    if (found.isEmpty() && !declaredSources.contains(s)) {
+                        t.problem("source", s, "no such source; declared: " + String.join(", ", declaredSources));
+                    }
+                    return found;
+                });
+                if (ref.isPresent() && source.isPresent()) {
+                    SourceSpec s = source.get();
+                    tables.add(new TableSpec(layer, ref.get(), s.name(), null, s.partitioned(), List.of(),
+                            s.contract().columns(), "", List.of()));
+                }
+                return;
+            }
+            Optional<DatasetRef> input = t.text("input", true).flatMap(i -> parseRef(t, "input", i));
+            input.filter(i -> !declared.contains(i) || ref.map(i::equals).orElse(false)).ifPresent(i ->
+                    t.problem("input", i.qualifiedName(), "the input must be a table declared before this one"));
+            boolean partitioned = t.text("partition", false).map(p -> {
+                if (!p.equals("daily") && !p.equals("none")) {
+                    t.problem("partition", p, "one of daily, none (a reference snapshot)");
+                }
+                return !p.equals("none");
+            }).orElse(true);
+            t.text("write", false).filter(w -> !w.equals("overwrite-partition"))
+                    .ifPresent(w -> t.problem("write", w, "only overwrite-partition is supported"));
+            List<ColumnSpec> columns = columns(t);
+            List<String> key = new ArrayList<>();
+            for (YamlCursor k : t.list("key", true)) {
+                k.scalar().ifPresent(name -> {
+                    if (columns.stream().noneMatch(col -> col.name().equals(name))) {
+                        k.problemHere(name, "a key column must be one of the table's columns");
+                    }
+                    key.add(name);
+                });
+            }
+            Optional<String> sql = t.text("sql", true);
+            sql.ifPresent(s -> checkSql(t, s));
+            List<QuarantineRule> rules = layer == Layer.SILVER ? quarantine(t) : List.of();
+            if (ref.isPresent() && input.isPresent() && sql.isPresent()) {
+                tables.add(new TableSpec(layer, ref.get(), null, input.get(), partitioned, key, columns,
+                        sql.get().strip(), rules));
+            }
+        }
+
+        private static List<ColumnSpec> columns(YamlCursor t) {
+            List<ColumnSpec> columns = new ArrayList<>();
+            List<Map.Entry<String, YamlCursor>> entries = t.entries("columns", true);
+            if (entries.isEmpty() && t.has("columns")) {
+                t.problem("columns", "{}", "a table needs at least one column");
+            }
+            for (Map.Entry<String, YamlCursor> e : entries) {
+                String name = e.getKey();
+                if (!ContractLoader.IDENTIFIER.matcher(name).matches()) {
+                    e.getValue().problemHere(name, "a column name is a lower-case identifier [a-z][a-z0-9_]* (leading _ is reserved for metadata)");
+                    continue;
+                }
+                e.getValue().scalar().ifPresent(type -> ColumnType.parse(type).ifPresentOrElse(
+                        ty -> columns.add(new ColumnSpec(name, ty, true)),
+                        () -> e.getValue().problemHere(type, "unknown type; one of " + ContractLoader.typeList())));
+            }
+            return columns;
+        }
+
+        private static List<QuarantineRule> quarantine(YamlCursor t) {
+            List<QuarantineRule> rules = new ArrayList<>();
+            Set<String> ids = new HashSet<>();
+            for (YamlCursor r : t.list("quarantine", false)) {
+                r.allowOnly(Set.of("id", "when", "reason"));
+                Optional<String> id = r.text("id", true);
+                Optional<String> when = r.text("when", true);
+                Optional<String> reason = r.text("reason", true);
+                id.filter(i -> !ids.add(i)).ifPresent(i -> r.problem("id", i, "duplicate rule id"));
+                if (id.isPresent() && when.isPresent() && reason.isPresent()) {
+                    rules.add(new QuarantineRule(id.get(), when.get(), reason.get()));
+                }
+            }
+            return rules;
+        }
+
+        private static Optional<DatasetRef> parseRef(YamlCursor t, String key, String text) {
+            try {
+                return Optional.of(DatasetRef.parse(text));
+            } catch (IllegalArgumentException e) {
+                t.problem(key, text, "expected schema.table with lower-case identifiers");
+                return Optional.empty();
+            }
+        }
+    }
+}

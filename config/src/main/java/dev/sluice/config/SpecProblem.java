@@ -1,0 +1,22 @@
+package dev.sluice.config;
+
+/**
+ * One thing wrong with a spec or contract file.
+ *
+ * @param file the file, as given to the loader
+ * @param keyPath where in the file, e.g. {@code layers.silver[1].key[0]}; empty for the whole file
+ * @param value the offending value as text ({@code <missing>} when absent); secrets are never shown
+ * @param reason why it is wrong and what would be right
+ */
+public record SpecProblem(String file, String keyPath, String value, String reason) {
+
+    /** {@code file: keyPath = value: reason}, one line. */
+    public String describe() {
+        return file + ": " + (keyPath.isEmpty() ? "" : keyPath + " = ") + value + ": " + reason;
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+}

@@ -1,0 +1,61 @@
+package dev.sluice.core;
+
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.Objects;
+
+/**
+ * One unit of work of a pipeline: a business date for a daily partitioned pipeline, or {@link #NONE}
+ * for a reference snapshot that is not partitioned.
+ *
+ * <p>The key is the text form stored in every {@code _partition} and {@code partition_key} column:
+ * {@code YYYY-MM-DD} for a daily partition, {@code none} for the snapshot. Immutable and
+ * thread-safe.
+ *
+ * @param key the partition key as text, never blank
+ */
+public record Partition(String key) implements Comparable<Partition> {
+
+    /** The partition of a dataset that is not partitioned (a reference snapshot). */
+    public static final Partition NONE = new Partition("none");
+
+    public Partition {
+        Objects.requireNonNull(key, "key");
+        if (key.isBlank()) {
+            throw new IllegalArgumentException("partition key is blank");
+        }
+    }
+
+    /** The daily partition of {@code date}. */
+    public static Partition daily(LocalDate date) {
+        return new Partition(date.toString());
+    }
+
+    /**
+     * Parses a daily partition key.
+     *
+     * @throws SluiceException when {@code text} is not an ISO date ({@code YYYY-MM-DD})
+     */
+    public static Partition parseDaily(String text) {
+        try {
+            return daily(LocalDate.parse(text));
+        } catch (DateTimeParseException e) {
+            throw new SluiceException("partition '" + text + "' is not a date of the form YYYY-MM-DD");
+        }
+    }
+
+    /** The business date of a daily partition. */
+    public LocalDate date() {
+        return LocalDate.parse(key);
+    }
+
+    @Override
+    public int compareTo(Partition other) {
+        return key.compareTo(other.key);
+    }
+
+    @Override
+    public String toString() {
+        return key;
+    }
+}
