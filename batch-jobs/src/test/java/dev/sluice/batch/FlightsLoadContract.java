@@ -34,9 +34,14 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class FlightsLoadContract {
 
-    /** Dates with the real file's quirks: 2001-07-01 (6 rows), and dates holding duplicates and quarantined rows. */
-    static final List<LocalDate> DATES = List.of(LocalDate.parse("2001-01-15"), LocalDate.parse("2001-03-08"),
-            LocalDate.parse("2001-07-01"));
+    /**
+     * Dates with the real file's quirks: 2001-02-09 holds 5 exact duplicate pairs (the most of any
+     * date), 2001-02-22 one row with delay −953 min (quarantined), 2001-07-01 only 6 rows.
+     */
+    static final LocalDate DUPLICATES = LocalDate.parse("2001-02-09");
+    static final LocalDate QUARANTINE = LocalDate.parse("2001-02-22");
+    static final LocalDate LAST = LocalDate.parse("2001-07-01");
+    static final List<LocalDate> DATES = List.of(DUPLICATES, QUARANTINE, LAST);
 
     PipelineSpec spec;
     Warehouse warehouse;
@@ -104,12 +109,25 @@ abstract class FlightsLoadContract {
                     .where("partition_key = ?", d.toString()));
             assertThat(quarantineRows).isEqualTo(s.quarantined());
         }
-        assertThat(first.get(LocalDate.parse("2001-07-01")).bronzeRows()).isEqualTo(6);
+        assertThat(first.get(LAST).bronzeRows()).isEqualTo(6);
+        assertThat(first.get(DUPLICATES).duplicatesCollapsed()).isEqualTo(5);
+        assertThat(first.get(DUPLICATES).quarantined()).isZero();
+        assertThat(first.get(QUARANTINE).quarantined()).isEqualTo(1);
+        Record q = warehouse.dsl().resultQuery("SELECT rule_id, source, source_pos, record_json, status"
+                + " FROM sluice.quarantine WHERE partition_key = ?", QUARANTINE.toString()).fetchOne();
+        assertThat(q.get(0, String.class)).isEqualTo("delay_out_of_range");
+        assertThat(q.get(1, String.class)).isEqualTo("landing/flights/dt=2001-02-22/flights.parquet");
+        var raw = new com.fasterxml.jackson.databind.ObjectMapper().readTree(q.get(3, String.class));
+        assertThat(raw.get("delay").asLong()).isEqualTo(-953);
+        assertThat(raw.get("origin").asText()).isEqualTo("EWR");
+        assertThat(raw.get("destination").asText()).isEqualTo("MCO");
+        assertThat(raw.get("date").asText()).startsWith("2001-02-22");
+        assertThat(q.get(4, String.class)).isEqualTo("OPEN");
     }
 
     @Test
     void completedPartitionIsRefusedAndRerunLeavesIdenticalLayers() {
-        Partition p = Partition.daily(LocalDate.parse("2001-01-15"));
+        Partition p = Partition.daily(DUPLICATES);
         assertThatThrownBy(() -> runner.run(spec, p, RunOptions.plain()))
                 .isInstanceOf(RunRefusedException.class)
                 .hasMessageContaining("already COMPLETED").hasMessageContaining("--rerun");
