@@ -42,6 +42,13 @@ public final class SluiceEnvironment implements Function<String, @Nullable Strin
         return Path.of(h == null || h.isBlank() ? DEFAULT_HOME : h);
     }
 
+    /** Every variable, with {@code SLUICE_HOME} resolved. */
+    public Map<String, String> variables() {
+        Map<String, String> all = new java.util.HashMap<>(variables);
+        all.put(HOME_VARIABLE, home().toString());
+        return Map.copyOf(all);
+    }
+
     /** An interpolator over this environment. */
     public EnvInterpolator interpolator() {
         return new EnvInterpolator(this);

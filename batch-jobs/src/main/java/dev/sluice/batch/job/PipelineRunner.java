@@ -83,7 +83,7 @@ public final class PipelineRunner {
             RunRecord last = latest.get();
             if (last.status().equals("COMPLETED")) {
                 if (!options.rerun()) {
-                    throw new RunRefusedException("partition " + partition + " of pipeline " + spec.name()
+                    throw new PartitionCompletedException("partition " + partition + " of pipeline " + spec.name()
                             + " is already COMPLETED (attempt " + last.attempt() + ", run " + last.runId()
                             + ", ended " + last.endedAt() + "). Running it again is refused so that a repeated"
                             + " command cannot re-load by accident; add --rerun to open attempt "

@@ -1,0 +1,18 @@
+package dev.sluice.app.cli;
+
+/** The exit codes of every sluice command (documented in README.md). */
+public final class ExitCodes {
+    /** Success. */
+    public static final int OK = 0;
+    /** A run failed (a step failed; restart it with a plain run). */
+    public static final int RUN_FAILED = 1;
+    /** Invalid input: spec problems, bad arguments, missing landing files or sample data problems. */
+    public static final int INVALID = 2;
+    /** Refused: the partition is already COMPLETED (use --rerun) or is marked running. */
+    public static final int REFUSED = 3;
+    /** An unexpected internal error (details in the log file). */
+    public static final int INTERNAL = 70;
+
+    private ExitCodes() {
+    }
+}

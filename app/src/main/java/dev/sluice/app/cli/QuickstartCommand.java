@@ -1,0 +1,78 @@
+package dev.sluice.app.cli;
+
+import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.landing.SampleDataInstaller;
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.PipelineSpec;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sluice quickstart}: sample-data, then the flights pipeline over every flight date the
+ * sample laid out (first to last, inclusive), then what to look at next.
+ */
+@Command(name = "quickstart", description = "sample-data + run the flights pipeline over every landed flight date.")
+final class QuickstartCommand implements Callable<Integer> {
+
+    private final SluiceContext ctx;
+
+    @Option(names = "--pipeline", defaultValue = "flights", description = "the pipeline to run (default: ${DEFAULT-VALUE})")
+    String pipeline;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec command;
+
+    QuickstartCommand(SluiceContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter out = command.commandLine().getOut();
+        long started = System.nanoTime();
+        SampleDataInstaller.Result sample = SampleDataCommand.install(ctx, out);
+        List<LocalDate> dates = landedDates(sample.landing().resolve("flights"));
+        PipelineSpec spec = ctx.load(pipeline);
+        int code;
+        try (Warehouse warehouse = Warehouse.open(spec.warehouse())) {
+            PipelineRunner runner = new PipelineRunner(warehouse, ctx.home());
+            out.println("quickstart: running " + spec.name() + " for " + dates.get(0) + " .. " + dates.get(dates.size() - 1));
+            code = RunCommand.runRange(runner, spec, dates.get(0), dates.get(dates.size() - 1),
+                    new RunOptions(false, System.getProperty("user.name"), "quickstart"), out);
+        }
+        out.printf(java.util.Locale.ROOT, "quickstart finished in %s%n%n", RunReport.seconds((System.nanoTime() - started) / 1_000_000));
+        out.println("""
+                What to look at next:
+                  ./sluice sql "SELECT * FROM gold.airport_daily_delays WHERE flight_date = DATE '2001-07-01' ORDER BY flights DESC"
+                  ./sluice sql "SELECT rule_id, partition_key, source, source_pos, record_json FROM sluice.quarantine"
+                  ./sluice sql "SELECT partition_key, attempt, status, spec_hash FROM sluice.run ORDER BY partition_key"
+                  ./sluice run flights --partition 2001-07-01            (refused: already COMPLETED)
+                  ./sluice run flights --partition 2001-07-01 --rerun    (attempt 1; Silver and Gold stay identical)
+                  the full log of every run: ${SLUICE_HOME}/logs/sluice.log""");
+        return code;
+    }
+
+    private static List<LocalDate> landedDates(Path flights) {
+        try (Stream<Path> s = Files.list(flights)) {
+            List<LocalDate> dates = s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("dt="))
+                    .map(n -> LocalDate.parse(n.substring(3))).sorted().toList();
+            if (dates.isEmpty()) {
+                throw new dev.sluice.core.SluiceException("no flight partitions under " + flights);
+            }
+            return dates;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

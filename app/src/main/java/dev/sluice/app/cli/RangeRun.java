@@ -1,0 +1,70 @@
+package dev.sluice.app.cli;
+
+import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.job.RunSummary;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.Partition;
+import dev.sluice.core.SluiceException;
+import java.io.PrintStream;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs each daily partition of an inclusive date range in order, with a progress bar. A COMPLETED
+ * partition is skipped (unless rerun); a failure does not stop the partitions after it.
+ */
+final class RangeRun {
+
+    /**
+     * The outcome of one partition.
+     *
+     * @param partition the partition
+     * @param status COMPLETED, FAILED, SKIPPED (already COMPLETED) or MISSING (no landed files)
+     * @param summary the run's summary, or null when it did not run
+     * @param message why it did not run, or empty
+     */
+    record Outcome(Partition partition, String status, @Nullable RunSummary summary, String message) {
+    }
+
+    private RangeRun() {
+    }
+
+    static List<Outcome> run(PipelineRunner runner, PipelineSpec spec, LocalDate from, LocalDate to,
+            RunOptions options, PrintStream progressStream) {
+        List<Outcome> outcomes = new ArrayList<>();
+        long days = to.toEpochDay() - from.toEpochDay() + 1;
+        try (ProgressBar bar = new ProgressBarBuilder().setTaskName(spec.name()).setInitialMax(days)
+                .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(500).showSpeed()
+                .setConsumer(new ConsoleProgressBarConsumer(progressStream)).build()) {
+            for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
+                Partition p = Partition.daily(d);
+                bar.setExtraMessage(" " + p.key());
+                outcomes.add(one(runner, spec, p, options));
+                bar.step();
+            }
+        }
+        return outcomes;
+    }
+
+    private static Outcome one(PipelineRunner runner, PipelineSpec spec, Partition p, RunOptions options) {
+        try {
+            RunSummary s = runner.run(spec, p, options);
+            return new Outcome(p, s.status(), s, "");
+        } catch (dev.sluice.batch.job.PartitionCompletedException e) {
+            return new Outcome(p, "SKIPPED", null, "already COMPLETED (--rerun re-runs it)");
+        } catch (dev.sluice.batch.job.RunRefusedException e) {
+            return new Outcome(p, "REFUSED", null, e.getMessage());
+        } catch (dev.sluice.batch.job.LandingMissingException e) {
+            return new Outcome(p, "MISSING", null, e.getMessage());
+        } catch (SluiceException e) {
+            return new Outcome(p, "FAILED", null, e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package dev.sluice.app.cli;
+
+import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.job.RunSummary;
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.Partition;
+import java.io.PrintWriter;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sluice run <pipeline> --partition D [--rerun]} or {@code --from D --to D}: runs one
+ * partition with a summary, or an inclusive range with a progress bar and a final table.
+ */
+@Command(name = "run", description = "Run a pipeline for one partition or an inclusive range of partitions.")
+final class RunCommand implements Callable<Integer> {
+
+    private final SluiceContext ctx;
+
+    @Parameters(index = "0", paramLabel = "PIPELINE", description = "pipeline name (pipelines/<name>.yaml) or spec file")
+    String pipeline;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Which which;
+
+    static final class Which {
+        @Option(names = "--partition", paramLabel = "YYYY-MM-DD", description = "the partition (business date)")
+        LocalDate partition;
+
+        @ArgGroup(exclusive = false)
+        Range range;
+    }
+
+    static final class Range {
+        @Option(names = "--from", required = true, paramLabel = "YYYY-MM-DD", description = "first partition")
+        LocalDate from;
+
+        @Option(names = "--to", required = true, paramLabel = "YYYY-MM-DD", description = "last partition (inclusive)")
+        LocalDate to;
+    }
+
+    @Option(names = "--rerun", description = "open the next attempt of COMPLETED partitions")
+    boolean rerun;
+
+    @Option(names = "--trace-id", description = "a correlation id to record with the run (not identifying)")
+    String traceId;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec command;
+
+    RunCommand(SluiceContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+        PipelineSpec spec = ctx.load(pipeline);
+        RunOptions options = new RunOptions(rerun, System.getProperty("user.name"), traceId);
+        PrintWriter out = command.commandLine().getOut();
+        try (Warehouse warehouse = Warehouse.open(spec.warehouse())) {
+            PipelineRunner runner = new PipelineRunner(warehouse, ctx.home());
+            if (which.partition != null) {
+                RunSummary s = runner.run(spec, Partition.daily(which.partition), options);
+                RunReport.printOne(out, s);
+                return s.completed() ? ExitCodes.OK : ExitCodes.RUN_FAILED;
+            }
+            return runRange(runner, spec, which.range.from, which.range.to, options, out);
+        }
+    }
+
+    static int runRange(PipelineRunner runner, PipelineSpec spec, LocalDate from, LocalDate to, RunOptions options,
+            PrintWriter out) {
+        if (to.isBefore(from)) {
+            throw new dev.sluice.core.BadInputException("--to", -1, null, to + " is before --from " + from);
+        }
+        long started = System.nanoTime();
+        List<RangeRun.Outcome> outcomes = RangeRun.run(runner, spec, from, to, options, System.err);
+        RunReport.printTable(out, outcomes);
+        out.printf(java.util.Locale.ROOT, "%d partitions in %s wall time%n", outcomes.size(),
+                RunReport.seconds((System.nanoTime() - started) / 1_000_000));
+        boolean failed = outcomes.stream().anyMatch(o -> o.status().equals("FAILED") || o.status().equals("REFUSED"));
+        boolean missing = outcomes.stream().anyMatch(o -> o.status().equals("MISSING"));
+        return failed ? ExitCodes.RUN_FAILED : missing ? ExitCodes.INVALID : ExitCodes.OK;
+    }
+}

@@ -1,0 +1,75 @@
+package dev.sluice.app.cli;
+
+import dev.sluice.batch.job.RunSummary;
+import dev.sluice.batch.job.StepSummary;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+
+/** Prints run summaries: one run in detail, or a table of many. Stateless. */
+final class RunReport {
+
+    private RunReport() {
+    }
+
+    static void printOne(PrintWriter out, RunSummary s) {
+        out.printf(Locale.ROOT, "%s %s: %s in %s (attempt %d, run %s%s)%n", s.pipeline(), s.partition(), s.status(),
+                seconds(s.elapsedMs()), s.attempt(), s.runId(), s.restarted() ? ", restarted from its failed step" : "");
+        out.printf(Locale.ROOT, "  rows read             %,12d%n", s.rowsRead());
+        out.printf(Locale.ROOT, "  Bronze rows           %,12d%n", s.bronzeRows());
+        out.printf(Locale.ROOT, "  Silver rows           %,12d%n", s.silverRows());
+        out.printf(Locale.ROOT, "  duplicates collapsed  %,12d%n", s.duplicatesCollapsed());
+        out.printf(Locale.ROOT, "  rows quarantined      %,12d%n", s.quarantined());
+        out.printf(Locale.ROOT, "  Gold rows             %,12d%n", s.goldRows());
+        out.println();
+        out.printf(Locale.ROOT, "  %-28s %-10s %12s %12s %9s%n", "step", "status", "rows in", "rows out", "elapsed");
+        for (StepSummary st : s.steps()) {
+            long in = st.layer() == dev.sluice.core.Layer.BRONZE ? st.rowsRead() : st.inputRows();
+            String note = st.earlierExecution() ? "  (completed before the restart)"
+                    : st.layer() == dev.sluice.core.Layer.BRONZE && st.rowsRead() == 0 ? "  (landed files already in Bronze)" : "";
+            out.printf(Locale.ROOT, "  %-28s %-10s %,12d %,12d %9s%s%n", st.step(), st.status(), in, st.rowsWritten(),
+                    seconds(st.elapsedMs()), note);
+        }
+        if (s.failure() != null) {
+            out.println();
+            out.println("  " + s.failure());
+            out.println("  A plain `sluice run " + s.pipeline() + " --partition " + s.partition()
+                    + "` restarts this attempt from its failed step.");
+        }
+    }
+
+    /** One line per partition, then totals. */
+    static void printTable(PrintWriter out, List<RangeRun.Outcome> outcomes) {
+        out.printf(Locale.ROOT, "%-12s %-10s %10s %10s %10s %6s %6s %9s %8s%n", "partition", "status", "read", "bronze",
+                "silver", "dups", "quar.", "gold", "elapsed");
+        long read = 0, bronze = 0, silver = 0, dups = 0, quarantined = 0, gold = 0, ms = 0;
+        for (RangeRun.Outcome o : outcomes) {
+            RunSummary s = o.summary();
+            if (s == null) {
+                out.printf(Locale.ROOT, "%-12s %-10s %s%n", o.partition(), o.status(), o.message());
+                continue;
+            }
+            out.printf(Locale.ROOT, "%-12s %-10s %,10d %,10d %,10d %,6d %,6d %,9d %8s%n", s.partition(), s.status(),
+                    s.rowsRead(), s.bronzeRows(), s.silverRows(), s.duplicatesCollapsed(), s.quarantined(), s.goldRows(),
+                    seconds(s.elapsedMs()));
+            read += s.rowsRead();
+            bronze += s.bronzeRows();
+            silver += s.silverRows();
+            dups += s.duplicatesCollapsed();
+            quarantined += s.quarantined();
+            gold += s.goldRows();
+            ms += s.elapsedMs();
+        }
+        out.printf(Locale.ROOT, "%-12s %-10s %,10d %,10d %,10d %,6d %,6d %,9d %8s%n", "total", "", read, bronze, silver,
+                dups, quarantined, gold, seconds(ms));
+        for (RangeRun.Outcome o : outcomes) {
+            if (o.summary() != null && o.summary().failure() != null) {
+                out.println(o.partition() + ": " + o.summary().failure());
+            }
+        }
+    }
+
+    static String seconds(long ms) {
+        return String.format(Locale.ROOT, "%.2f s", ms / 1000.0);
+    }
+}

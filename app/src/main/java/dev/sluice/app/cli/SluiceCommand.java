@@ -1,0 +1,88 @@
+package dev.sluice.app.cli;
+
+import dev.sluice.batch.job.LandingMissingException;
+import dev.sluice.batch.job.RunRefusedException;
+import dev.sluice.config.SluiceEnvironment;
+import dev.sluice.config.SpecValidationException;
+import dev.sluice.core.BadInputException;
+import dev.sluice.core.SluiceException;
+import java.io.PrintWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code sluice}: the top command. User errors print one paragraph (no stack trace) and map to an
+ * exit code ({@link ExitCodes}); unexpected errors are logged in full to the log file.
+ */
+@Command(name = "sluice", mixinStandardHelpOptions = true, version = "sluice 0.1.0",
+        description = "Batch-and-hybrid data pipelines: medallion loads, quality gates, lineage, hot path.",
+        subcommands = {ValidateCommand.class, SampleDataCommand.class, RunCommand.class, QuickstartCommand.class,
+                SqlCommand.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "1:a run failed (a plain run restarts it from the failed step)",
+                "2:invalid input (spec, arguments, landing files)", "3:refused (partition COMPLETED: use --rerun)",
+                "70:internal error (see $${SLUICE_HOME}/logs/sluice.log)"})
+public final class SluiceCommand implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SluiceCommand.class);
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Runs the command line with the process environment and returns the exit code. */
+    public static int execute(String... args) {
+        return execute(SluiceEnvironment.system(), new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+    }
+
+    /** Runs the command line in {@code env}, writing to {@code out} and {@code err}. */
+    public static int execute(SluiceEnvironment env, PrintWriter out, PrintWriter err, String... args) {
+        SluiceContext ctx = new SluiceContext(env);
+        CommandLine cli = new CommandLine(new SluiceCommand(), new ContextFactory(ctx));
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            int code;
+            if (e instanceof SpecValidationException) {
+                code = ExitCodes.INVALID;
+            } else if (e instanceof RunRefusedException) {
+                code = ExitCodes.REFUSED;
+            } else if (e instanceof LandingMissingException || e instanceof BadInputException) {
+                code = ExitCodes.INVALID;
+            } else if (e instanceof SluiceException) {
+                code = ExitCodes.RUN_FAILED;
+            } else {
+                LOG.error("internal error", e);
+                err.println("sluice: internal error: " + e + " (the stack trace is in " + ctx.home().resolve("logs/sluice.log") + ")");
+                return ExitCodes.INTERNAL;
+            }
+            LOG.info("command failed: {}", e.getMessage());
+            err.println("sluice: " + e.getMessage());
+            return code;
+        });
+        cli.setParameterExceptionHandler((e, a) -> {
+            err.println("sluice: " + e.getMessage());
+            e.getCommandLine().usage(err);
+            return ExitCodes.INVALID;
+        });
+        return cli.execute(args);
+    }
+
+    /** Gives commands the shared context through their constructor. */
+    private record ContextFactory(SluiceContext ctx) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> cls) throws Exception {
+            try {
+                return cls.getDeclaredConstructor(SluiceContext.class).newInstance(ctx);
+            } catch (NoSuchMethodException e) {
+                return CommandLine.defaultFactory().create(cls);
+            }
+        }
+    }
+}

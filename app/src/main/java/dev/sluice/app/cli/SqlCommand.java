@@ -1,0 +1,48 @@
+package dev.sluice.app.cli;
+
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.SluiceException;
+import java.util.concurrent.Callable;
+import org.jooq.Result;
+import org.jooq.exception.DataAccessException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code sluice sql "SELECT …"}: a query on a pipeline's warehouse, printed as a table. */
+@Command(name = "sql", description = "Run a query on a pipeline's warehouse and print the result as a table.")
+final class SqlCommand implements Callable<Integer> {
+
+    private final SluiceContext ctx;
+
+    @Parameters(index = "0", paramLabel = "QUERY", description = "the SQL query")
+    String query;
+
+    @Option(names = "--pipeline", defaultValue = "flights", description = "whose warehouse (default: ${DEFAULT-VALUE})")
+    String pipeline;
+
+    @Option(names = "--max-rows", defaultValue = "50", description = "rows to print (default: ${DEFAULT-VALUE})")
+    int maxRows;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec command;
+
+    SqlCommand(SluiceContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+        PipelineSpec spec = ctx.load(pipeline);
+        try (Warehouse warehouse = Warehouse.open(spec.warehouse())) {
+            Result<?> result = warehouse.dsl().fetch(query);
+            command.commandLine().getOut().println(result.format(maxRows));
+            command.commandLine().getOut().println(result.size() + " row(s)");
+            return ExitCodes.OK;
+        } catch (DataAccessException e) {
+            throw new SluiceException("the query failed: " + e.getCause().getMessage());
+        }
+    }
+}
