@@ -158,8 +158,12 @@ public final class PipelineRunner {
         List<StepSummary> steps = new ArrayList<>();
         long rowsRead = 0, bronze = 0, silver = 0, collapsed = 0, quarantined = 0, gold = 0;
         String failure = null;
+        java.util.Map<String, StepExecution> current = new java.util.HashMap<>();
+        execution.getStepExecutions().forEach(se -> current.put(se.getStepName(), se));
         for (TableSpec t : spec.tables()) {
-            StepExecution se = batch.repository().getLastStepExecution(execution.getJobInstance(), t.stepName());
+            // this execution's steps carry their exceptions; steps completed before a restart come from the repository
+            StepExecution se = current.containsKey(t.stepName()) ? current.get(t.stepName())
+                    : batch.repository().getLastStepExecution(execution.getJobInstance(), t.stepName());
             if (se == null) {
                 continue;
             }
@@ -172,7 +176,7 @@ public final class PipelineRunner {
             boolean earlier = se.getJobExecutionId() != execution.getId();
             steps.add(new StepSummary(t.stepName(), t.layer(), se.getStatus().name(),
                     t.layer() == Layer.BRONZE ? se.getReadCount() : 0, se.getWriteCount(), in, q, c, elapsed, earlier));
-            boolean partitionedData = isPartitionedData(spec, t);
+            boolean partitionedData = t.partitioned();
             if (partitionedData && t.layer() == Layer.BRONZE && !earlier) {
                 rowsRead += se.getReadCount();
             } else if (partitionedData && t.layer() == Layer.SILVER) {
@@ -195,10 +199,6 @@ public final class PipelineRunner {
         String status = execution.getStatus() == BatchStatus.COMPLETED ? "COMPLETED" : "FAILED";
         return new RunSummary(spec.name(), partition, attempt, run, status, restart, rowsRead, bronze, silver,
                 collapsed, quarantined, gold, steps, elapsed, failure);
-    }
-
-    private static boolean isPartitionedData(PipelineSpec spec, TableSpec t) {
-        return t.partitioned();
     }
 
     /** One paragraph: the message of the first Sluice exception in the causes, else the root cause's. */

@@ -1,0 +1,80 @@
+package dev.sluice.batch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.job.RunSummary;
+import dev.sluice.batch.job.StepSummary;
+import dev.sluice.batch.testkit.TestHome;
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.PipelineSpecLoader;
+import dev.sluice.core.Partition;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A Gold step whose SQL is wrong fails the run; after the SQL is fixed, a plain run restarts the
+ * same attempt (same run id) from the failed step: Bronze and Silver are not run again, Bronze
+ * gains no rows, and the run records the fixed spec's hash.
+ */
+class RestartFromFailedStepIT {
+
+    @TempDir
+    Path specDir;
+
+    @Test
+    void aFailedAttemptRestartsFromItsFailedStep() throws Exception {
+        Path project = TestHome.projectRoot().resolve("pipelines");
+        Files.createDirectories(specDir.resolve("contracts"));
+        for (String c : new String[] {"contracts/flights.v1.yaml", "contracts/airports.v1.yaml"}) {
+            Files.copy(project.resolve(c), specDir.resolve(c));
+        }
+        String good = Files.readString(project.resolve("flights.yaml"));
+        String broken = good.replace("MAX(delay_min) AS max_delay_min", "MAX(delay_minutes) AS max_delay_min");
+        assertThat(broken).isNotEqualTo(good);
+        Path spec = specDir.resolve("flights.yaml");
+        Files.writeString(spec, broken);
+
+        String url = TestHome.freshH2Url();
+        var env = TestHome.environment(TestHome.withSampleData(), url, "sa", "");
+        PipelineSpecLoader loader = new PipelineSpecLoader(env.interpolator());
+        Partition p = Partition.daily(LocalDate.parse("2001-07-01"));
+        PipelineSpec brokenSpec = loader.load(spec);
+        try (Warehouse w = Warehouse.open(brokenSpec.warehouse())) {
+            PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
+            RunSummary failed = runner.run(brokenSpec, p, RunOptions.plain());
+            assertThat(failed.status()).isEqualTo("FAILED");
+            assertThat(failed.failure()).startsWith("step gold.airport_daily_delays failed:")
+                    .containsIgnoringCase("delay_minutes");
+            assertThat(failed.steps()).extracting(StepSummary::status)
+                    .containsExactly("COMPLETED", "COMPLETED", "COMPLETED", "COMPLETED", "FAILED");
+            long bronzeAfterFailure = w.dsl().fetchCount(w.dsl().selectFrom("bronze.flights_raw"));
+
+            Files.writeString(spec, good);
+            PipelineSpec fixed = loader.load(spec);
+            RunSummary restarted = runner.run(fixed, p, RunOptions.plain());
+            assertThat(restarted.status()).isEqualTo("COMPLETED");
+            assertThat(restarted.restarted()).isTrue();
+            assertThat(restarted.attempt()).isZero();
+            assertThat(restarted.runId()).isEqualTo(failed.runId());
+            assertThat(restarted.steps()).extracting(StepSummary::step, StepSummary::earlierExecution).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple("bronze.airports_raw", true),
+                    org.assertj.core.groups.Tuple.tuple("bronze.flights_raw", true),
+                    org.assertj.core.groups.Tuple.tuple("silver.airports", true),
+                    org.assertj.core.groups.Tuple.tuple("silver.flights", true),
+                    org.assertj.core.groups.Tuple.tuple("gold.airport_daily_delays", false),
+                    org.assertj.core.groups.Tuple.tuple("gold.route_daily", false));
+            assertThat(w.dsl().fetchCount(w.dsl().selectFrom("bronze.flights_raw"))).isEqualTo(bronzeAfterFailure);
+            assertThat(w.dsl().resultQuery("SELECT SUM(flights) FROM gold.airport_daily_delays WHERE _partition = ?",
+                    "2001-07-01").fetchOne(0, Long.class)).isEqualTo(6L);
+            assertThat(w.dsl().resultQuery("SELECT spec_hash FROM sluice.run WHERE run_id = ?",
+                    restarted.runId().toString()).fetchOne(0, String.class))
+                    .isEqualTo(fixed.hash()).isNotEqualTo(brokenSpec.hash());
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.sluice.batch.bronze;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.ColumnType;
+import dev.sluice.config.ContractSpec;
+import dev.sluice.config.SourceFormat;
+import dev.sluice.core.BadInputException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CsvSourceReaderTest {
+
+    @TempDir
+    Path dir;
+
+    private final ContractSpec contract = new ContractSpec(Path.of("c.yaml"), "airports", 1, List.of(
+            new ColumnSpec("iata", ColumnType.STRING, false),
+            new ColumnSpec("name", ColumnType.STRING, true),
+            new ColumnSpec("latitude", ColumnType.DOUBLE, true)));
+
+    private List<SourceRow> read(String content) throws Exception {
+        Path f = dir.resolve("a.csv");
+        Files.write(f, content.getBytes(StandardCharsets.UTF_8));
+        List<SourceRow> rows = new ArrayList<>();
+        try (SourceFileReader r = SourceFileReader.open(SourceFormat.CSV, f, contract, "landing/a.csv")) {
+            for (SourceRow row; (row = r.next()) != null; ) {
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    @Test
+    void bomCrlfQuotedHeadersAndColumnsByName() throws Exception {
+        List<SourceRow> rows = read("\uFEFF\"latitude\",\"iata\",\"name\"\r\n31.9,00M,Thigpen\r\n,00R,\r\n");
+        assertThat(rows).hasSize(2);
+        assertThat(rows.get(0).values()).containsExactly("00M", "Thigpen", 31.9);
+        assertThat(rows.get(1).values()).containsExactly("00R", null, null);
+        assertThat(rows.get(1).position()).isEqualTo(1);
+    }
+
+    @Test
+    void aQuotedNewlineIsOneRecord() throws Exception {
+        List<SourceRow> rows = read("iata,name,latitude\nAAA,\"two\nlines\",1.5\nBBB,x,2\n");
+        assertThat(rows).hasSize(2);
+        assertThat(rows.get(0).values()[1]).isEqualTo("two\nlines");
+    }
+
+    @Test
+    void aBadValueNamesFileRowColumnAndValue() {
+        assertThatThrownBy(() -> read("iata,name,latitude\nAAA,x,1\nBBB,y,north\n"))
+                .isInstanceOf(BadInputException.class)
+                .hasMessage("landing/a.csv, row 1, column 'latitude': 'north' is not a double");
+    }
+
+    @Test
+    void aMissingContractColumnIsNamed() {
+        assertThatThrownBy(() -> read("iata,name\nAAA,x\n"))
+                .isInstanceOf(BadInputException.class)
+                .satisfies(e -> assertThat(((BadInputException) e).column()).isEqualTo("latitude"));
+    }
+}

@@ -1,0 +1,98 @@
+package dev.sluice.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.core.DatasetRef;
+import dev.sluice.core.Layer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PipelineSpecLoaderTest {
+
+    private static final Path PROJECT_SPEC = projectRoot().resolve("pipelines/flights.yaml");
+
+    static Path projectRoot() {
+        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
+            if (d.resolve("pipelines/flights.yaml").toFile().isFile()) {
+                return d;
+            }
+        }
+        throw new IllegalStateException("no project root");
+    }
+
+    private static PipelineSpecLoader loader(Map<String, String> env) {
+        return new PipelineSpecLoader(new SluiceEnvironment(env).interpolator());
+    }
+
+    @Test
+    void theFlightsSpecLoadsWithItsDefaults() {
+        PipelineSpec spec = loader(Map.of()).load(PROJECT_SPEC);
+        assertThat(spec.name()).isEqualTo("flights");
+        assertThat(spec.warehouse().url()).isEqualTo("jdbc:h2:file:./var/warehouse;AUTO_SERVER=TRUE");
+        assertThat(spec.warehouse().user()).isEqualTo("sa");
+        assertThat(spec.warehouse().password()).isEmpty();
+        assertThat(spec.sources()).extracting(SourceSpec::name).containsExactly("flights", "airports");
+        assertThat(spec.source("flights").orElseThrow().pathTemplate()).isEqualTo("./var/landing/flights/dt={partition}");
+        assertThat(spec.source("flights").orElseThrow().contract().columns()).extracting(ColumnSpec::name)
+                .containsExactly("date", "delay", "distance", "origin", "destination");
+        assertThat(spec.tables()).extracting(t -> t.table().qualifiedName()).containsExactly(
+                "bronze.airports_raw", "bronze.flights_raw", "silver.airports", "silver.flights",
+                "gold.airport_daily_delays", "gold.route_daily");
+        TableSpec silver = spec.table(DatasetRef.parse("silver.flights")).orElseThrow();
+        assertThat(silver.layer()).isEqualTo(Layer.SILVER);
+        assertThat(silver.quarantine()).extracting(QuarantineRule::id).containsExactly(
+                "required_value_missing", "delay_out_of_range", "distance_not_positive", "unknown_airport");
+        assertThat(spec.table(DatasetRef.parse("silver.airports")).orElseThrow().partitioned()).isFalse();
+        assertThat(spec.hash()).hasSize(64);
+    }
+
+    @Test
+    void theEnvironmentPointsTheWarehouseElsewhere() {
+        PipelineSpec spec = loader(Map.of("SLUICE_HOME", "/data/sluice",
+                "SLUICE_WAREHOUSE_URL", "jdbc:postgresql://db:5432/wh", "SLUICE_WAREHOUSE_PASSWORD", "s3cret"))
+                .load(PROJECT_SPEC);
+        assertThat(spec.warehouse().url()).isEqualTo("jdbc:postgresql://db:5432/wh");
+        assertThat(spec.warehouse().toString()).doesNotContain("s3cret");
+        assertThat(spec.source("airports").orElseThrow().pathTemplate()).isEqualTo("/data/sluice/landing/airports/airports.csv");
+    }
+
+    @Test
+    void aBadSpecReportsEveryProblemWithFileKeyValueAndReason() {
+        Path bad = Path.of("src/test/resources/specs/bad.yaml").toAbsolutePath();
+        List<SpecProblem> problems = loader(Map.of()).validate(bad);
+        assertThat(problems).extracting(SpecProblem::keyPath, SpecProblem::value).containsExactlyInAnyOrder(
+                org.assertj.core.groups.Tuple.tuple("pipeline", "Flights!"),
+                org.assertj.core.groups.Tuple.tuple("warehouse.url", "mysql://nope"),
+                org.assertj.core.groups.Tuple.tuple("warehouse.password", "****"),
+                org.assertj.core.groups.Tuple.tuple("sources[0].format", "xlsx"),
+                org.assertj.core.groups.Tuple.tuple("sources[0].path", "landing/flights"),
+                org.assertj.core.groups.Tuple.tuple("sources[1].contract", "contracts/missing.yaml"),
+                org.assertj.core.groups.Tuple.tuple("columns[1].type", "integer"),
+                org.assertj.core.groups.Tuple.tuple("layers.bronze[0].source", "nowhere"),
+                org.assertj.core.groups.Tuple.tuple("layers.silver[0].table", "gold.flights"),
+                org.assertj.core.groups.Tuple.tuple("layers.silver[0].key[0]", "flight_id"),
+                org.assertj.core.groups.Tuple.tuple("layers.silver[0].sql", "SELECT * FROM bronze.flights_raw {part}"),
+                org.assertj.core.groups.Tuple.tuple("layers.silver[0].sql", "{part}"),
+                org.assertj.core.groups.Tuple.tuple("layers.gold[0].input", "silver.nothing"),
+                org.assertj.core.groups.Tuple.tuple("layers.gold[0].colums", "{\"a\":\"long\"}"),
+                org.assertj.core.groups.Tuple.tuple("layers.gold[0].columns", "<missing>"),
+                org.assertj.core.groups.Tuple.tuple("layers.gold[0].key", "<missing>"));
+        assertThat(problems).allSatisfy(p -> {
+            assertThat(p.file()).endsWith(".yaml");
+            assertThat(p.reason()).isNotBlank();
+        });
+        assertThat(problems.stream().filter(p -> p.keyPath().equals("columns[1].type")).findFirst().orElseThrow().file())
+                .endsWith("contracts/bad-contract.yaml");
+        assertThatThrownBy(() -> loader(Map.of()).load(bad)).isInstanceOf(SpecValidationException.class)
+                .hasMessageContaining("16 problem(s)");
+    }
+
+    @Test
+    void aMissingFileIsOneProblem() {
+        List<SpecProblem> problems = loader(Map.of()).validate(Path.of("no/such/spec.yaml"));
+        assertThat(problems).singleElement().satisfies(p -> assertThat(p.reason()).isEqualTo("no such file"));
+    }
+}
