@@ -1,0 +1,112 @@
+package dev.sluice.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.app.cli.ExitCodes;
+import dev.sluice.app.cli.SluiceCommand;
+import dev.sluice.batch.testkit.TestHome;
+import dev.sluice.config.SluiceEnvironment;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line as a user meets it: exit codes, messages and summaries (real H2, real sample data). */
+class SluiceCliIT {
+
+    @TempDir
+    Path tmp;
+
+    record Outcome(int code, String out, String err) {
+    }
+
+    private Outcome sluice(Map<String, String> env, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        Map<String, String> all = new HashMap<>(env);
+        all.putIfAbsent("SLUICE_PIPELINES", TestHome.projectRoot().resolve("pipelines").toString());
+        int code = SluiceCommand.execute(new SluiceEnvironment(all), new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return new Outcome(code, out.toString(), err.toString());
+    }
+
+    private Map<String, String> sampleHomeWithFreshWarehouse() {
+        return Map.of("SLUICE_HOME", TestHome.withSampleData().toString(), "SLUICE_WAREHOUSE_URL", TestHome.freshH2Url());
+    }
+
+    @Test
+    void validateListsEveryProblemAndExits2() throws Exception {
+        Path spec = tmp.resolve("broken.yaml");
+        Files.writeString(spec, """
+                pipeline: broken
+                warehouse: {url: "oracle:thin"}
+                sources:
+                  - {name: s, format: json, path: "x/{partition}", contract: nope.yaml}
+                layers:
+                  bronze: [{table: bronze.s_raw, source: s}]
+                  silver: [{table: silver.s, input: bronze.s_raw, key: [k], columns: {k: long}, sql: "SELECT 1"}]
+                  gold: []
+                """);
+        Outcome o = sluice(Map.of(), "validate", spec.toString());
+        assertThat(o.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(o.err()).contains("5 problem(s)")
+                .contains("warehouse.url = oracle:thin: a JDBC URL starting jdbc:h2: or jdbc:postgresql:")
+                .contains("sources[0].format = json: unknown format")
+                .contains("sources[0].contract = nope.yaml: no such contract file")
+                .contains("layers.silver[0].sql = SELECT 1: the SELECT reads its input through {input}")
+                .contains("layers.gold = []: each layer needs at least one table");
+        Outcome valid = sluice(Map.of(), "validate", TestHome.projectRoot().resolve("pipelines/flights.yaml").toString());
+        assertThat(valid.code()).isZero();
+        assertThat(valid.out()).contains("valid");
+    }
+
+    @Test
+    void aMissingLandingZoneNamesTheCommandThatCreatesIt() {
+        Outcome o = sluice(Map.of("SLUICE_HOME", tmp.resolve("empty-home").toString()),
+                "run", "flights", "--partition", "2001-07-01");
+        assertThat(o.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(o.err()).contains("no landed files for source 'flights'").contains("`sluice sample-data`")
+                .doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
+    @Test
+    void runRefuseRerun() {
+        Map<String, String> env = sampleHomeWithFreshWarehouse();
+        Outcome first = sluice(env, "run", "flights", "--partition", "2001-07-01");
+        assertThat(first.code()).as(first.err()).isZero();
+        assertThat(first.out()).contains("flights 2001-07-01: COMPLETED").contains("attempt 0")
+                .containsPattern("rows read +6\\n").containsPattern("Bronze rows +6\\n")
+                .containsPattern("Silver rows +6\\n").containsPattern("Gold rows +9\\n");
+
+        Outcome again = sluice(env, "run", "flights", "--partition", "2001-07-01");
+        assertThat(again.code()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(again.err()).contains("already COMPLETED").contains("add --rerun to open attempt 1");
+
+        Outcome rerun = sluice(env, "run", "flights", "--partition", "2001-07-01", "--rerun");
+        assertThat(rerun.code()).isZero();
+        assertThat(rerun.out()).contains("attempt 1").containsPattern("rows read +0\\n")
+                .containsPattern("Silver rows +6\\n").contains("(landed files already in Bronze)");
+
+        Outcome sql = sluice(env, "sql", "SELECT attempt, status FROM sluice.run WHERE partition_key = '2001-07-01' ORDER BY attempt");
+        assertThat(sql.out()).containsPattern("\\|\\s+0\\|COMPLETED").containsPattern("\\|\\s+1\\|COMPLETED").contains("2 row(s)");
+    }
+
+    @Test
+    void aRangeRunsEachPartitionAndTotals() {
+        Map<String, String> env = sampleHomeWithFreshWarehouse();
+        Outcome o = sluice(env, "run", "flights", "--from", "2001-06-30", "--to", "2001-07-01");
+        assertThat(o.code()).as(o.err()).isZero();
+        assertThat(o.out()).containsPattern("2001-06-30 +COMPLETED +15,626 +15,626 +15,623 +3 +0")
+                .containsPattern("2001-07-01 +COMPLETED +6 +6 +6 +0 +0")
+                .containsPattern("total +15,632 +15,632 +15,629 +3 +0").contains("2 partitions");
+        Outcome again = sluice(env, "run", "flights", "--from", "2001-06-30", "--to", "2001-07-01");
+        assertThat(again.code()).isZero();
+        assertThat(again.out()).containsPattern("2001-06-30 +SKIPPED +already COMPLETED");
+        Outcome beyond = sluice(env, "run", "flights", "--from", "2001-07-01", "--to", "2001-07-02");
+        assertThat(beyond.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(beyond.out()).contains("2001-07-02   MISSING");
+    }
+}
