@@ -94,6 +94,9 @@ public final class PipelineRunner {
                 attempt = last.attempt();
                 run = last.runId();
                 restart = true;
+                if (last.status().equals("STARTED")) {
+                    claimStarted(spec, partition, last);
+                }
             }
         }
         MDC.put("run_id", run.toString());
@@ -105,7 +108,12 @@ public final class PipelineRunner {
                 runs.restart(run, spec.hash());
             } else {
                 LOG.info("starting attempt {}", attempt);
-                runs.start(run, spec.name(), partition, attempt, spec.hash(), options.requester(), options.traceId());
+                try {
+                    runs.start(run, spec.name(), partition, attempt, spec.hash(), options.requester(), options.traceId());
+                } catch (org.jooq.exception.IntegrityConstraintViolationException e) {
+                    throw new RunRefusedException("another process has just started attempt " + attempt
+                            + " of partition " + partition + " of pipeline " + spec.name());
+                }
             }
             JobParameters params = new JobParametersBuilder()
                     .addString("partition", partition.key(), true)
@@ -127,13 +135,35 @@ public final class PipelineRunner {
         }
     }
 
+    /**
+     * An attempt marked STARTED is either running (refused) or was left by a killed process on
+     * this host: then its Spring Batch execution is recovered (marked FAILED) so that it restarts
+     * from its unfinished step.
+     */
+    private void claimStarted(PipelineSpec spec, Partition partition, RunRecord last) {
+        if (!last.isOrphaned(RunRepository.thisHost())) {
+            throw new RunRefusedException("attempt " + last.attempt() + " of partition " + partition + " of pipeline "
+                    + spec.name() + " is running (run " + last.runId() + ", process " + last.pid() + " on "
+                    + last.host() + ", started " + last.startedAt() + "); wait for it to end");
+        }
+        LOG.warn("attempt {} was left STARTED by process {} on {}, which is gone: recovering it", last.attempt(),
+                last.pid(), last.host());
+        JobParameters identity = new JobParametersBuilder()
+                .addString("partition", partition.key(), true)
+                .addLong("attempt", (long) last.attempt(), true).toJobParameters();
+        JobExecution stale = batch.repository().getLastJobExecution(spec.name(), identity);
+        if (stale != null && stale.isRunning()) {
+            batch.operator().recover(stale);
+        }
+    }
+
     private JobExecution launch(PipelineSpec spec, Partition partition, RunId run, JobParameters params, int attempt) {
         try {
             return batch.operator().start(jobs.job(spec, partition, run), params);
         } catch (JobExecutionAlreadyRunningException e) {
             throw new RunRefusedException("attempt " + attempt + " of partition " + partition + " of pipeline "
                     + spec.name() + " is marked running (run " + run + "). If no process is running it"
-                    + " (it was killed), mark it failed before restarting: that command arrives with crash-safe re-runs.");
+                    + " in Spring Batch's repository; wait for it to end.");
         } catch (Exception e) {
             throw new SluiceException("Spring Batch refused to start partition " + partition + ": " + e.getMessage(), e);
         }

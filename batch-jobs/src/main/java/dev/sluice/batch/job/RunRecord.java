@@ -15,7 +15,20 @@ import org.jspecify.annotations.Nullable;
  * @param specHash SHA-256 of the spec and contracts of the latest execution
  * @param startedAt when the attempt first started
  * @param endedAt when its latest execution ended, or null
+ * @param host the host of the process running (or that last ran) the attempt, or null
+ * @param pid that process's id, or null
  */
 public record RunRecord(RunId runId, String pipeline, String partitionKey, int attempt, String status,
-        String specHash, OffsetDateTime startedAt, @Nullable OffsetDateTime endedAt) {
+        String specHash, OffsetDateTime startedAt, @Nullable OffsetDateTime endedAt, @Nullable String host,
+        @Nullable Long pid) {
+
+    /**
+     * True when the attempt is marked STARTED but its process is gone: it ran on this host and no
+     * process with its pid is alive (a killed run). A run on another host is never judged dead.
+     */
+    public boolean isOrphaned(String thisHost) {
+        return status.equals("STARTED") && thisHost.equals(host) && pid != null
+                && pid != ProcessHandle.current().pid()
+                && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
+    }
 }

@@ -32,6 +32,8 @@ public final class RunRepository {
     private static final Field<OffsetDateTime> ENDED = DSL.field(DSL.name("ended_at"), OffsetDateTime.class);
     private static final Field<String> MESSAGE = DSL.field(DSL.name("exit_message"), String.class);
     private static final Field<String> SUMMARY = DSL.field(DSL.name("summary_json"), String.class);
+    private static final Field<String> HOST = DSL.field(DSL.name("host"), String.class);
+    private static final Field<Long> PID = DSL.field(DSL.name("pid"), Long.class);
 
     private final DSLContext dsl;
 
@@ -41,11 +43,11 @@ public final class RunRepository {
 
     /** The newest attempt of a partition, if any. */
     public Optional<RunRecord> latest(String pipeline, Partition partition) {
-        return dsl.select(RUN_ID, PIPELINE, PARTITION, ATTEMPT, STATUS, SPEC_HASH, STARTED, ENDED).from(T)
+        return dsl.select(RUN_ID, PIPELINE, PARTITION, ATTEMPT, STATUS, SPEC_HASH, STARTED, ENDED, HOST, PID).from(T)
                 .where(PIPELINE.eq(pipeline), PARTITION.eq(partition.key()))
                 .orderBy(ATTEMPT.desc()).limit(1)
                 .fetchOptional(r -> new RunRecord(RunId.parse(r.value1()), r.value2(), r.value3(), r.value4(),
-                        r.value5(), r.value6(), r.value7(), r.value8()));
+                        r.value5(), r.value6(), r.value7(), r.value8(), r.value9(), r.value10()));
     }
 
     /** Records a new attempt as STARTED. */
@@ -53,12 +55,14 @@ public final class RunRepository {
             @Nullable String requester, @Nullable String traceId) {
         dsl.insertInto(T).set(RUN_ID, run.toString()).set(PIPELINE, pipeline).set(PARTITION, partition.key())
                 .set(ATTEMPT, attempt).set(STATUS, "STARTED").set(SPEC_HASH, specHash).set(REQUESTER, requester)
-                .set(TRACE, traceId).set(STARTED, now()).execute();
+                .set(TRACE, traceId).set(STARTED, now()).set(HOST, thisHost()).set(PID, ProcessHandle.current().pid())
+                .execute();
     }
 
     /** Marks a failed attempt as STARTED again for its restart, with the spec hash it now runs with. */
     public void restart(RunId run, String specHash) {
         dsl.update(T).set(STATUS, "STARTED").set(SPEC_HASH, specHash).setNull(ENDED).setNull(MESSAGE)
+                .set(HOST, thisHost()).set(PID, ProcessHandle.current().pid())
                 .where(RUN_ID.eq(run.toString())).execute();
     }
 
@@ -67,6 +71,15 @@ public final class RunRepository {
         dsl.update(T).set(STATUS, status).set(ENDED, now()).set(JOB_EXECUTION, jobExecutionId)
                 .set(MESSAGE, message == null ? null : message.substring(0, Math.min(message.length(), 4000)))
                 .set(SUMMARY, summaryJson).where(RUN_ID.eq(run.toString())).execute();
+    }
+
+    /** This machine's host name, as recorded with each run. */
+    public static String thisHost() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "localhost";
+        }
     }
 
     private static OffsetDateTime now() {
