@@ -77,4 +77,26 @@ class RestartFromFailedStepIT {
                     .isEqualTo(fixed.hash()).isNotEqualTo(brokenSpec.hash());
         }
     }
+
+    /**
+     * A process killed after its job COMPLETED but before it recorded the run leaves the attempt
+     * STARTED in sluice.run: the next run takes Spring Batch's record, marks the attempt COMPLETED
+     * and refuses a plain re-run as for any completed partition.
+     */
+    @Test
+    void anAttemptCompletedInSpringBatchButRecordedStartedIsReconciled() {
+        PipelineSpec spec = TestHome.flightsSpec(TestHome.freshH2Url(), "sa", "");
+        Partition p = Partition.daily(LocalDate.parse("2001-07-01"));
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
+            assertThat(runner.run(spec, p, RunOptions.plain()).status()).isEqualTo("COMPLETED");
+            long deadPid = ProcessHandle.current().pid() + 1_000_000;
+            assertThat(w.dsl().execute("UPDATE sluice.run SET status = 'STARTED', ended_at = NULL, pid = ?"
+                    + " WHERE partition_key = ?", deadPid, p.key())).isEqualTo(1);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> runner.run(spec, p, RunOptions.plain()))
+                    .isInstanceOf(dev.sluice.batch.job.PartitionCompletedException.class);
+            assertThat(w.dsl().resultQuery("SELECT status FROM sluice.run WHERE partition_key = ?", p.key())
+                    .fetchOne(0, String.class)).isEqualTo("COMPLETED");
+        }
+    }
 }

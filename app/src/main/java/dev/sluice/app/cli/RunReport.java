@@ -26,6 +26,7 @@ final class RunReport {
         for (StepSummary st : s.steps()) {
             long in = st.layer() == dev.sluice.core.Layer.BRONZE ? st.rowsRead() : st.inputRows();
             String note = st.earlierExecution() ? "  (completed before the restart)"
+                    : st.unchanged() ? "  (input unchanged: snapshot not rewritten)"
                     : st.layer() == dev.sluice.core.Layer.BRONZE && st.rowsRead() == 0 ? "  (landed files already in Bronze)" : "";
             out.printf(Locale.ROOT, "  %-28s %-10s %,12d %,12d %9s%s%n", st.step(), st.status(), in, st.rowsWritten(),
                     seconds(st.elapsedMs()), note);

@@ -91,6 +91,7 @@ public final class MedallionJobFactory {
                     ctx.putLong(StepMetrics.QUARANTINED, r.quarantined());
                     ctx.putLong(StepMetrics.COLLAPSED, r.collapsed());
                     ctx.putInt(StepMetrics.VERSION, r.version());
+                    ctx.putString(StepMetrics.UNCHANGED, Boolean.toString(r.unchanged()));
                     contribution.incrementWriteCount(r.outputRows());
                     return RepeatStatus.FINISHED;
                 }, warehouse.transactionManager())

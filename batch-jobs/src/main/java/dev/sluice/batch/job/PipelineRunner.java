@@ -80,7 +80,7 @@ public final class PipelineRunner {
         RunId run = RunId.newId();
         boolean restart = false;
         if (latest.isPresent()) {
-            RunRecord last = latest.get();
+            RunRecord last = reconcile(spec, partition, latest.get());
             if (last.status().equals("COMPLETED")) {
                 if (!options.rerun()) {
                     throw new PartitionCompletedException("partition " + partition + " of pipeline " + spec.name()
@@ -136,6 +136,31 @@ public final class PipelineRunner {
     }
 
     /**
+     * Brings {@code sluice.run} in line with Spring Batch's repository: a process killed after its
+     * job completed but before it recorded the run leaves the attempt STARTED or FAILED here and
+     * COMPLETED there; the job's record wins.
+     */
+    private RunRecord reconcile(PipelineSpec spec, Partition partition, RunRecord last) {
+        if (last.status().equals("COMPLETED")) {
+            return last;
+        }
+        JobExecution done = batch.repository().getLastJobExecution(spec.name(), identity(partition, last.attempt()));
+        if (done == null || done.getStatus() != BatchStatus.COMPLETED) {
+            return last;
+        }
+        LOG.warn("attempt {} of {} completed in Spring Batch but was recorded {}: recording COMPLETED",
+                last.attempt(), partition, last.status());
+        RunSummary summary = summarize(spec, partition, last.attempt(), last.runId(), false, done);
+        runs.finish(last.runId(), "COMPLETED", done.getId(), null, toJson(summary));
+        return runs.latest(spec.name(), partition).orElse(last);
+    }
+
+    private static JobParameters identity(Partition partition, int attempt) {
+        return new JobParametersBuilder().addString("partition", partition.key(), true)
+                .addLong("attempt", (long) attempt, true).toJobParameters();
+    }
+
+    /**
      * An attempt marked STARTED is either running (refused) or was left by a killed process on
      * this host: then its Spring Batch execution is recovered (marked FAILED) so that it restarts
      * from its unfinished step.
@@ -148,10 +173,7 @@ public final class PipelineRunner {
         }
         LOG.warn("attempt {} was left STARTED by process {} on {}, which is gone: recovering it", last.attempt(),
                 last.pid(), last.host());
-        JobParameters identity = new JobParametersBuilder()
-                .addString("partition", partition.key(), true)
-                .addLong("attempt", (long) last.attempt(), true).toJobParameters();
-        JobExecution stale = batch.repository().getLastJobExecution(spec.name(), identity);
+        JobExecution stale = batch.repository().getLastJobExecution(spec.name(), identity(partition, last.attempt()));
         if (stale != null && stale.isRunning()) {
             batch.operator().recover(stale);
         }
@@ -205,7 +227,8 @@ public final class PipelineRunner {
                     : Duration.between(se.getStartTime(), se.getEndTime()).toMillis();
             boolean earlier = se.getJobExecutionId() != execution.getId();
             steps.add(new StepSummary(t.stepName(), t.layer(), se.getStatus().name(),
-                    t.layer() == Layer.BRONZE ? se.getReadCount() : 0, se.getWriteCount(), in, q, c, elapsed, earlier));
+                    t.layer() == Layer.BRONZE ? se.getReadCount() : 0, se.getWriteCount(), in, q, c, elapsed, earlier,
+                    Boolean.parseBoolean(ctx.getString(StepMetrics.UNCHANGED, "false"))));
             boolean partitionedData = t.partitioned();
             if (partitionedData && t.layer() == Layer.BRONZE && !earlier) {
                 rowsRead += se.getReadCount();

@@ -7,6 +7,7 @@ final class StepMetrics {
     static final String QUARANTINED = "sluice.rows.quarantined";
     static final String COLLAPSED = "sluice.rows.collapsed";
     static final String VERSION = "sluice.partition.version";
+    static final String UNCHANGED = "sluice.unchanged";
 
     private StepMetrics() {
     }

@@ -17,7 +17,9 @@ import dev.sluice.core.Layer;
  * @param elapsedMs wall time of the step, in milliseconds
  * @param earlierExecution true when the step completed in an earlier execution of this attempt
  *     (the run restarted after it)
+ * @param unchanged true when a reference snapshot's input had not changed and it was not rewritten
  */
 public record StepSummary(String step, Layer layer, String status, long rowsRead, long rowsWritten,
-        long inputRows, long quarantined, long collapsed, long elapsedMs, boolean earlierExecution) {
+        long inputRows, long quarantined, long collapsed, long elapsedMs, boolean earlierExecution,
+        boolean unchanged) {
 }

@@ -30,8 +30,12 @@ import org.jooq.impl.SQLDataType;
  *   <li>the table's partition is deleted and re-inserted from the spec's SELECT, whose
  *       {@code {input}} is the partition's input rows (Silver: the current Bronze load minus
  *       quarantined rows) and whose {@code {partition}} is bound to the partition key;</li>
- *   <li>the write is recorded as the next version in {@code sluice.partition_version}.</li>
+ *   <li>the write is recorded as the next version in {@code sluice.partition_version}, with the
+ *       fingerprint of what it was built from ({@link SnapshotFingerprint}).</li>
  * </ol>
+ * A reference snapshot ({@code partition: none}) whose fingerprint equals its newest version's is
+ * not rewritten: every partition run reads the same snapshot, and concurrent runs do not contend
+ * for it.
  * A rule whose condition is NULL for a row does not match it, so every input row lands in exactly
  * one of Silver (possibly collapsed) or quarantine. Re-running leaves the same rows. Thread-safe.
  */
@@ -61,6 +65,13 @@ public final class LayerTransform {
         Condition inputRows = inputCondition(in);
 
         long inputCount = dsl.fetchCount(DSL.selectOne().from(inputTable()).where(inputRows));
+        String fingerprint = SnapshotFingerprint.of(dsl, table, input, in);
+        if (!table.partitioned()) {
+            var latest = latestVersion(out);
+            if (latest != null && fingerprint.equals(latest.value2())) {
+                return new TransformResult(inputCount, 0, 0, 0, latest.value1(), true);
+            }
+        }
         long quarantined = 0;
         if (!table.quarantine().isEmpty()) {
             dsl.deleteFrom(QUARANTINE).where(
@@ -98,8 +109,8 @@ public final class LayerTransform {
                     .from(target).where(partitionCol.eq(out.key())).fetchOne(0, Long.class);
             collapsed = sum == null ? 0 : sum;
         }
-        int version = recordVersion(out, run, written);
-        return new TransformResult(inputCount, written, quarantined, collapsed, version);
+        int version = recordVersion(out, run, written, fingerprint);
+        return new TransformResult(inputCount, written, quarantined, collapsed, version, false);
     }
 
     private Table<?> inputTable() {
@@ -155,18 +166,30 @@ public final class LayerTransform {
                 .execute();
     }
 
-    private int recordVersion(Partition out, RunId run, long rows) {
-        Field<Integer> version = DSL.field(DSL.name("version"), Integer.class);
-        Field<String> dataset = DSL.field(DSL.name("dataset"), String.class);
-        Field<String> key = DSL.field(DSL.name("partition_key"), String.class);
-        Integer last = dsl.select(DSL.max(version)).from(VERSIONS)
-                .where(dataset.eq(table.table().qualifiedName()), key.eq(out.key())).fetchOne(0, Integer.class);
-        int next = last == null ? 1 : last + 1;
+    private static final Field<Integer> VERSION = DSL.field(DSL.name("version"), Integer.class);
+    private static final Field<String> DATASET = DSL.field(DSL.name("dataset"), String.class);
+    private static final Field<String> PARTITION_KEY = DSL.field(DSL.name("partition_key"), String.class);
+    private static final Field<String> FINGERPRINT = DSL.field(DSL.name("input_fingerprint"), String.class);
+
+    /** The newest (version, input fingerprint) of a partition of this table, or null. */
+    private org.jooq.@org.jspecify.annotations.Nullable Record2<Integer, String> latestVersion(Partition out) {
+        return dsl.select(VERSION, FINGERPRINT).from(VERSIONS)
+                .where(DATASET.eq(table.table().qualifiedName()), PARTITION_KEY.eq(out.key()))
+                .orderBy(VERSION.desc()).limit(1).fetchOne();
+    }
+
+    private int recordVersion(Partition out, RunId run, long rows, String fingerprint) {
+        Field<Integer> version = VERSION;
+        Field<String> dataset = DATASET;
+        Field<String> key = PARTITION_KEY;
+        var last = latestVersion(out);
+        int next = last == null ? 1 : last.value1() + 1;
         dsl.insertInto(VERSIONS).set(dataset, table.table().qualifiedName()).set(key, out.key())
                 .set(version, next).set(DSL.field(DSL.name("pipeline"), String.class), spec.name())
                 .set(DSL.field(DSL.name("run_id"), String.class), run.toString())
                 .set(DSL.field(DSL.name("row_count"), Long.class), rows)
                 .set(DSL.field(DSL.name("published_at"), OffsetDateTime.class), OffsetDateTime.now(ZoneOffset.UTC))
+                .set(FINGERPRINT, fingerprint)
                 .execute();
         return next;
     }

@@ -1,0 +1,68 @@
+package dev.sluice.batch.refine;
+
+import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.QuarantineRule;
+import dev.sluice.config.TableSpec;
+import dev.sluice.core.Layer;
+import dev.sluice.core.Partition;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import org.jooq.DSLContext;
+import org.jooq.Record;
+import org.jooq.impl.DSL;
+
+/**
+ * What a table partition is built from, as SHA-256 (hex): the table's SQL, columns and quarantine
+ * rules, and the input partition's state: for a Bronze input its current loads (source, sha256),
+ * otherwise the input's newest partition version. Equal fingerprints mean a rebuild would write
+ * the same rows (given the same referenced tables). Stateless.
+ */
+final class SnapshotFingerprint {
+
+    private SnapshotFingerprint() {
+    }
+
+    static String of(DSLContext dsl, TableSpec table, TableSpec input, Partition in) {
+        MessageDigest sha = sha256();
+        update(sha, table.sql());
+        for (ColumnSpec c : table.columns()) {
+            update(sha, c.name() + ":" + c.type().id());
+        }
+        for (QuarantineRule r : table.quarantine()) {
+            update(sha, r.id() + ":" + r.when());
+        }
+        if (input.layer() == Layer.BRONZE) {
+            for (Record r : dsl.select(DSL.field(DSL.name("source")), DSL.field(DSL.name("sha256")))
+                    .from(DSL.table(DSL.name("sluice", "landed_file")))
+                    .where(DSL.field(DSL.name("bronze_table")).eq(input.table().qualifiedName()),
+                            DSL.field(DSL.name("partition_key")).eq(in.key()),
+                            DSL.field(DSL.name("current_load"), Boolean.class).isTrue())
+                    .orderBy(DSL.field(DSL.name("source"))).fetch()) {
+                update(sha, r.get(0) + "@" + r.get(1));
+            }
+        } else {
+            Integer v = dsl.select(DSL.max(DSL.field(DSL.name("version"), Integer.class)))
+                    .from(DSL.table(DSL.name("sluice", "partition_version")))
+                    .where(DSL.field(DSL.name("dataset")).eq(input.table().qualifiedName()),
+                            DSL.field(DSL.name("partition_key")).eq(in.key()))
+                    .fetchOne(0, Integer.class);
+            update(sha, input.table().qualifiedName() + "#" + v);
+        }
+        return HexFormat.of().formatHex(sha.digest());
+    }
+
+    private static void update(MessageDigest sha, String s) {
+        sha.update(s.getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 0);
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
