@@ -164,10 +164,6 @@ final class YamlCursor {
         return problems;
     }
 
-    boolean isObject() {
-        return node.isObject();
-    }
-
     static String abbreviate(String s) {
         return s.length() > 80 ? s.substring(0, 77) + "..." : s;
     }

@@ -10,6 +10,10 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.api.ReadSupport;
+import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.io.DelegatingSeekableInputStream;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.OutputFile;
@@ -121,5 +125,22 @@ public final class LocalParquetFile implements InputFile, OutputFile {
     @Override
     public String toString() {
         return path.toString();
+    }
+
+    /** A record reader over this file yielding parquet-hadoop's example {@link Group}s. */
+    public ParquetReader<Group> groupReader() throws IOException {
+        return new GroupReaderBuilder(this).build();
+    }
+
+    /** parquet-hadoop's reader builder, given the example Group read support, over an {@link InputFile}. */
+    private static final class GroupReaderBuilder extends ParquetReader.Builder<Group> {
+        GroupReaderBuilder(InputFile file) {
+            super(file);
+        }
+
+        @Override
+        protected ReadSupport<Group> getReadSupport() {
+            return new GroupReadSupport();
+        }
     }
 }

@@ -11,9 +11,6 @@ import java.time.LocalDateTime;
 import java.util.List;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetReader;
-import org.apache.parquet.hadoop.api.ReadSupport;
-import org.apache.parquet.hadoop.example.GroupReadSupport;
-import org.apache.parquet.io.InputFile;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.PrimitiveType;
@@ -40,7 +37,7 @@ final class ParquetSourceReader implements SourceFileReader {
         this.displayName = displayName;
         this.columns = contract.columns();
         try {
-            this.reader = new GroupReaderBuilder(new LocalParquetFile(file)).build();
+            this.reader = new LocalParquetFile(file).groupReader();
         } catch (IOException | RuntimeException e) {
             throw new BadInputException(displayName, -1, null, "cannot read as Parquet: " + e.getMessage(), e);
         }
@@ -135,18 +132,6 @@ final class ParquetSourceReader implements SourceFileReader {
             reader.close();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** parquet-hadoop's builder, given the example Group read support, over a {@link InputFile}. */
-    private static final class GroupReaderBuilder extends ParquetReader.Builder<Group> {
-        GroupReaderBuilder(InputFile file) {
-            super(file);
-        }
-
-        @Override
-        protected ReadSupport<Group> getReadSupport() {
-            return new GroupReadSupport();
         }
     }
 }

@@ -12,11 +12,8 @@ import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.io.InputFile;
 import org.apache.parquet.schema.LogicalTypeAnnotation.TimestampLogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 
@@ -42,7 +39,7 @@ final class FlightsSplitter {
         var ts = (TimestampLogicalTypeAnnotation) schema.getType(dateField).getLogicalTypeAnnotation();
         Map<LocalDate, ParquetWriter<Group>> writers = new TreeMap<>();
         long rows = 0;
-        try (ParquetReader<Group> reader = new Builder(new LocalParquetFile(source)).build()) {
+        try (ParquetReader<Group> reader = new LocalParquetFile(source).groupReader()) {
             for (Group g; (g = reader.read()) != null; rows++) {
                 LocalDate day = ParquetTimestamps.toLocalDateTime(g.getLong(dateField, 0), ts).toLocalDate();
                 ParquetWriter<Group> w = writers.get(day);
@@ -60,16 +57,5 @@ final class FlightsSplitter {
             }
         }
         return new Split(writers.size(), rows);
-    }
-
-    private static final class Builder extends ParquetReader.Builder<Group> {
-        Builder(InputFile file) {
-            super(file);
-        }
-
-        @Override
-        protected ReadSupport<Group> getReadSupport() {
-            return new GroupReadSupport();
-        }
     }
 }

