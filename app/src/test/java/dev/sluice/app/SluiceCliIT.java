@@ -109,4 +109,17 @@ class SluiceCliIT {
         assertThat(beyond.code()).isEqualTo(ExitCodes.INVALID);
         assertThat(beyond.out()).contains("2001-07-02   MISSING");
     }
+
+    @Test
+    void helpBadDatesAndWritesAreAnsweredPlainly() {
+        Outcome help = sluice(Map.of(), "sql", "--help");
+        assertThat(help.code()).isZero();
+        assertThat(help.out()).contains("Usage: sluice sql");
+        Outcome badDate = sluice(Map.of(), "run", "flights", "--partition", "2001-13-01");
+        assertThat(badDate.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(badDate.err()).contains("'2001-13-01' is not a date of the form YYYY-MM-DD").doesNotContain("java.time");
+        Outcome write = sluice(Map.of(), "sql", "DELETE FROM sluice.run");
+        assertThat(write.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(write.err()).contains("sluice sql only reads");
+    }
 }

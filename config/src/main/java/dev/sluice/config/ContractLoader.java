@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
 final class ContractLoader {
 
     static final Pattern IDENTIFIER = Pattern.compile("[a-z][a-z0-9_]*");
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     private final EnvInterpolator env;
 
@@ -39,7 +40,7 @@ final class ContractLoader {
         try {
             root = YAML.readTree(file.toFile());
         } catch (IOException e) {
-            problems.add(new SpecProblem(file.toString(), "", "", "cannot read the contract: " + firstLine(e)));
+            problems.add(new SpecProblem(file.toString(), "", "", ContractLoader.yamlError(e)));
             return Optional.empty();
         }
         if (root == null || !root.isObject()) {
@@ -76,7 +77,9 @@ final class ContractLoader {
                 }
                 return parsed;
             });
-            boolean isNullable = nullable.map(n -> !n.equalsIgnoreCase("false")).orElse(true);
+            nullable.filter(n -> !n.equals("true") && !n.equals("false"))
+                    .ifPresent(n -> col.problem("nullable", n, "true or false"));
+            boolean isNullable = nullable.map(n -> !n.equals("false")).orElse(true);
             if (colName.isPresent() && t.isPresent()) {
                 columns.add(new ColumnSpec(colName.get(), t.get(), isNullable));
             }
@@ -93,6 +96,15 @@ final class ContractLoader {
             ids.add(t.id());
         }
         return String.join(", ", ids);
+    }
+
+    /** A YAML read error as a reason: where (line, column) and what, e.g. a duplicate key. */
+    static String yamlError(IOException e) {
+        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j && j.getLocation() != null) {
+            return "not valid YAML at line " + j.getLocation().getLineNr() + ", column " + j.getLocation().getColumnNr()
+                    + ": " + firstLine(new IOException(j.getOriginalMessage()));
+        }
+        return "cannot read: " + firstLine(e);
     }
 
     static String firstLine(Exception e) {

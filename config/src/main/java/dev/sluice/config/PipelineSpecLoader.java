@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  */
 public final class PipelineSpecLoader {
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z_]*)}");
     private static final Set<String> SQL_PLACEHOLDERS = Set.of("input", "partition");
 
@@ -72,7 +73,7 @@ public final class PipelineSpecLoader {
             root = YAML.readTree(specFile.toFile());
         } catch (IOException e) {
             problems.add(new SpecProblem(fileName, "", "", Files.exists(specFile)
-                    ? "not valid YAML: " + ContractLoader.firstLine(e) : "no such file"));
+                    ? ContractLoader.yamlError(e) : "no such file"));
             return Optional.empty();
         }
         if (root == null || !root.isObject()) {
@@ -136,7 +137,12 @@ public final class PipelineSpecLoader {
                 }
                 return parsed;
             });
-            boolean partitioned = s.text("partitioned", false).map(Boolean::parseBoolean).orElse(true);
+            boolean partitioned = s.text("partitioned", false).map(v -> {
+                if (!v.equals("true") && !v.equals("false")) {
+                    s.problem("partitioned", v, "true or false");
+                }
+                return !v.equals("false");
+            }).orElse(true);
             Optional<String> path = s.text("path", true);
             path.ifPresent(p -> {
                 if (partitioned && !p.contains(SourceSpec.PARTITION_PLACEHOLDER)) {

@@ -95,4 +95,28 @@ class PipelineSpecLoaderTest {
         List<SpecProblem> problems = loader(Map.of()).validate(Path.of("no/such/spec.yaml"));
         assertThat(problems).singleElement().satisfies(p -> assertThat(p.reason()).isEqualTo("no such file"));
     }
+
+    @Test
+    void aDuplicateKeyIsAnErrorWithItsLine(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        String spec = java.nio.file.Files.readString(PROJECT_SPEC)
+                .replaceFirst("(?m)^  kind: daily.*$", "  kind: daily\n  kind: daily");
+        java.nio.file.Files.createDirectories(dir.resolve("contracts"));
+        for (String c : List.of("contracts/flights.v1.yaml", "contracts/airports.v1.yaml")) {
+            java.nio.file.Files.copy(PROJECT_SPEC.resolveSibling(c), dir.resolve(c));
+        }
+        Path file = dir.resolve("flights.yaml");
+        java.nio.file.Files.writeString(file, spec);
+        assertThat(loader(Map.of()).validate(file)).singleElement().satisfies(p ->
+                assertThat(p.reason()).startsWith("not valid YAML at line 13, column").contains("Duplicate field 'kind'"));
+    }
+
+    @Test
+    void nullableIsTrueOrFalse(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path contract = dir.resolve("c.yaml");
+        java.nio.file.Files.writeString(contract, "contract: c\nversion: 1\ncolumns:\n  - {name: a, type: long, nullable: nope}\n");
+        List<SpecProblem> problems = new java.util.ArrayList<>();
+        assertThat(new ContractLoader(new EnvInterpolator(k -> null)).load(contract, problems)).isEmpty();
+        assertThat(problems).extracting(SpecProblem::keyPath, SpecProblem::value)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("columns[0].nullable", "nope"));
+    }
 }

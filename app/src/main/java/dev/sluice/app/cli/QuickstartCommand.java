@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
  * {@code sluice quickstart}: sample-data, then the flights pipeline over every flight date the
  * sample laid out (first to last, inclusive), then what to look at next.
  */
-@Command(name = "quickstart", description = "sample-data + run the flights pipeline over every landed flight date.")
+@Command(name = "quickstart", mixinStandardHelpOptions = true, description = "sample-data + run the flights pipeline over every landed flight date.")
 final class QuickstartCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;
@@ -49,17 +49,17 @@ final class QuickstartCommand implements Callable<Integer> {
             PipelineRunner runner = new PipelineRunner(warehouse, ctx.home());
             out.println("quickstart: running " + spec.name() + " for " + dates.get(0) + " .. " + dates.get(dates.size() - 1));
             code = RunCommand.runRange(runner, spec, dates.get(0), dates.get(dates.size() - 1),
-                    new RunOptions(false, System.getProperty("user.name"), "quickstart"), out);
+                    new RunOptions(false, System.getProperty("user.name"), "quickstart", false), out);
         }
         out.printf(java.util.Locale.ROOT, "quickstart finished in %s%n%n", RunReport.seconds((System.nanoTime() - started) / 1_000_000));
         out.println("""
                 What to look at next:
-                  ./sluice sql "SELECT * FROM gold.airport_daily_delays WHERE flight_date = DATE '2001-07-01' ORDER BY flights DESC"
+                  ./sluice sql "SELECT * FROM gold.airport_daily_delays WHERE flight_date = DATE '2001-02-22' ORDER BY flights DESC"
                   ./sluice sql "SELECT rule_id, partition_key, source, source_pos, record_json FROM sluice.quarantine"
                   ./sluice sql "SELECT partition_key, attempt, status, spec_hash FROM sluice.run ORDER BY partition_key"
-                  ./sluice run flights --partition 2001-07-01            (refused: already COMPLETED)
-                  ./sluice run flights --partition 2001-07-01 --rerun    (attempt 1; Silver and Gold stay identical)
-                  the full log of every run: ${SLUICE_HOME}/logs/sluice.log""");
+                  ./sluice run flights --partition 2001-02-22            (refused: already COMPLETED)
+                  ./sluice run flights --partition 2001-02-22 --rerun    (attempt 1; Silver and Gold stay identical)
+                  the full log of every run: """ + ctx.home().resolve("logs/sluice.log"));
         return code;
     }
 

@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
  * {@code sluice run <pipeline> --partition D [--rerun]} or {@code --from D --to D}: runs one
  * partition with a summary, or an inclusive range with a progress bar and a final table.
  */
-@Command(name = "run", description = "Run a pipeline for one partition or an inclusive range of partitions.")
+@Command(name = "run", mixinStandardHelpOptions = true, description = "Run a pipeline for one partition or an inclusive range of partitions.")
 final class RunCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;
@@ -53,6 +53,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--trace-id", description = "a correlation id to record with the run (not identifying)")
     String traceId;
 
+    @Option(names = "--recover-stale", description = "restart an attempt marked running whose process is known to be"
+            + " gone although Sluice cannot tell (it ran on another host or container)")
+    boolean recoverStale;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec command;
 
@@ -63,7 +67,7 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PipelineSpec spec = ctx.load(pipeline);
-        RunOptions options = new RunOptions(rerun, System.getProperty("user.name"), traceId);
+        RunOptions options = new RunOptions(rerun, System.getProperty("user.name"), traceId, recoverStale);
         PrintWriter out = command.commandLine().getOut();
         try (Warehouse warehouse = Warehouse.open(spec.warehouse())) {
             PipelineRunner runner = new PipelineRunner(warehouse, ctx.home());
@@ -86,8 +90,9 @@ final class RunCommand implements Callable<Integer> {
         RunReport.printTable(out, outcomes);
         out.printf(java.util.Locale.ROOT, "%d partitions in %s wall time%n", outcomes.size(),
                 RunReport.seconds((System.nanoTime() - started) / 1_000_000));
-        boolean failed = outcomes.stream().anyMatch(o -> o.status().equals("FAILED") || o.status().equals("REFUSED"));
+        boolean failed = outcomes.stream().anyMatch(o -> o.status().equals("FAILED"));
+        boolean refused = outcomes.stream().anyMatch(o -> o.status().equals("REFUSED"));
         boolean missing = outcomes.stream().anyMatch(o -> o.status().equals("MISSING"));
-        return failed ? ExitCodes.RUN_FAILED : missing ? ExitCodes.INVALID : ExitCodes.OK;
+        return failed ? ExitCodes.RUN_FAILED : missing ? ExitCodes.INVALID : refused ? ExitCodes.REFUSED : ExitCodes.OK;
     }
 }

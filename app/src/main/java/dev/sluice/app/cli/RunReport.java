@@ -27,15 +27,16 @@ final class RunReport {
             long in = st.layer() == dev.sluice.core.Layer.BRONZE ? st.rowsRead() : st.inputRows();
             String note = st.earlierExecution() ? "  (completed before the restart)"
                     : st.unchanged() ? "  (input unchanged: snapshot not rewritten)"
-                    : st.layer() == dev.sluice.core.Layer.BRONZE && st.rowsRead() == 0 ? "  (landed files already in Bronze)" : "";
+                    : st.layer() == dev.sluice.core.Layer.BRONZE && st.rowsRead() == 0 && st.status().equals("COMPLETED")
+                            ? "  (landed files already in Bronze)" : "";
             out.printf(Locale.ROOT, "  %-28s %-10s %,12d %,12d %9s%s%n", st.step(), st.status(), in, st.rowsWritten(),
                     seconds(st.elapsedMs()), note);
         }
         if (s.failure() != null) {
             out.println();
             out.println("  " + s.failure());
-            out.println("  A plain `sluice run " + s.pipeline() + " --partition " + s.partition()
-                    + "` restarts this attempt from its failed step.");
+            out.println("  A plain `sluice run` of this partition restarts this attempt from its failed step (steps"
+                    + " that completed are kept); after fixing a landed file, --rerun starts a new attempt that reloads it.");
         }
     }
 

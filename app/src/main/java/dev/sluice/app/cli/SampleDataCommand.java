@@ -9,7 +9,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code sluice sample-data}: fetch, verify and lay out the vega-datasets sample under SLUICE_HOME/landing. */
-@Command(name = "sample-data", description = "Fetch the sample data (npm pack), verify its sha256 and lay out $${SLUICE_HOME}/landing.")
+@Command(name = "sample-data", mixinStandardHelpOptions = true, description = "Fetch the sample data (npm pack), verify its sha256 and lay out $${SLUICE_HOME}/landing.")
 final class SampleDataCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;

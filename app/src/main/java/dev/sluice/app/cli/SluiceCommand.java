@@ -45,6 +45,13 @@ public final class SluiceCommand implements Runnable {
     public static int execute(SluiceEnvironment env, PrintWriter out, PrintWriter err, String... args) {
         SluiceContext ctx = new SluiceContext(env);
         CommandLine cli = new CommandLine(new SluiceCommand(), new ContextFactory(ctx));
+        cli.registerConverter(java.time.LocalDate.class, s -> {
+            try {
+                return java.time.LocalDate.parse(s);
+            } catch (java.time.format.DateTimeParseException e) {
+                throw new CommandLine.TypeConversionException("'" + s + "' is not a date of the form YYYY-MM-DD");
+            }
+        });
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

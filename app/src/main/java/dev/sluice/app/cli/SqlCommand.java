@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code sluice sql "SELECT …"}: a query on a pipeline's warehouse, printed as a table. */
-@Command(name = "sql", description = "Run a query on a pipeline's warehouse and print the result as a table.")
+@Command(name = "sql", mixinStandardHelpOptions = true, description = "Run a query on a pipeline's warehouse and print the result as a table.")
 final class SqlCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;
@@ -35,9 +35,17 @@ final class SqlCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        String first = query.stripLeading().split("\\s+", 2)[0].toUpperCase(java.util.Locale.ROOT);
+        if (!java.util.Set.of("SELECT", "WITH", "VALUES", "SHOW", "EXPLAIN", "TABLE").contains(first)) {
+            throw new dev.sluice.core.BadInputException("QUERY", -1, null,
+                    "sluice sql only reads: start the query with SELECT, WITH, VALUES, SHOW, EXPLAIN or TABLE");
+        }
         PipelineSpec spec = ctx.load(pipeline);
         try (Warehouse warehouse = Warehouse.open(spec.warehouse())) {
-            Result<?> result = warehouse.dsl().fetch(query);
+            Result<?> result = warehouse.dsl().connectionResult(c -> {
+                c.setReadOnly(true);
+                return org.jooq.impl.DSL.using(c, warehouse.dialect()).fetch(query);
+            });
             command.commandLine().getOut().println(result.format(maxRows));
             command.commandLine().getOut().println(result.size() + " row(s)");
             return ExitCodes.OK;

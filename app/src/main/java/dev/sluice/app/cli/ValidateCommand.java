@@ -11,7 +11,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sluice validate <spec>}: every problem of a spec and its contracts at once; exit 0 or 2. */
-@Command(name = "validate", description = "Check a pipeline spec and its contracts; list every problem.")
+@Command(name = "validate", mixinStandardHelpOptions = true, description = "Check a pipeline spec and its contracts; list every problem.")
 final class ValidateCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;

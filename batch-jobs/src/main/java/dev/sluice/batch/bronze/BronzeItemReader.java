@@ -31,6 +31,7 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
 
     static final String FILE_KEY = "bronze.file";
     static final String POS_KEY = "bronze.pos";
+    static final String SHA_KEY = "bronze.sha256";
     static final String SKIPPED_KEY = "bronze.files.unchanged";
 
     private final String pipeline;
@@ -64,8 +65,13 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
     @Override
     public void open(ExecutionContext ctx) {
         String resumeFile = ctx.containsKey(FILE_KEY) ? ctx.getString(FILE_KEY) : null;
+        String resumeSha = ctx.containsKey(SHA_KEY) ? ctx.getString(SHA_KEY) : null;
         long resumePos = ctx.containsKey(POS_KEY) ? ctx.getLong(POS_KEY) : 0;
         List<LandedFile> files = list(source.pathFor(partition));
+        if (files.isEmpty() && source.partitioned()) {
+            throw new BadInputException(display(source.pathFor(partition)), -1, null,
+                    "no landed files for partition " + partition + " of source " + source.name() + " (the folder is empty)");
+        }
         landed.retireMissing(bronzeTable, partition, files.stream().map(LandedFile::source).toList());
         for (LandedFile f : files) {
             var known = landed.find(bronzeTable, f);
@@ -75,13 +81,20 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
                 unchangedFiles++;
                 continue;
             }
-            boolean sameRun = known.map(r -> run.toString().equals(r.get(1, String.class))).orElse(false);
-            if (!(sameRun && f.source().equals(resumeFile))) {
+            landed.unfinishedOtherVersion(bronzeTable, f, run).ifPresent(other -> {
+                throw new BadInputException(f.source(), -1, null, "the file changed (sha256 " + other.substring(0, 12)
+                        + "… → " + f.sha256().substring(0, 12) + "…) while this attempt was loading it; its partial"
+                        + " load cannot be told apart from the new version's rows. Start a new attempt with --rerun.");
+            });
+            boolean resuming = known.map(r -> run.toString().equals(r.get(1, String.class))).orElse(false)
+                    && f.source().equals(resumeFile) && f.sha256().equals(resumeSha);
+            if (!resuming) {
                 landed.startLoad(pipeline, bronzeTable, partition, f, run);
             }
             pending.add(f);
         }
-        if (resumeFile != null && !pending.isEmpty() && pending.peekFirst().source().equals(resumeFile)) {
+        LandedFile first = pending.peekFirst();
+        if (first != null && first.source().equals(resumeFile) && first.sha256().equals(resumeSha)) {
             resumeAt = resumePos;
         }
     }
@@ -158,6 +171,7 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
     public void update(ExecutionContext ctx) {
         if (current != null) {
             ctx.putString(FILE_KEY, current.source());
+            ctx.putString(SHA_KEY, current.sha256());
             ctx.putLong(POS_KEY, consumed);
         }
         ctx.putInt(SKIPPED_KEY, unchangedFiles);

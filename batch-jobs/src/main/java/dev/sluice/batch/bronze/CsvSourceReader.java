@@ -78,7 +78,12 @@ final class CsvSourceReader implements SourceFileReader {
                 throw new BadInputException(displayName, position, c.name(),
                         "the row has " + record.size() + " fields, the header more");
             }
-            values[i] = TextValues.parse(record.get(index[i]), c, displayName, position);
+            try {
+                values[i] = TextValues.parse(record.get(index[i]), c, displayName, position);
+            } catch (BadInputException e) {
+                throw new BadInputException(displayName, position, c.name(),
+                        e.reason() + " (line " + record.getParser().getCurrentLineNumber() + ")", e);
+            }
         }
         return new SourceRow(values, position++);
     }

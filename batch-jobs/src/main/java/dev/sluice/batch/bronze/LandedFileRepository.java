@@ -50,6 +50,17 @@ public final class LandedFileRepository {
                 .fetchOptional().map(r -> (Record) r);
     }
 
+    /**
+     * The SHA-256 of another version of {@code file}'s source that {@code run} started loading and
+     * did not finish, if any: its partial rows carry the same (source, run id) and could not be told
+     * apart from the new version's.
+     */
+    public Optional<String> unfinishedOtherVersion(String bronzeTable, LandedFile file, RunId run) {
+        return dsl.select(SHA).from(T).where(TABLE.eq(bronzeTable), SOURCE.eq(file.source()),
+                        RUN.eq(run.toString()), STATUS.eq(LOADING), SHA.ne(file.sha256()))
+                .limit(1).fetchOptional(SHA);
+    }
+
     /** Records that {@code run} starts loading {@code file} (or takes over a load a dead run left LOADING). */
     public void startLoad(String pipeline, String bronzeTable, Partition partition, LandedFile file, RunId run) {
         int updated = dsl.update(T).set(RUN, run.toString()).set(LOADED_AT, now())

@@ -73,6 +73,18 @@ public final class PipelineRunner {
      *     an execution of the attempt is still marked running
      */
     public RunSummary run(PipelineSpec spec, Partition partition, RunOptions options) {
+        MDC.put("pipeline", spec.name());
+        MDC.put("partition", partition.key());
+        try {
+            return runInContext(spec, partition, options);
+        } finally {
+            MDC.remove("run_id");
+            MDC.remove("pipeline");
+            MDC.remove("partition");
+        }
+    }
+
+    private RunSummary runInContext(PipelineSpec spec, Partition partition, RunOptions options) {
         checkLanding(spec, partition);
         LayerTables.create(warehouse.dsl(), spec);
         Optional<RunRecord> latest = runs.latest(spec.name(), partition);
@@ -81,6 +93,7 @@ public final class PipelineRunner {
         boolean restart = false;
         if (latest.isPresent()) {
             RunRecord last = reconcile(spec, partition, latest.get());
+            MDC.put("run_id", last.runId().toString());
             if (last.status().equals("COMPLETED")) {
                 if (!options.rerun()) {
                     throw new PartitionCompletedException("partition " + partition + " of pipeline " + spec.name()
@@ -90,49 +103,49 @@ public final class PipelineRunner {
                             + (last.attempt() + 1) + ".");
                 }
                 attempt = last.attempt() + 1;
+            } else if (options.rerun() && last.status().equals("FAILED")) {
+                abandon(spec, partition, last);
+                attempt = last.attempt() + 1;
             } else {
                 attempt = last.attempt();
                 run = last.runId();
                 restart = true;
                 if (last.status().equals("STARTED")) {
-                    claimStarted(spec, partition, last);
+                    claimStarted(spec, partition, last, options.recoverStale());
+                }
+                if (!last.specHash().equals(spec.hash())) {
+                    LOG.warn("the spec or a contract changed since attempt {} started (sha256 {} → {}): the steps"
+                            + " that completed before keep what they wrote", attempt, abbreviate(last.specHash()),
+                            abbreviate(spec.hash()));
                 }
             }
         }
         MDC.put("run_id", run.toString());
-        MDC.put("pipeline", spec.name());
-        MDC.put("partition", partition.key());
-        try {
-            if (restart) {
-                LOG.info("restarting attempt {} from its failed step", attempt);
-                runs.restart(run, spec.hash());
-            } else {
-                LOG.info("starting attempt {}", attempt);
-                try {
-                    runs.start(run, spec.name(), partition, attempt, spec.hash(), options.requester(), options.traceId());
-                } catch (org.jooq.exception.IntegrityConstraintViolationException e) {
-                    throw new RunRefusedException("another process has just started attempt " + attempt
-                            + " of partition " + partition + " of pipeline " + spec.name());
-                }
+        if (restart) {
+            LOG.info("restarting attempt {} from its failed step", attempt);
+            runs.restart(run, spec.hash());
+        } else {
+            LOG.info("starting attempt {}", attempt);
+            try {
+                runs.start(run, spec.name(), partition, attempt, spec.hash(), options.requester(), options.traceId());
+            } catch (org.jooq.exception.IntegrityConstraintViolationException e) {
+                throw new RunRefusedException("another process has just started attempt " + attempt
+                        + " of partition " + partition + " of pipeline " + spec.name());
             }
-            JobParameters params = new JobParametersBuilder()
-                    .addString("partition", partition.key(), true)
-                    .addLong("attempt", (long) attempt, true)
-                    .addString("run.id", run.toString(), false)
-                    .addString("spec.hash", spec.hash(), false)
-                    .addString("requester", String.valueOf(options.requester()), false)
-                    .addString("trace.id", String.valueOf(options.traceId()), false)
-                    .toJobParameters();
-            JobExecution execution = launch(spec, partition, run, params, attempt);
-            RunSummary summary = summarize(spec, partition, attempt, run, restart, execution);
-            runs.finish(run, summary.status(), execution.getId(), summary.failure(), toJson(summary));
-            LOG.info("attempt {} {} in {} ms", attempt, summary.status(), summary.elapsedMs());
-            return summary;
-        } finally {
-            MDC.remove("run_id");
-            MDC.remove("pipeline");
-            MDC.remove("partition");
         }
+        JobParameters params = new JobParametersBuilder()
+                .addString("partition", partition.key(), true)
+                .addLong("attempt", (long) attempt, true)
+                .addString("run.id", run.toString(), false)
+                .addString("spec.hash", spec.hash(), false)
+                .addString("requester", String.valueOf(options.requester()), false)
+                .addString("trace.id", String.valueOf(options.traceId()), false)
+                .toJobParameters();
+        JobExecution execution = launch(spec, partition, run, params, attempt);
+        RunSummary summary = summarize(spec, partition, attempt, run, restart, execution);
+        runs.finish(run, summary.status(), execution.getId(), summary.failure(), toJson(summary));
+        LOG.info("attempt {} {} in {} ms", attempt, summary.status(), summary.elapsedMs());
+        return summary;
     }
 
     /**
@@ -155,6 +168,24 @@ public final class PipelineRunner {
         return runs.latest(spec.name(), partition).orElse(last);
     }
 
+    /** Gives up a FAILED attempt for good (Spring Batch: ABANDONED) so that --rerun can open the next. */
+    private void abandon(PipelineSpec spec, Partition partition, RunRecord last) {
+        JobExecution failed = batch.repository().getLastJobExecution(spec.name(), identity(partition, last.attempt()));
+        if (failed != null && (failed.getStatus() == BatchStatus.FAILED || failed.getStatus() == BatchStatus.STOPPED)) {
+            try {
+                batch.operator().abandon(failed);
+            } catch (Exception e) {
+                throw new SluiceException("cannot abandon the failed attempt " + last.attempt() + ": " + e.getMessage(), e);
+            }
+        }
+        runs.abandon(last.runId());
+        LOG.info("abandoned failed attempt {} (run {}) for --rerun", last.attempt(), last.runId());
+    }
+
+    private static String abbreviate(String hash) {
+        return hash.substring(0, Math.min(12, hash.length())) + "…";
+    }
+
     private static JobParameters identity(Partition partition, int attempt) {
         return new JobParametersBuilder().addString("partition", partition.key(), true)
                 .addLong("attempt", (long) attempt, true).toJobParameters();
@@ -165,11 +196,12 @@ public final class PipelineRunner {
      * this host: then its Spring Batch execution is recovered (marked FAILED) so that it restarts
      * from its unfinished step.
      */
-    private void claimStarted(PipelineSpec spec, Partition partition, RunRecord last) {
-        if (!last.isOrphaned(RunRepository.thisHost())) {
+    private void claimStarted(PipelineSpec spec, Partition partition, RunRecord last, boolean recoverStale) {
+        if (!recoverStale && !last.isOrphaned(RunRepository.thisHost())) {
             throw new RunRefusedException("attempt " + last.attempt() + " of partition " + partition + " of pipeline "
                     + spec.name() + " is running (run " + last.runId() + ", process " + last.pid() + " on "
-                    + last.host() + ", started " + last.startedAt() + "); wait for it to end");
+                    + last.host() + ", started " + last.startedAt() + "); wait for it to end. If that process is"
+                    + " known to be gone (another host, a replaced container), add --recover-stale to restart the attempt.");
         }
         LOG.warn("attempt {} was left STARTED by process {} on {}, which is gone: recovering it", last.attempt(),
                 last.pid(), last.host());
@@ -184,8 +216,8 @@ public final class PipelineRunner {
             return batch.operator().start(jobs.job(spec, partition, run), params);
         } catch (JobExecutionAlreadyRunningException e) {
             throw new RunRefusedException("attempt " + attempt + " of partition " + partition + " of pipeline "
-                    + spec.name() + " is marked running (run " + run + "). If no process is running it"
-                    + " in Spring Batch's repository; wait for it to end.");
+                    + spec.name() + " (run " + run + ") has an execution marked running in Spring Batch's repository;"
+                    + " wait for it to end, or add --recover-stale if its process is known to be gone.");
         } catch (Exception e) {
             throw new SluiceException("Spring Batch refused to start partition " + partition + ": " + e.getMessage(), e);
         }
@@ -194,14 +226,27 @@ public final class PipelineRunner {
     private void checkLanding(PipelineSpec spec, Partition partition) {
         for (SourceSpec s : spec.sources()) {
             Path path = s.pathFor(partition);
-            if (Files.exists(path)) {
+            if (Files.isRegularFile(path) || hasFiles(path)) {
                 continue;
             }
             Path landing = home.resolve("landing");
             String hint = Files.isDirectory(landing) ? "" : " The landing zone " + landing
                     + " does not exist either: `sluice sample-data` fetches the sample data and lays it out there.";
             throw new LandingMissingException("no landed files for source '" + s.name() + "'"
-                    + (s.partitioned() ? " and partition " + partition : "") + ": " + path + " does not exist." + hint);
+                    + (s.partitioned() ? " and partition " + partition : "") + ": " + path
+                    + (Files.isDirectory(path) ? " is empty." : " does not exist.") + hint);
+        }
+    }
+
+    private static boolean hasFiles(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return false;
+        }
+        try (var s = Files.list(dir)) {
+            return s.anyMatch(p -> Files.isRegularFile(p) && !p.getFileName().toString().startsWith(".")
+                    && !p.getFileName().toString().startsWith("_"));
+        } catch (java.io.IOException e) {
+            return false;
         }
     }
 
@@ -244,6 +289,12 @@ public final class PipelineRunner {
                 failure = "step " + t.stepName() + " failed: " + reason(se.getFailureExceptions());
             }
         }
+        if (bronze == 0 && steps.stream().noneMatch(st -> st.layer() == Layer.SILVER)) {
+            // Silver did not run: the Bronze rows are what this attempt's Bronze steps wrote
+            bronze = steps.stream().filter(st -> st.layer() == Layer.BRONZE)
+                    .filter(st -> spec.table(dev.sluice.core.DatasetRef.parse(st.step())).map(TableSpec::partitioned).orElse(false))
+                    .mapToLong(StepSummary::rowsWritten).sum();
+        }
         if (failure == null && execution.getStatus() != BatchStatus.COMPLETED) {
             failure = "the job ended " + execution.getStatus() + ": " + reason(execution.getAllFailureExceptions());
         }
@@ -268,8 +319,9 @@ public final class PipelineRunner {
             root = t;
             t = t.getCause();
         }
-        String m = root.getMessage();
-        return root.getClass().getSimpleName() + (m == null ? "" : ": " + m.lines().findFirst().orElse(""));
+        String m = root.getMessage() == null ? "" : root.getMessage().lines().findFirst().orElse("");
+        m = m.replaceFirst(";? *SQL statement:$", "");
+        return root.getClass().getSimpleName() + (m.isEmpty() ? "" : ": " + m);
     }
 
     private static String toJson(RunSummary s) {

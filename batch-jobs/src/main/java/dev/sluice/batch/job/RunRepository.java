@@ -66,6 +66,11 @@ public final class RunRepository {
                 .where(RUN_ID.eq(run.toString())).execute();
     }
 
+    /** Marks a failed attempt ABANDONED (given up for a --rerun). */
+    public void abandon(RunId run) {
+        dsl.update(T).set(STATUS, "ABANDONED").where(RUN_ID.eq(run.toString())).execute();
+    }
+
     /** Records the end of an attempt's execution. */
     public void finish(RunId run, String status, long jobExecutionId, @Nullable String message, String summaryJson) {
         dsl.update(T).set(STATUS, status).set(ENDED, now()).set(JOB_EXECUTION, jobExecutionId)

@@ -95,7 +95,7 @@ public final class SampleDataInstaller {
                 return new Result(false, landing, Integer.parseInt(manifest.getProperty("flights.partitions")),
                         Long.parseLong(manifest.getProperty("flights.rows")));
             }
-            return layOut(tarball, sha, landing);
+            return layOut(tarball, sha, landing, manifest);
         } catch (IOException e) {
             throw new SluiceException("laying out the sample data under " + home + " failed: " + e.getMessage(), e);
         }
@@ -151,7 +151,7 @@ public final class SampleDataInstaller {
         }
     }
 
-    private Result layOut(Path tarball, String sha, Path landing) throws IOException {
+    private Result layOut(Path tarball, String sha, Path landing, Properties previous) throws IOException {
         Path staging = Files.createTempDirectory(landing, ".staging-");
         try {
             Path raw = rawFolder(home, spec);
@@ -171,8 +171,7 @@ public final class SampleDataInstaller {
                 Files.copy(raw.resolve(Path.of(c.getKey()).getFileName()), target);
             }
             for (String top : List.of("flights", "airports", "earthquakes")) {
-                deleteTree(landing.resolve(top));
-                Files.move(staging.resolve(top), landing.resolve(top), StandardCopyOption.ATOMIC_MOVE);
+                replaceChanged(staging, landing, top, previous);
             }
             try (Stream<Path> files = Files.walk(landing)) {
                 for (Path f : files.filter(Files::isRegularFile).filter(f -> !f.startsWith(staging))
@@ -189,6 +188,39 @@ public final class SampleDataInstaller {
             return new Result(true, landing, split.files(), split.rows());
         } finally {
             deleteTree(staging);
+        }
+    }
+
+    /**
+     * Moves the staged files of {@code top} into the landing zone, keeping each landed file that is
+     * still exactly what the previous lay-out wrote (so that repairing one file does not make every
+     * partition look changed to Bronze), and deleting landed files the new lay-out does not have.
+     */
+    private static void replaceChanged(Path staging, Path landing, String top, Properties previous) throws IOException {
+        Path from = staging.resolve(top);
+        Path to = landing.resolve(top);
+        List<Path> staged;
+        try (Stream<Path> s = Files.walk(from)) {
+            staged = s.filter(Files::isRegularFile).map(from::relativize).sorted().toList();
+        }
+        java.util.Set<Path> keep = new java.util.HashSet<>(staged);
+        if (Files.isDirectory(to)) {
+            try (Stream<Path> s = Files.walk(to)) {
+                for (Path old : s.filter(Files::isRegularFile).toList()) {
+                    if (!keep.contains(to.relativize(old))) {
+                        Files.delete(old);
+                    }
+                }
+            }
+        }
+        for (Path rel : staged) {
+            Path target = to.resolve(rel);
+            String recorded = previous.getProperty("file." + landing.relativize(target));
+            if (recorded != null && Files.isRegularFile(target) && recorded.equals(RowHasher.sha256(target))) {
+                continue;
+            }
+            Files.createDirectories(target.getParent());
+            Files.move(from.resolve(rel), target, StandardCopyOption.REPLACE_EXISTING);
         }
     }
 

@@ -103,6 +103,7 @@ public final class LayerTransform {
         selected.add(DSL.val(run.toString()));
         long written = dsl.insertInto(target, targetFields).select(DSL.select(selected).from(q)).execute();
 
+        checkKey(target, partitionCol, out);
         long collapsed = 0;
         if (table.columns().stream().anyMatch(c -> c.name().equals("dup_count"))) {
             Long sum = dsl.select(DSL.sum(DSL.field(DSL.name("dup_count"), Long.class).minus(1)).cast(Long.class))
@@ -111,6 +112,33 @@ public final class LayerTransform {
         }
         int version = recordVersion(out, run, written, fingerprint);
         return new TransformResult(inputCount, written, quarantined, collapsed, version, false);
+    }
+
+    /**
+     * The declared key identifies one row: no NULL in a key column, no key value twice. A violation
+     * fails the step (its transaction rolls back, nothing is written) with examples.
+     *
+     * @throws SluiceException naming the table, key and offending values
+     */
+    private void checkKey(Table<?> target, Field<String> partitionCol, Partition out) {
+        if (table.key().isEmpty()) {
+            return;
+        }
+        List<Field<Object>> key = table.key().stream().map(k -> DSL.field(DSL.name(k))).toList();
+        Condition anyNull = DSL.or(key.stream().map(Field::isNull).toList());
+        long nulls = dsl.fetchCount(DSL.selectOne().from(target).where(partitionCol.eq(out.key())).and(anyNull));
+        if (nulls > 0) {
+            throw new dev.sluice.core.SluiceException(table.table() + ": " + nulls + " row(s) of partition " + out
+                    + " have a NULL in key " + table.key() + "; a key identifies one row");
+        }
+        var dupes = dsl.select(key).select(DSL.count()).from(target).where(partitionCol.eq(out.key()))
+                .groupBy(key).having(DSL.count().gt(1)).limit(3).fetch();
+        if (!dupes.isEmpty()) {
+            String examples = dupes.stream().map(r -> r.intoList().subList(0, key.size()) + " ×" + r.get(key.size()))
+                    .collect(java.util.stream.Collectors.joining(", "));
+            throw new dev.sluice.core.SluiceException(table.table() + ": key " + table.key() + " is not unique in partition "
+                    + out + " (" + examples + "); a key identifies one row: check the input for duplicates");
+        }
     }
 
     private Table<?> inputTable() {

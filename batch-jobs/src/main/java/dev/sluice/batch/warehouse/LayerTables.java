@@ -38,21 +38,33 @@ public final class LayerTables {
     /** Creates every missing schema, table and index of {@code spec}. Idempotent. */
     public static void create(DSLContext dsl, PipelineSpec spec) {
         for (TableSpec t : spec.tables()) {
-            dsl.createSchemaIfNotExists(DSL.name(t.table().schema())).execute();
+            idempotent(() -> dsl.createSchemaIfNotExists(DSL.name(t.table().schema())).execute());
             List<Field<?>> fields = new ArrayList<>();
             for (ColumnSpec c : t.columns()) {
                 fields.add(DSL.field(DSL.name(c.name()), dataType(c.type())));
             }
             fields.addAll(metadataFields(t.layer()));
             Table<?> table = table(t.table());
-            dsl.createTableIfNotExists(table).columns(fields).execute();
-            dsl.createIndexIfNotExists(DSL.name(t.table().table() + "_partition_ix"))
-                    .on(table, DSL.field(DSL.name("_partition"))).execute();
+            idempotent(() -> dsl.createTableIfNotExists(table).columns(fields).execute());
+            idempotent(() -> dsl.createIndexIfNotExists(DSL.name(t.table().table() + "_partition_ix"))
+                    .on(table, DSL.field(DSL.name("_partition"))).execute());
             if (!t.partitioned() && !t.key().isEmpty()) {
                 // a reference snapshot is looked up by key (joins, quarantine rules)
-                dsl.createIndexIfNotExists(DSL.name(t.table().table() + "_key_ix"))
-                        .on(table, t.key().stream().map(k -> DSL.field(DSL.name(k))).toList()).execute();
+                idempotent(() -> dsl.createIndexIfNotExists(DSL.name(t.table().table() + "_key_ix"))
+                        .on(table, t.key().stream().map(k -> DSL.field(DSL.name(k))).toList()).execute());
             }
+        }
+    }
+
+    /**
+     * Runs an {@code IF NOT EXISTS} statement; when another process created the object between the
+     * check and the creation ("already exists"), runs it once more, which then finds it.
+     */
+    private static void idempotent(Runnable ddl) {
+        try {
+            ddl.run();
+        } catch (org.jooq.exception.DataAccessException e) {
+            ddl.run();
         }
     }
 

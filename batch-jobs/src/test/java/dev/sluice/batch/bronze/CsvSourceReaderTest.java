@@ -58,7 +58,7 @@ class CsvSourceReaderTest {
     void aBadValueNamesFileRowColumnAndValue() {
         assertThatThrownBy(() -> read("iata,name,latitude\nAAA,x,1\nBBB,y,north\n"))
                 .isInstanceOf(BadInputException.class)
-                .hasMessage("landing/a.csv, row 1, column 'latitude': 'north' is not a double");
+                .hasMessage("landing/a.csv, row 1, column 'latitude': 'north' is not a double (line 3)");
     }
 
     @Test

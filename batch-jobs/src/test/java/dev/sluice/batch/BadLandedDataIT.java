@@ -1,0 +1,148 @@
+package dev.sluice.batch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.batch.job.LandingMissingException;
+import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.job.RunSummary;
+import dev.sluice.batch.testkit.TestHome;
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.PipelineSpecLoader;
+import dev.sluice.core.Partition;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.LocalDate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What real landing zones do to a load, and what Sluice answers: a clear failure, never a silent loss. */
+class BadLandedDataIT {
+
+    @TempDir
+    Path home;
+
+    private static final Partition DAY = Partition.daily(LocalDate.parse("2001-07-01"));
+
+    /** A home with the real 2001-07-01 flights and a copy of the real airports. */
+    private void landFlights() throws Exception {
+        Path sample = TestHome.withSampleData().resolve("landing");
+        Path day = Files.createDirectories(home.resolve("landing/flights/dt=2001-07-01"));
+        Files.copy(sample.resolve("flights/dt=2001-07-01/flights.parquet"), day.resolve("flights.parquet"));
+        Files.createDirectories(home.resolve("landing/airports"));
+        Files.copy(sample.resolve("airports/airports.csv"), home.resolve("landing/airports/airports.csv"));
+    }
+
+    private PipelineSpec spec(Path specFile, String url) {
+        return new PipelineSpecLoader(TestHome.environment(home, url, "sa", "").interpolator()).load(specFile);
+    }
+
+    @Test
+    void aDuplicateReferenceKeyFailsTheRunAndARerunLoadsTheFixedFile() throws Exception {
+        landFlights();
+        Path airports = home.resolve("landing/airports/airports.csv");
+        String original = Files.readString(airports);
+        Files.writeString(airports, "ORD,Chicago O Hare DUPLICATE,Chicago,WI,USA,41.9,-87.9\n", StandardOpenOption.APPEND);
+        PipelineSpec spec = spec(TestHome.projectRoot().resolve("pipelines/flights.yaml"), TestHome.freshH2Url());
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            PipelineRunner runner = new PipelineRunner(w, home);
+            RunSummary failed = runner.run(spec, DAY, RunOptions.plain());
+            assertThat(failed.status()).isEqualTo("FAILED");
+            assertThat(failed.failure()).isEqualTo("step silver.airports failed: silver.airports: key [iata] is not unique"
+                    + " in partition none ([ORD] ×2); a key identifies one row: check the input for duplicates");
+            assertThat(w.dsl().fetchCount(w.dsl().selectFrom("silver.airports"))).as("nothing written").isZero();
+
+            Files.writeString(airports, original);
+            assertThat(runner.run(spec, DAY, RunOptions.plain()).status())
+                    .as("a restart resumes at the failed step, over the Bronze rows already loaded").isEqualTo("FAILED");
+            RunSummary rerun = runner.run(spec, DAY, RunOptions.plain().withRerun(true));
+            assertThat(rerun.status()).isEqualTo("COMPLETED");
+            assertThat(rerun.attempt()).isEqualTo(1);
+            assertThat(rerun.silverRows()).isEqualTo(6);
+            assertThat(w.dsl().fetchCount(w.dsl().selectFrom("silver.airports"))).isEqualTo(3376);
+            assertThat(w.dsl().resultQuery("SELECT status FROM sluice.run WHERE attempt = 0").fetchOne(0, String.class))
+                    .isEqualTo("ABANDONED");
+            assertThat(w.dsl().fetchCount(w.dsl().selectFrom("bronze.airports_raw")))
+                    .as("Bronze keeps both versions of the file").isEqualTo(3377 + 3376);
+        }
+    }
+
+    @Test
+    void anEmptyPartitionFolderIsMissingData() throws Exception {
+        landFlights();
+        Files.delete(home.resolve("landing/flights/dt=2001-07-01/flights.parquet"));
+        PipelineSpec spec = spec(TestHome.projectRoot().resolve("pipelines/flights.yaml"), TestHome.freshH2Url());
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            assertThatThrownBy(() -> new PipelineRunner(w, home).run(spec, DAY, RunOptions.plain()))
+                    .isInstanceOf(LandingMissingException.class)
+                    .hasMessageContaining("landing/flights/dt=2001-07-01 is empty");
+        }
+    }
+
+    /**
+     * A CSV source with a bad value in row 4 and chunks of 2 rows: Bronze commits rows 0–1, then
+     * fails naming file, row and column. The file is then corrected (a new version): the attempt's
+     * partial load of the old version cannot be told apart from the new one by (source, run id),
+     * so a restart is refused with that reason and --rerun loads the new version cleanly.
+     */
+    @Test
+    void aFileChangedDuringAFailedAttemptNeedsANewAttempt() throws Exception {
+        Path specDir = Files.createDirectories(home.resolve("spec"));
+        Files.createDirectories(specDir.resolve("contracts"));
+        Files.writeString(specDir.resolve("contracts/readings.v1.yaml"), """
+                contract: readings
+                version: 1
+                columns:
+                  - {name: id, type: long, nullable: false}
+                  - {name: v, type: long}
+                """);
+        Files.writeString(specDir.resolve("readings.yaml"), """
+                pipeline: readings
+                warehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: sa, password: ""}
+                ingest: {batch_rows: 2}
+                sources:
+                  - {name: readings, format: csv, path: "${SLUICE_HOME}/landing/readings/dt={partition}", contract: contracts/readings.v1.yaml}
+                layers:
+                  bronze: [{table: bronze.readings_raw, source: readings}]
+                  silver:
+                    - table: silver.readings
+                      input: bronze.readings_raw
+                      key: [id]
+                      columns: {id: long, v: long, dup_count: long}
+                      sql: SELECT id, v, COUNT(*) AS dup_count FROM {input} r GROUP BY id, v
+                  gold:
+                    - table: gold.readings_total
+                      input: silver.readings
+                      key: [total]
+                      columns: {total: long}
+                      sql: SELECT SUM(v) AS total FROM {input} s
+                """);
+        Path day = Files.createDirectories(home.resolve("landing/readings/dt=2001-07-01"));
+        Files.writeString(day.resolve("r.csv"), "id,v\n1,10\n2,20\n3,30\n4,40\n5,fifty\n6,60\n");
+        PipelineSpec spec = spec(specDir.resolve("readings.yaml"), TestHome.freshH2Url());
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            PipelineRunner runner = new PipelineRunner(w, home);
+            RunSummary failed = runner.run(spec, DAY, RunOptions.plain());
+            assertThat(failed.failure()).isEqualTo("step bronze.readings_raw failed: landing/readings/dt=2001-07-01/r.csv,"
+                    + " row 4, column 'v': 'fifty' is not a long (line 6)");
+            // the reader looks one row ahead (to mark a file's last row), so the chunk holding rows 2–3 failed too
+            assertThat(failed.bronzeRows()).as("one chunk of two rows was committed").isEqualTo(2);
+
+            Files.writeString(day.resolve("r.csv"), "id,v\n1,10\n2,20\n3,30\n4,40\n5,50\n6,60\n");
+            RunSummary refused = runner.run(spec, DAY, RunOptions.plain());
+            assertThat(refused.status()).isEqualTo("FAILED");
+            assertThat(refused.failure()).contains("the file changed").contains("Start a new attempt with --rerun");
+
+            RunSummary rerun = runner.run(spec, DAY, RunOptions.plain().withRerun(true));
+            assertThat(rerun.status()).isEqualTo("COMPLETED");
+            assertThat(rerun.bronzeRows()).isEqualTo(6);
+            assertThat(rerun.silverRows()).isEqualTo(6);
+            assertThat(w.dsl().resultQuery("SELECT total FROM gold.readings_total").fetchOne(0, Long.class)).isEqualTo(210L);
+            assertThat(w.dsl().fetchCount(w.dsl().selectFrom("bronze.readings_raw")))
+                    .as("Bronze keeps the failed attempt's partial rows").isEqualTo(2 + 6);
+        }
+    }
+}
