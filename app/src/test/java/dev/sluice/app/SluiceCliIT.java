@@ -122,4 +122,22 @@ class SluiceCliIT {
         assertThat(write.code()).isEqualTo(ExitCodes.INVALID);
         assertThat(write.err()).contains("sluice sql only reads");
     }
+
+    @Test
+    void contractCheckJudgesOneFileAndDiffListsRecordedDrift() {
+        Path landing = TestHome.withSampleData().resolve("landing");
+        String contracts = TestHome.projectRoot().resolve("pipelines/contracts/").toString();
+        Outcome ok = sluice(Map.of(), "contract", "check", landing.resolve("flights/dt=2001-02-22/flights.parquet").toString(),
+                "--contract", contracts + "/flights.v1.yaml");
+        assertThat(ok.code()).as(ok.err()).isZero();
+        assertThat(ok.out()).contains("matches contract flights.v1");
+        Outcome refused = sluice(Map.of(), "contract", "check", landing.resolve("airports/airports.csv").toString(),
+                "--contract", contracts + "/flights.v1.yaml");
+        assertThat(refused.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(refused.out()).contains("MISSING column 'date' (timestamp, required): REFUSED")
+                .contains("ADDED column 'iata': REFUSED").contains("verdict: REFUSED");
+        Outcome diff = sluice(sampleHomeWithFreshWarehouse(), "contract", "diff", "flights");
+        assertThat(diff.code()).isZero();
+        assertThat(diff.out()).contains("flights: no schema drift recorded");
+    }
 }

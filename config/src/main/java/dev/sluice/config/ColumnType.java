@@ -11,6 +11,7 @@ public enum ColumnType {
     STRING("VARCHAR"),
     INT("INTEGER"),
     LONG("BIGINT"),
+    FLOAT("REAL"),
     DOUBLE("DOUBLE PRECISION"),
     BOOLEAN("BOOLEAN"),
     DATE("DATE"),
@@ -31,6 +32,15 @@ public enum ColumnType {
     /** The spec spelling, e.g. {@code long}. */
     public String id() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * True when a value of {@code from} converts to this type without loss: int → long, float →
+     * double, and every type to itself. Only such widening type changes are accepted from a
+     * landed file (the schema-contract rules of issue #3; decimals are not modelled yet).
+     */
+    public boolean widensFrom(ColumnType from) {
+        return from == this || (this == LONG && from == INT) || (this == DOUBLE && from == FLOAT);
     }
 
     /** Parses the spec spelling (case-insensitive); empty when unknown. */

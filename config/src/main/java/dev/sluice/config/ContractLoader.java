@@ -18,9 +18,11 @@ import java.util.regex.Pattern;
  * <pre>
  * contract: flights
  * version: 1
+ * drift: fail            # an added column in a landed file: fail | ignore | evolve (default fail)
  * columns:
  *   - {name: date, type: timestamp, nullable: false}
  * </pre>
+ * The version must match the file name's {@code .vN.yaml} when it has one.
  * Problems are added to the caller's list; nothing is thrown for bad content. Thread-safe.
  */
 final class ContractLoader {
@@ -49,9 +51,19 @@ final class ContractLoader {
         }
         int before = problems.size();
         YamlCursor c = new YamlCursor(file.toString(), "", root, problems, env);
-        c.allowOnly(Set.of("contract", "version", "description", "columns"));
+        c.allowOnly(Set.of("contract", "version", "description", "drift", "columns"));
         Optional<String> name = c.text("contract", true);
         Optional<Integer> version = c.integer("version", 1, 1);
+        version.ifPresent(v -> {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\.v(\\d+)\\.ya?ml$").matcher(file.getFileName().toString());
+            if (m.find() && Integer.parseInt(m.group(1)) != v) {
+                c.problem("version", Integer.toString(v), "the file name says version " + m.group(1));
+            }
+        });
+        DriftPolicy drift = c.text("drift", false).map(d -> DriftPolicy.parse(d).orElseGet(() -> {
+            c.problem("drift", d, "one of fail, ignore, evolve");
+            return DriftPolicy.FAIL;
+        })).orElse(DriftPolicy.FAIL);
         List<ColumnSpec> columns = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         List<YamlCursor> items = c.list("columns", true);
@@ -87,7 +99,7 @@ final class ContractLoader {
         if (problems.size() > before || name.isEmpty() || version.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new ContractSpec(file, name.get(), version.get(), columns));
+        return Optional.of(new ContractSpec(file, name.get(), version.get(), columns, drift));
     }
 
     static String typeList() {

@@ -59,6 +59,23 @@ public final class PipelineSpecLoader {
         return spec.get();
     }
 
+    /**
+     * Loads and validates one contract file.
+     *
+     * @throws SpecValidationException listing every problem, when there is at least one
+     */
+    public ContractSpec loadContract(Path contractFile) {
+        List<SpecProblem> problems = new ArrayList<>();
+        if (!Files.isRegularFile(contractFile)) {
+            throw new SpecValidationException(List.of(new SpecProblem(contractFile.toString(), "", "", "no such file")));
+        }
+        Optional<ContractSpec> c = new ContractLoader(env).load(contractFile, problems);
+        if (!problems.isEmpty() || c.isEmpty()) {
+            throw new SpecValidationException(problems);
+        }
+        return c.get();
+    }
+
     /** Every problem of a spec; empty when it is valid. */
     public List<SpecProblem> validate(Path specFile) {
         List<SpecProblem> problems = new ArrayList<>();

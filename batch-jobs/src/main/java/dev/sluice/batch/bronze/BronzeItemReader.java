@@ -11,7 +11,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.item.ItemStreamReader;
@@ -37,6 +36,7 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
     private final String pipeline;
     private final String bronzeTable;
     private final SourceSpec source;
+    private final List<dev.sluice.config.ColumnSpec> columns;
     private final Partition partition;
     private final RunId run;
     private final Path home;
@@ -51,11 +51,15 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
     private long consumed;
     private int unchangedFiles;
 
-    public BronzeItemReader(String pipeline, String bronzeTable, SourceSpec source, Partition partition, RunId run,
-            Path home, LandedFileRepository landed) {
+    /**
+     * @param columns the columns to read: the contract's, then those the Bronze table gained by drift
+     */
+    public BronzeItemReader(String pipeline, String bronzeTable, SourceSpec source, List<dev.sluice.config.ColumnSpec> columns,
+            Partition partition, RunId run, Path home, LandedFileRepository landed) {
         this.pipeline = pipeline;
         this.bronzeTable = bronzeTable;
         this.source = source;
+        this.columns = List.copyOf(columns);
         this.partition = partition;
         this.run = run;
         this.home = home;
@@ -99,25 +103,15 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
         }
     }
 
-    /** The files of a landing path: the file itself, or a directory's regular non-hidden files by name. */
+    /** The files of a landing path, with their content hashes. */
     List<LandedFile> list(Path path) {
-        List<Path> paths;
         try {
-            if (Files.isDirectory(path)) {
-                try (Stream<Path> s = Files.list(path)) {
-                    paths = s.filter(Files::isRegularFile)
-                            .filter(p -> !p.getFileName().toString().startsWith("."))
-                            .filter(p -> !p.getFileName().toString().startsWith("_"))
-                            .sorted().toList();
-                }
-            } else if (Files.isRegularFile(path)) {
-                paths = List.of(path);
-            } else {
+            if (!Files.exists(path)) {
                 throw new BadInputException(display(path), -1, null,
                         "no landed file or directory for partition " + partition + " of source " + source.name());
             }
             List<LandedFile> files = new ArrayList<>();
-            for (Path p : paths) {
+            for (Path p : LandingFiles.list(path)) {
                 files.add(new LandedFile(p, display(p), RowHasher.sha256(p), Files.size(p), -1));
             }
             return files;
@@ -127,9 +121,7 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
     }
 
     private String display(Path p) {
-        Path abs = p.toAbsolutePath().normalize();
-        Path h = home.toAbsolutePath().normalize();
-        return abs.startsWith(h) ? h.relativize(abs).toString() : abs.toString();
+        return LandingFiles.display(home, p);
     }
 
     @Override
@@ -140,7 +132,7 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
                     return null;
                 }
                 current = pending.removeFirst();
-                reader = SourceFileReader.open(source.format(), current.path(), source.contract(), current.source());
+                reader = SourceFileReader.open(source.format(), current.path(), columns, current.source());
                 consumed = 0;
                 for (long i = 0; i < resumeAt && reader.next() != null; i++) {
                     consumed++;

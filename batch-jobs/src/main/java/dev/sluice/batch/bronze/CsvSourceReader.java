@@ -1,7 +1,6 @@
 package dev.sluice.batch.bronze;
 
 import dev.sluice.config.ColumnSpec;
-import dev.sluice.config.ContractSpec;
 import dev.sluice.core.BadInputException;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -32,9 +31,9 @@ final class CsvSourceReader implements SourceFileReader {
     private final Iterator<CSVRecord> records;
     private long position;
 
-    CsvSourceReader(Path file, ContractSpec contract, String displayName) {
+    CsvSourceReader(Path file, List<ColumnSpec> columns, String displayName) {
         this.displayName = displayName;
-        this.columns = contract.columns();
+        this.columns = columns;
         try {
             BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8);
             r.mark(1);
@@ -50,6 +49,10 @@ final class CsvSourceReader implements SourceFileReader {
         this.index = new int[columns.size()];
         for (int i = 0; i < columns.size(); i++) {
             Integer at = header.get(columns.get(i).name());
+            if (at == null && columns.get(i).nullable()) {
+                index[i] = -1;
+                continue;
+            }
             if (at == null) {
                 close();
                 throw new BadInputException(displayName, -1, columns.get(i).name(),
@@ -74,6 +77,9 @@ final class CsvSourceReader implements SourceFileReader {
         Object[] values = new Object[columns.size()];
         for (int i = 0; i < values.length; i++) {
             ColumnSpec c = columns.get(i);
+            if (index[i] < 0) {
+                continue;
+            }
             if (index[i] >= record.size()) {
                 throw new BadInputException(displayName, position, c.name(),
                         "the row has " + record.size() + " fields, the header more");

@@ -1,7 +1,6 @@
 package dev.sluice.batch.bronze;
 
 import dev.sluice.config.ColumnSpec;
-import dev.sluice.config.ContractSpec;
 import dev.sluice.core.BadInputException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,9 +32,9 @@ final class ParquetSourceReader implements SourceFileReader {
     private final ParquetReader<Group> reader;
     private long position;
 
-    ParquetSourceReader(Path file, ContractSpec contract, String displayName) {
+    ParquetSourceReader(Path file, List<ColumnSpec> columns, String displayName) {
         this.displayName = displayName;
-        this.columns = contract.columns();
+        this.columns = columns;
         try {
             this.reader = new LocalParquetFile(file).groupReader();
         } catch (IOException | RuntimeException e) {
@@ -46,6 +45,10 @@ final class ParquetSourceReader implements SourceFileReader {
         GroupType schema = readSchema(file);
         for (int i = 0; i < columns.size(); i++) {
             String name = columns.get(i).name();
+            if (!schema.containsField(name) && columns.get(i).nullable()) {
+                index[i] = -1;
+                continue;
+            }
             if (!schema.containsField(name)) {
                 close();
                 throw new BadInputException(displayName, -1, name, "the contract's column is not in the file's schema " + schema.getFields().stream().map(Type::getName).toList());
@@ -81,7 +84,7 @@ final class ParquetSourceReader implements SourceFileReader {
         }
         Object[] values = new Object[columns.size()];
         for (int i = 0; i < values.length; i++) {
-            values[i] = g.getFieldRepetitionCount(index[i]) == 0 ? null : value(g, i);
+            values[i] = index[i] < 0 || g.getFieldRepetitionCount(index[i]) == 0 ? null : value(g, i);
         }
         return new SourceRow(values, position++);
     }
@@ -110,6 +113,7 @@ final class ParquetSourceReader implements SourceFileReader {
         return switch (column.type()) {
             case LONG -> v instanceof Integer n ? (Object) n.longValue() : expect(v, Long.class, column);
             case DOUBLE -> expect(v, Double.class, column);
+            case FLOAT -> v instanceof Double d ? (Object) d.floatValue() : expect(v, Float.class, column);
             case INT -> expect(v, Integer.class, column);
             case STRING -> expect(v, String.class, column);
             case BOOLEAN -> expect(v, Boolean.class, column);

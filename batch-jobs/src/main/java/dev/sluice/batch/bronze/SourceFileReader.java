@@ -1,13 +1,15 @@
 package dev.sluice.batch.bronze;
 
-import dev.sluice.config.ContractSpec;
+import dev.sluice.config.ColumnSpec;
+import java.util.List;
 import dev.sluice.config.SourceFormat;
 import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads the rows of one landed file, mapping the file's columns to the contract's columns by name
- * (never by position). Not thread-safe: one reader per file and thread.
+ * Reads the rows of one landed file, mapping the file's columns to the wanted columns (the
+ * contract's, plus any the Bronze table gained by drift) by name, never by position. A wanted
+ * nullable column the file lacks reads as NULL. Not thread-safe: one reader per file and thread.
  */
 public interface SourceFileReader extends AutoCloseable {
 
@@ -26,12 +28,12 @@ public interface SourceFileReader extends AutoCloseable {
      * Opens {@code file}.
      *
      * @param displayName how errors name the file (the path relative to the Sluice home)
-     * @throws dev.sluice.core.BadInputException when the file cannot be opened or lacks a contract column
+     * @throws dev.sluice.core.BadInputException when the file cannot be opened or lacks a required column
      */
-    static SourceFileReader open(SourceFormat format, Path file, ContractSpec contract, String displayName) {
+    static SourceFileReader open(SourceFormat format, Path file, List<ColumnSpec> columns, String displayName) {
         return switch (format) {
-            case PARQUET -> new ParquetSourceReader(file, contract, displayName);
-            case CSV -> new CsvSourceReader(file, contract, displayName);
+            case PARQUET -> new ParquetSourceReader(file, columns, displayName);
+            case CSV -> new CsvSourceReader(file, columns, displayName);
         };
     }
 }

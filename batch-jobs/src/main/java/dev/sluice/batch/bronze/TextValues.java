@@ -27,6 +27,7 @@ final class TextValues {
                 case INT -> Integer.valueOf(text.strip());
                 case LONG -> Long.valueOf(text.strip());
                 case DOUBLE -> Double.valueOf(text.strip());
+                case FLOAT -> Float.valueOf(text.strip());
                 case BOOLEAN -> parseBoolean(text.strip());
                 case DATE -> LocalDate.parse(text.strip());
                 case TIMESTAMP -> LocalDateTime.parse(text.strip().replace(' ', 'T'));

@@ -41,6 +41,7 @@ public final class MedallionJobFactory {
     private final Warehouse warehouse;
     private final BatchInfrastructure batch;
     private final Path home;
+    private final dev.sluice.batch.contract.ContractGuard guard;
 
     /**
      * @param home the Sluice home; {@code _source} names files relative to it
@@ -49,6 +50,7 @@ public final class MedallionJobFactory {
         this.warehouse = warehouse;
         this.batch = batch;
         this.home = home;
+        this.guard = new dev.sluice.batch.contract.ContractGuard(warehouse.dsl(), home);
     }
 
     /** The job of {@code partition} of {@code spec}, run as {@code run}. */
@@ -67,7 +69,8 @@ public final class MedallionJobFactory {
         Partition p = source.partitioned() ? partition : Partition.NONE;
         LandedFileRepository landed = new LandedFileRepository(warehouse.dsl());
         String name = table.table().qualifiedName();
-        BronzeColumns columns = BronzeColumns.of(table.table(), source.contract().columns(), p, run,
+        List<dev.sluice.config.ColumnSpec> columnsRead = guard.bronzeColumns(spec, source);
+        BronzeColumns columns = BronzeColumns.of(table.table(), columnsRead, p, run,
                 OffsetDateTime.now(ZoneOffset.UTC));
         BronzeSink sink = warehouse.isPostgres()
                 ? new PostgresCopyBronzeSink(warehouse.dataSource(), columns)
@@ -75,7 +78,7 @@ public final class MedallionJobFactory {
         return new StepBuilder(name, batch.repository())
                 .<BronzeRow, BronzeRow>chunk(spec.batchRows())
                 .transactionManager(warehouse.transactionManager())
-                .reader(new BronzeItemReader(spec.name(), name, source, p, run, home, landed))
+                .reader(new BronzeItemReader(spec.name(), name, source, columnsRead, p, run, home, landed))
                 .writer(new BronzeItemWriter(sink, landed, name, p))
                 .build();
     }

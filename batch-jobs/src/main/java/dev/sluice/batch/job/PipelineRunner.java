@@ -2,6 +2,7 @@ package dev.sluice.batch.job;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.batch.contract.ContractGuard;
 import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.batch.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
@@ -69,6 +70,8 @@ public final class PipelineRunner {
      *
      * @return the summary; its status is FAILED (with {@link RunSummary#failure()}) when a step failed
      * @throws LandingMissingException when a partitioned source has no landed files for the partition
+     * @throws dev.sluice.batch.contract.ContractViolationException when a landed file's columns are
+     *     refused by its contract (nothing is written; the drift is recorded)
      * @throws RunRefusedException when the partition is COMPLETED and {@code rerun} is not set, or
      *     an execution of the attempt is still marked running
      */
@@ -87,6 +90,7 @@ public final class PipelineRunner {
     private RunSummary runInContext(PipelineSpec spec, Partition partition, RunOptions options) {
         checkLanding(spec, partition);
         LayerTables.create(warehouse.dsl(), spec);
+        new ContractGuard(warehouse.dsl(), home).check(spec, partition);
         Optional<RunRecord> latest = runs.latest(spec.name(), partition);
         int attempt = 0;
         RunId run = RunId.newId();

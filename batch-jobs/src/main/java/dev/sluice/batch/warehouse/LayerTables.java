@@ -80,6 +80,7 @@ public final class LayerTables {
             case INT -> SQLDataType.INTEGER;
             case LONG -> SQLDataType.BIGINT;
             case DOUBLE -> SQLDataType.DOUBLE;
+            case FLOAT -> SQLDataType.REAL;
             case BOOLEAN -> SQLDataType.BOOLEAN;
             case DATE -> SQLDataType.LOCALDATE;
             case TIMESTAMP -> SQLDataType.LOCALDATETIME(6);

@@ -1,0 +1,111 @@
+package dev.sluice.app.cli;
+
+import dev.sluice.batch.bronze.LandingFiles;
+import dev.sluice.batch.contract.FileSchemas;
+import dev.sluice.batch.contract.SchemaDriftRepository;
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.ContractSpec;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.SchemaChange;
+import dev.sluice.config.SchemaDiff;
+import dev.sluice.config.SourceFormat;
+import dev.sluice.core.BadInputException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.jooq.Result;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code sluice contract diff|check}: schema drift recorded by loads, and one file judged against a contract. */
+@Command(name = "contract", mixinStandardHelpOptions = true, description = "Schema contracts: recorded drift, or judge one file.",
+        subcommands = {ContractCommand.Diff.class, ContractCommand.Check.class})
+final class ContractCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec command;
+
+    @Override
+    public void run() {
+        command.commandLine().usage(command.commandLine().getOut());
+    }
+
+    /** {@code sluice contract diff <pipeline>}: every drift the pipeline's loads recorded. */
+    @Command(name = "diff", mixinStandardHelpOptions = true, description = "The schema drift recorded by a pipeline's loads.")
+    static final class Diff implements Callable<Integer> {
+        private final SluiceContext ctx;
+
+        @Parameters(index = "0", paramLabel = "PIPELINE")
+        String pipeline;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec command;
+
+        Diff(SluiceContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() {
+            PipelineSpec spec = ctx.load(pipeline);
+            PrintWriter out = command.commandLine().getOut();
+            try (Warehouse w = Warehouse.open(spec.warehouse())) {
+                Result<?> r = new SchemaDriftRepository(w.dsl()).summary(spec.name());
+                if (r.isEmpty()) {
+                    out.println(spec.name() + ": no schema drift recorded");
+                } else {
+                    out.println(r.format(1000));
+                }
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    /** {@code sluice contract check <file> --contract <contract>}: judges one file without loading it. */
+    @Command(name = "check", mixinStandardHelpOptions = true, description = "Judge one file against a contract without loading it;"
+            + " exit 0 when it would load, 2 when it would be refused.")
+    static final class Check implements Callable<Integer> {
+        private final SluiceContext ctx;
+
+        @Parameters(index = "0", paramLabel = "FILE")
+        Path file;
+
+        @Option(names = "--contract", required = true, paramLabel = "CONTRACT", description = "the contract file")
+        Path contract;
+
+        @Option(names = "--format", description = "parquet or csv (default: from the file name)")
+        String format;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec command;
+
+        Check(SluiceContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() {
+            ContractSpec c = ctx.loader().loadContract(contract);
+            String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+            String f = format != null ? format : name.endsWith(".parquet") ? "parquet" : name.endsWith(".csv") ? "csv" : "";
+            SourceFormat fmt = SourceFormat.parse(f).orElseThrow(() -> new BadInputException(file.toString(), -1, null,
+                    "cannot tell the format from the name; give --format parquet|csv"));
+            String display = LandingFiles.display(ctx.home(), file);
+            List<SchemaChange> changes = SchemaDiff.of(c, FileSchemas.read(fmt, file, display));
+            PrintWriter out = command.commandLine().getOut();
+            if (changes.isEmpty()) {
+                out.println(display + ": matches contract " + c.label());
+                return ExitCodes.OK;
+            }
+            out.println(display + " against contract " + c.label() + " (drift: " + c.drift().id() + "):");
+            changes.forEach(ch -> out.println("  " + ch.describe()));
+            boolean refused = SchemaDiff.refusal(changes).isPresent();
+            out.println(refused ? "verdict: REFUSED (a load would write nothing)" : "verdict: would load");
+            return refused ? ExitCodes.INVALID : ExitCodes.OK;
+        }
+    }
+}

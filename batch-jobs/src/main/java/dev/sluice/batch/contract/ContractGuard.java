@@ -1,0 +1,107 @@
+package dev.sluice.batch.contract;
+
+import dev.sluice.batch.bronze.LandingFiles;
+import dev.sluice.batch.warehouse.LayerTables;
+import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.SchemaChange;
+import dev.sluice.config.SchemaDiff;
+import dev.sluice.config.SourceSpec;
+import dev.sluice.config.TableSpec;
+import dev.sluice.core.Layer;
+import dev.sluice.core.Partition;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checks every landed file of a partition against its source's contract before the job writes
+ * anything ({@link SchemaDiff} decides each change), records the changes in
+ * {@code sluice.schema_drift}, and adds the columns {@code drift: evolve} accepts to the Bronze
+ * tables. A refused change throws before any Bronze row is written. Thread-safe.
+ */
+public final class ContractGuard {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ContractGuard.class);
+
+    private final DSLContext dsl;
+    private final SchemaDriftRepository drift;
+    private final Path home;
+
+    public ContractGuard(DSLContext dsl, Path home) {
+        this.dsl = dsl;
+        this.drift = new SchemaDriftRepository(dsl);
+        this.home = home;
+    }
+
+    /**
+     * Checks the partition's files of every source of {@code spec}.
+     *
+     * @throws ContractViolationException for the first refused change (all files are checked and
+     *     every change recorded first)
+     */
+    public void check(PipelineSpec spec, Partition partition) {
+        ContractViolationException refused = null;
+        for (SourceSpec source : spec.sources()) {
+            Partition p = source.partitioned() ? partition : Partition.NONE;
+            for (Path file : files(source.pathFor(p))) {
+                String name = display(file);
+                List<SchemaChange> changes = SchemaDiff.of(source.contract(),
+                        FileSchemas.read(source.format(), file, name));
+                if (changes.isEmpty()) {
+                    continue;
+                }
+                drift.record(spec.name(), source, p, name, changes);
+                changes.forEach(c -> LOG.warn("{} against {}: {}", name, source.contract().label(), c.describe()));
+                var refusal = SchemaDiff.refusal(changes);
+                if (refusal.isPresent() && refused == null) {
+                    refused = new ContractViolationException(name, source.contract().label(), refusal.get());
+                }
+                for (SchemaChange c : changes) {
+                    if (c.outcome() == SchemaChange.Outcome.EVOLVED && refusal.isEmpty()) {
+                        evolve(spec, source, c);
+                    }
+                }
+            }
+        }
+        if (refused != null) {
+            throw refused;
+        }
+    }
+
+    /** The columns Bronze reads for {@code source}: the contract's, then those gained by evolution. */
+    public List<ColumnSpec> bronzeColumns(PipelineSpec spec, SourceSpec source) {
+        List<ColumnSpec> columns = new ArrayList<>(source.contract().columns());
+        columns.addAll(drift.evolvedColumns(spec.name(), source));
+        return columns;
+    }
+
+    private void evolve(PipelineSpec spec, SourceSpec source, SchemaChange change) {
+        for (TableSpec t : spec.tables(Layer.BRONZE)) {
+            if (source.name().equals(t.source())) {
+                ColumnSpec column = drift.evolvedColumns(spec.name(), source).stream()
+                        .filter(c -> c.name().equals(change.column())).findFirst().orElseThrow();
+                dsl.alterTable(LayerTables.table(t.table())).addColumnIfNotExists(
+                        DSL.field(DSL.name(column.name()), LayerTables.dataType(column.type()).nullable(true))).execute();
+                LOG.info("{} gained column {} ({}) by drift: evolve", t.table(), column.name(), column.type().id());
+            }
+        }
+    }
+
+    private static List<Path> files(Path path) {
+        try {
+            return LandingFiles.list(path);
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    private String display(Path p) {
+        return LandingFiles.display(home, p);
+    }
+}

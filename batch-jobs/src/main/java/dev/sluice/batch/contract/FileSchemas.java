@@ -1,0 +1,87 @@
+package dev.sluice.batch.contract;
+
+import dev.sluice.batch.bronze.LocalParquetFile;
+import dev.sluice.config.ColumnType;
+import dev.sluice.config.SchemaDiff.FileColumn;
+import dev.sluice.config.SourceFormat;
+import dev.sluice.core.BadInputException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Type;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The columns a landed file declares, without reading its rows: a Parquet footer's schema (with
+ * types), a CSV header (names only; a leading byte-order mark and quotes are not part of a name).
+ * Stateless.
+ */
+public final class FileSchemas {
+
+    private FileSchemas() {
+    }
+
+    /**
+     * @throws BadInputException naming the file when it is not readable as {@code format}
+     */
+    public static List<FileColumn> read(SourceFormat format, Path file, String displayName) {
+        try {
+            return switch (format) {
+                case PARQUET -> parquet(file);
+                case CSV -> csv(file);
+            };
+        } catch (IOException | RuntimeException e) {
+            throw new BadInputException(displayName, -1, null, "cannot read the " + format.id() + " schema: "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
+        }
+    }
+
+    private static List<FileColumn> parquet(Path file) throws IOException {
+        MessageType schema;
+        try (ParquetFileReader r = ParquetFileReader.open(new LocalParquetFile(file))) {
+            schema = r.getFileMetaData().getSchema();
+        }
+        List<FileColumn> columns = new ArrayList<>();
+        for (Type t : schema.getFields()) {
+            columns.add(new FileColumn(t.getName(), t.isPrimitive() ? type(t.asPrimitiveType()) : null));
+        }
+        return columns;
+    }
+
+    /** The logical type of a Parquet column, or null when Sluice has none for it. */
+    static @Nullable ColumnType type(PrimitiveType p) {
+        LogicalTypeAnnotation l = p.getLogicalTypeAnnotation();
+        return switch (p.getPrimitiveTypeName()) {
+            case INT32 -> l instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation ? ColumnType.DATE : ColumnType.INT;
+            case INT64 -> l instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation ? ColumnType.TIMESTAMP : ColumnType.LONG;
+            case FLOAT -> ColumnType.FLOAT;
+            case DOUBLE -> ColumnType.DOUBLE;
+            case BOOLEAN -> ColumnType.BOOLEAN;
+            case BINARY, FIXED_LEN_BYTE_ARRAY -> l instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
+                    || l instanceof LogicalTypeAnnotation.EnumLogicalTypeAnnotation ? ColumnType.STRING : null;
+            default -> null;
+        };
+    }
+
+    private static List<FileColumn> csv(Path file) throws IOException {
+        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            r.mark(1);
+            if (r.read() != '\uFEFF') {
+                r.reset();
+            }
+            try (CSVParser p = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get().parse(r)) {
+                return p.getHeaderNames().stream().map(n -> new FileColumn(n, null)).toList();
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.sluice.batch.contract;
+
+import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.ColumnType;
+import dev.sluice.config.SchemaChange;
+import dev.sluice.config.SourceSpec;
+import dev.sluice.core.Partition;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.Result;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+
+/**
+ * {@code sluice.schema_drift}: every difference a landed file showed against its contract, and the
+ * columns Bronze tables gained by {@code drift: evolve}. Thread-safe.
+ */
+public final class SchemaDriftRepository {
+
+    private static final Table<?> T = DSL.table(DSL.name("sluice", "schema_drift"));
+    private static final Field<String> PIPELINE = DSL.field(DSL.name("pipeline"), String.class);
+    private static final Field<String> SOURCE = DSL.field(DSL.name("source"), String.class);
+    private static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);
+    private static final Field<String> CONTRACT = DSL.field(DSL.name("contract"), String.class);
+    private static final Field<String> FILE = DSL.field(DSL.name("file"), String.class);
+    private static final Field<String> KIND = DSL.field(DSL.name("change_kind"), String.class);
+    private static final Field<String> COLUMN = DSL.field(DSL.name("column_name"), String.class);
+    private static final Field<String> EXPECTED = DSL.field(DSL.name("expected_type"), String.class);
+    private static final Field<String> FOUND = DSL.field(DSL.name("found_type"), String.class);
+    private static final Field<String> OUTCOME = DSL.field(DSL.name("outcome"), String.class);
+    private static final Field<OffsetDateTime> AT = DSL.field(DSL.name("detected_at"), OffsetDateTime.class);
+
+    private final DSLContext dsl;
+
+    public SchemaDriftRepository(DSLContext dsl) {
+        this.dsl = dsl;
+    }
+
+    /** Records the changes one file of a partition showed. */
+    public void record(String pipeline, SourceSpec source, Partition partition, String file, List<SchemaChange> changes) {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        for (SchemaChange c : changes) {
+            dsl.insertInto(T).set(PIPELINE, pipeline).set(SOURCE, source.name()).set(PARTITION, partition.key())
+                    .set(CONTRACT, source.contract().label()).set(FILE, file).set(KIND, c.kind().name())
+                    .set(COLUMN, c.column()).set(EXPECTED, c.expected() == null ? null : c.expected().id())
+                    .set(FOUND, c.found() == null ? null : c.found().id()).set(OUTCOME, c.outcome().name())
+                    .set(AT, now).execute();
+        }
+    }
+
+    /**
+     * The columns a source's Bronze table gained by {@code drift: evolve}, in the order they were
+     * first seen; nullable, typed as the file declared them (text when the format has no types).
+     */
+    public List<ColumnSpec> evolvedColumns(String pipeline, SourceSpec source) {
+        Map<String, ColumnSpec> columns = new LinkedHashMap<>();
+        for (Record r : dsl.select(COLUMN, FOUND).from(T)
+                .where(PIPELINE.eq(pipeline), SOURCE.eq(source.name()), OUTCOME.eq(SchemaChange.Outcome.EVOLVED.name()))
+                .orderBy(DSL.field(DSL.name("drift_id"))).fetch()) {
+            String name = r.get(COLUMN);
+            if (source.contract().columns().stream().noneMatch(c -> c.name().equals(name))) {
+                ColumnType type = r.get(FOUND) == null ? ColumnType.STRING : ColumnType.parse(r.get(FOUND)).orElse(ColumnType.STRING);
+                columns.putIfAbsent(name, new ColumnSpec(name, type, true));
+            }
+        }
+        return new ArrayList<>(columns.values());
+    }
+
+    /** Distinct changes of a pipeline: source, contract, change, column, types, outcome, partitions seen, first and last. */
+    public Result<?> summary(String pipeline) {
+        return dsl.select(SOURCE, CONTRACT, KIND.as("change"), COLUMN.as("column"), EXPECTED.as("contract_type"),
+                        FOUND.as("file_type"), OUTCOME, DSL.countDistinct(PARTITION).as("partitions"),
+                        DSL.min(PARTITION).as("first"), DSL.max(PARTITION).as("last"))
+                .from(T).where(PIPELINE.eq(pipeline))
+                .groupBy(SOURCE, CONTRACT, KIND, COLUMN, EXPECTED, FOUND, OUTCOME)
+                .orderBy(SOURCE, DSL.min(PARTITION), COLUMN).fetch();
+    }
+}

@@ -1,0 +1,195 @@
+package dev.sluice.batch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.batch.bronze.LocalParquetFile;
+import dev.sluice.batch.contract.ContractViolationException;
+import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.job.RunSummary;
+import dev.sluice.batch.testkit.TestHome;
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.PipelineSpecLoader;
+import dev.sluice.core.Partition;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.List;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The drift suite: each way a landed file can differ from its contract, and what the load does.
+ * A refused partition writes nothing (Bronze, Silver, Gold and sluice.run stay empty).
+ */
+class DriftIT {
+
+    @TempDir
+    Path home;
+
+    private static final Partition D1 = Partition.daily(LocalDate.parse("2001-07-01"));
+    private static final Partition D2 = Partition.daily(LocalDate.parse("2001-07-02"));
+
+    private PipelineSpec pipeline(String format, String drift, String idType, boolean noteRequired) throws Exception {
+        Path specDir = Files.createDirectories(home.resolve("spec"));
+        Files.createDirectories(specDir.resolve("contracts"));
+        Files.writeString(specDir.resolve("contracts/readings.v1.yaml"), """
+                contract: readings
+                version: 1
+                drift: %s
+                columns:
+                  - {name: id, type: %s, nullable: false}
+                  - {name: v, type: long}
+                  - {name: note, type: string, nullable: %s}
+                """.formatted(drift, idType, !noteRequired));
+        Files.writeString(specDir.resolve("readings.yaml"), """
+                pipeline: readings
+                warehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: sa, password: ""}
+                sources:
+                  - {name: readings, format: %s, path: "${SLUICE_HOME}/landing/readings/dt={partition}", contract: contracts/readings.v1.yaml}
+                layers:
+                  bronze: [{table: bronze.readings_raw, source: readings}]
+                  silver:
+                    - table: silver.readings
+                      input: bronze.readings_raw
+                      key: [id]
+                      columns: {id: long, v: long, note: string}
+                      sql: SELECT id, v, note FROM {input} r
+                  gold:
+                    - table: gold.readings_total
+                      input: silver.readings
+                      key: [total]
+                      columns: {total: long}
+                      sql: SELECT SUM(v) AS total FROM {input} s
+                """.formatted(format));
+        return new PipelineSpecLoader(TestHome.environment(home, TestHome.freshH2Url(), "sa", "").interpolator())
+                .load(specDir.resolve("readings.yaml"));
+    }
+
+    private Path land(Partition p, String name, String content) throws Exception {
+        Path dir = Files.createDirectories(home.resolve("landing/readings/dt=" + p.key()));
+        return Files.writeString(dir.resolve(name), content);
+    }
+
+    private static long count(DSLContext dsl, String table) {
+        return dsl.fetchCount(dsl.selectFrom(table));
+    }
+
+    private static List<String> drift(DSLContext dsl) {
+        return dsl.resultQuery("SELECT change_kind || ' ' || column_name || ' ' || outcome FROM sluice.schema_drift ORDER BY drift_id")
+                .fetch(0, String.class);
+    }
+
+    @Test
+    void anAddedColumnUnderFailIsRefusedAndNothingIsWritten() throws Exception {
+        PipelineSpec spec = pipeline("csv", "fail", "long", false);
+        land(D1, "r.csv", "v,gate,id,note\n10,A1,1,x\n20,B2,2,y\n");
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            assertThatThrownBy(() -> new PipelineRunner(w, home).run(spec, D1, RunOptions.plain()))
+                    .isInstanceOf(ContractViolationException.class)
+                    .hasMessage("landing/readings/dt=2001-07-01/r.csv, column 'gate': refused by contract readings.v1:"
+                            + " ADDED column 'gate': REFUSED; nothing of the partition was written");
+            assertThat(count(w.dsl(), "bronze.readings_raw")).isZero();
+            assertThat(count(w.dsl(), "silver.readings")).isZero();
+            assertThat(count(w.dsl(), "sluice.run")).isZero();
+            assertThat(drift(w.dsl())).containsExactly("ADDED gate REFUSED");
+        }
+    }
+
+    @Test
+    void anAddedColumnUnderIgnoreIsReportedAndNotLoaded() throws Exception {
+        PipelineSpec spec = pipeline("csv", "ignore", "long", false);
+        land(D1, "r.csv", "v,gate,id,note\n10,A1,1,x\n20,B2,2,y\n");
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            RunSummary s = new PipelineRunner(w, home).run(spec, D1, RunOptions.plain());
+            assertThat(s.status()).isEqualTo("COMPLETED");
+            assertThat(s.silverRows()).isEqualTo(2);
+            assertThat(w.dsl().resultQuery("SELECT total FROM gold.readings_total").fetchOne(0, Long.class)).isEqualTo(30L);
+            assertThat(w.dsl().meta().getTables("READINGS_RAW").get(0).field("GATE")).isNull();
+            assertThat(drift(w.dsl())).containsExactly("ADDED gate IGNORED");
+        }
+    }
+
+    @Test
+    void anAddedColumnUnderEvolveJoinsBronzeAndLaterFilesWithoutItLoadNull() throws Exception {
+        PipelineSpec spec = pipeline("csv", "evolve", "long", false);
+        land(D1, "r.csv", "v,gate,id,note\n10,A1,1,x\n20,B2,2,y\n");
+        land(D2, "r.csv", "id,v,note\n3,30,z\n");
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            PipelineRunner runner = new PipelineRunner(w, home);
+            assertThat(runner.run(spec, D1, RunOptions.plain()).status()).isEqualTo("COMPLETED");
+            assertThat(runner.run(spec, D2, RunOptions.plain()).status()).isEqualTo("COMPLETED");
+            assertThat(w.dsl().resultQuery("SELECT _partition, id, gate FROM bronze.readings_raw ORDER BY id").fetch()
+                    .map(r -> r.get(0) + "/" + r.get(1) + "/" + r.get(2)))
+                    .containsExactly("2001-07-01/1/A1", "2001-07-01/2/B2", "2001-07-02/3/null");
+            assertThat(drift(w.dsl())).containsExactly("ADDED gate EVOLVED");
+        }
+    }
+
+    @Test
+    void aMissingRequiredColumnIsRefusedAMissingNullableOneLoadsNull() throws Exception {
+        PipelineSpec spec = pipeline("csv", "fail", "long", true);
+        land(D1, "r.csv", "id,v\n1,10\n");
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            assertThatThrownBy(() -> new PipelineRunner(w, home).run(spec, D1, RunOptions.plain()))
+                    .isInstanceOf(ContractViolationException.class).hasMessageContaining("MISSING column 'note'");
+            assertThat(count(w.dsl(), "bronze.readings_raw")).isZero();
+        }
+        PipelineSpec lenient = pipeline("csv", "fail", "long", false);
+        try (Warehouse w = Warehouse.open(lenient.warehouse())) {
+            RunSummary s = new PipelineRunner(w, home).run(lenient, D1, RunOptions.plain());
+            assertThat(s.status()).isEqualTo("COMPLETED");
+            assertThat(w.dsl().resultQuery("SELECT note FROM silver.readings").fetchOne(0)).isNull();
+            assertThat(drift(w.dsl())).containsExactly("MISSING note ACCEPTED");
+        }
+    }
+
+    private void parquet(Partition p, String schema, Object... rows) throws Exception {
+        MessageType type = MessageTypeParser.parseMessageType(schema);
+        Path dir = Files.createDirectories(home.resolve("landing/readings/dt=" + p.key()));
+        SimpleGroupFactory f = new SimpleGroupFactory(type);
+        try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new LocalParquetFile(dir.resolve("r.parquet")))
+                .withType(type).withWriteMode(org.apache.parquet.hadoop.ParquetFileWriter.Mode.OVERWRITE).build()) {
+            for (int i = 0; i < rows.length; i += 3) {
+                Group g = f.newGroup();
+                if (rows[i] instanceof Integer n) {
+                    g.add("id", n);
+                } else {
+                    g.add("id", (Long) rows[i]);
+                }
+                g.add("v", (Long) rows[i + 1]);
+                g.add("note", (String) rows[i + 2]);
+                w.write(g);
+            }
+        }
+    }
+
+    @Test
+    void aWidenedParquetTypeLoadsANarrowedOneIsRefused() throws Exception {
+        PipelineSpec spec = pipeline("parquet", "fail", "long", false);
+        parquet(D1, "message r { required int32 id; optional int64 v; optional binary note (STRING); }", 1, 10L, "a", 2, 20L, "b");
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            RunSummary s = new PipelineRunner(w, home).run(spec, D1, RunOptions.plain());
+            assertThat(s.status()).isEqualTo("COMPLETED");
+            assertThat(w.dsl().resultQuery("SELECT SUM(id) FROM silver.readings").fetchOne(0, Long.class)).isEqualTo(3L);
+            assertThat(drift(w.dsl())).containsExactly("WIDENED id ACCEPTED");
+        }
+        PipelineSpec narrow = pipeline("parquet", "fail", "int", false);
+        parquet(D1, "message r { required int64 id; optional int64 v; optional binary note (STRING); }", 1L, 10L, "a");
+        try (Warehouse w = Warehouse.open(narrow.warehouse())) {
+            assertThatThrownBy(() -> new PipelineRunner(w, home).run(narrow, D1, RunOptions.plain()))
+                    .isInstanceOf(ContractViolationException.class)
+                    .hasMessageContaining("RETYPED column 'id' (long in the file, int in the contract): REFUSED");
+            assertThat(count(w.dsl(), "bronze.readings_raw")).isZero();
+        }
+    }
+}

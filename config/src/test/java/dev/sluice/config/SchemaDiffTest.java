@@ -1,0 +1,60 @@
+package dev.sluice.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
+
+import dev.sluice.config.SchemaChange.Kind;
+import dev.sluice.config.SchemaChange.Outcome;
+import dev.sluice.config.SchemaDiff.FileColumn;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SchemaDiffTest {
+
+    private static ContractSpec contract(DriftPolicy drift) {
+        return new ContractSpec(Path.of("c.v1.yaml"), "c", 1, List.of(
+                new ColumnSpec("id", ColumnType.LONG, false),
+                new ColumnSpec("score", ColumnType.DOUBLE, true),
+                new ColumnSpec("note", ColumnType.STRING, true)), drift);
+    }
+
+    @Test
+    void reorderedColumnsAreNoChange() {
+        assertThat(SchemaDiff.of(contract(DriftPolicy.FAIL), List.of(new FileColumn("note", ColumnType.STRING),
+                new FileColumn("score", ColumnType.DOUBLE), new FileColumn("id", ColumnType.LONG)))).isEmpty();
+    }
+
+    @Test
+    void anAddedColumnFollowsThePolicy() {
+        List<FileColumn> file = List.of(new FileColumn("id", null), new FileColumn("score", null),
+                new FileColumn("note", null), new FileColumn("gate", null));
+        assertThat(SchemaDiff.of(contract(DriftPolicy.FAIL), file)).extracting(SchemaChange::kind, SchemaChange::outcome)
+                .containsExactly(tuple(Kind.ADDED, Outcome.REFUSED));
+        assertThat(SchemaDiff.of(contract(DriftPolicy.IGNORE), file)).extracting(SchemaChange::outcome).containsExactly(Outcome.IGNORED);
+        assertThat(SchemaDiff.of(contract(DriftPolicy.EVOLVE), file)).extracting(SchemaChange::outcome).containsExactly(Outcome.EVOLVED);
+    }
+
+    @Test
+    void aMissingColumnIsRefusedOnlyWhenRequired() {
+        assertThat(SchemaDiff.of(contract(DriftPolicy.FAIL), List.of(new FileColumn("score", null), new FileColumn("note", null))))
+                .extracting(SchemaChange::kind, SchemaChange::column, SchemaChange::outcome)
+                .containsExactly(tuple(Kind.MISSING, "id", Outcome.REFUSED));
+        assertThat(SchemaDiff.of(contract(DriftPolicy.FAIL), List.of(new FileColumn("id", null), new FileColumn("score", null))))
+                .extracting(SchemaChange::kind, SchemaChange::column, SchemaChange::outcome)
+                .containsExactly(tuple(Kind.MISSING, "note", Outcome.ACCEPTED));
+    }
+
+    @Test
+    void onlyWideningTypeChangesAreAccepted() {
+        List<SchemaChange> changes = SchemaDiff.of(contract(DriftPolicy.FAIL), List.of(new FileColumn("id", ColumnType.INT),
+                new FileColumn("score", ColumnType.FLOAT), new FileColumn("note", ColumnType.LONG)));
+        assertThat(changes).extracting(SchemaChange::kind, SchemaChange::column, SchemaChange::outcome).containsExactly(
+                tuple(Kind.WIDENED, "id", Outcome.ACCEPTED), tuple(Kind.WIDENED, "score", Outcome.ACCEPTED),
+                tuple(Kind.RETYPED, "note", Outcome.REFUSED));
+        assertThat(SchemaDiff.of(new ContractSpec(Path.of("c"), "c", 1, List.of(new ColumnSpec("n", ColumnType.INT, true)),
+                DriftPolicy.FAIL), List.of(new FileColumn("n", ColumnType.LONG))))
+                .extracting(SchemaChange::kind, SchemaChange::outcome).containsExactly(tuple(Kind.RETYPED, Outcome.REFUSED));
+        assertThat(changes.get(2).describe()).isEqualTo("RETYPED column 'note' (long in the file, string in the contract): REFUSED");
+    }
+}
