@@ -78,6 +78,8 @@ final class ContractLoader {
             colName.ifPresent(n -> {
                 if (!IDENTIFIER.matcher(n).matches()) {
                     col.problem("name", n, "a column name is a lower-case identifier [a-z][a-z0-9_]*");
+                } else if (SqlIdentifiers.isReserved(n)) {
+                    col.problem("name", n, "a reserved word in H2 or PostgreSQL SQL; choose another name (e.g. " + n + "_value)");
                 } else if (!seen.add(n)) {
                     col.problem("name", n, "duplicate column");
                 }

@@ -109,10 +109,10 @@ public final class PipelineSpecLoader {
             p.text("kind", true).filter(k -> !k.equals("daily"))
                     .ifPresent(k -> p.problem("kind", k, "only 'daily' partitioning is supported"));
         });
-        int batchRows = c.map("ingest", false).map(i -> {
-            i.allowOnly(Set.of("batch_rows"));
-            return i.integer("batch_rows", 10_000, 1).orElse(10_000);
-        }).orElse(10_000);
+        var ingest = c.map("ingest", false);
+        ingest.ifPresent(i -> i.allowOnly(Set.of("batch_rows", "max_line_bytes")));
+        int batchRows = ingest.map(i -> i.integer("batch_rows", 10_000, 1).orElse(10_000)).orElse(10_000);
+        int maxLineBytes = ingest.map(i -> i.integer("max_line_bytes", 1 << 20, 1).orElse(1 << 20)).orElse(1 << 20);
 
         Path dir = specFile.toAbsolutePath().getParent();
         List<Path> contractFiles = new ArrayList<>();
@@ -125,7 +125,7 @@ public final class PipelineSpecLoader {
             return Optional.empty();
         }
         String hash = hash(specFile, contractFiles);
-        return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), batchRows,
+        return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), batchRows, maxLineBytes,
                 List.copyOf(sources.values()), tables, hash));
     }
 
@@ -315,6 +315,10 @@ public final class PipelineSpecLoader {
                 String name = e.getKey();
                 if (!ContractLoader.IDENTIFIER.matcher(name).matches()) {
                     e.getValue().problemHere(name, "a column name is a lower-case identifier [a-z][a-z0-9_]* (leading _ is reserved for metadata)");
+                    continue;
+                }
+                if (SqlIdentifiers.isReserved(name)) {
+                    e.getValue().problemHere(name, "a reserved word in H2 or PostgreSQL SQL; choose another name");
                     continue;
                 }
                 e.getValue().scalar().ifPresent(type -> ColumnType.parse(type).ifPresentOrElse(

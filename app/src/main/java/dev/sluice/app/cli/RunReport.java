@@ -32,6 +32,9 @@ final class RunReport {
             out.printf(Locale.ROOT, "  %-28s %-10s %,12d %,12d %9s%s%n", st.step(), st.status(), in, st.rowsWritten(),
                     seconds(st.elapsedMs()), note);
         }
+        for (String w : s.warnings()) {
+            out.println("  warning: " + w);
+        }
         if (s.failure() != null) {
             out.println();
             out.println("  " + s.failure());

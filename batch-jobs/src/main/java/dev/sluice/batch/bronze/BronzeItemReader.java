@@ -32,6 +32,8 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
     static final String POS_KEY = "bronze.pos";
     static final String SHA_KEY = "bronze.sha256";
     static final String SKIPPED_KEY = "bronze.files.unchanged";
+    /** Step context key of the step's warnings (empty files), one per line. */
+    public static final String WARNINGS_KEY = "bronze.warnings";
 
     private final String pipeline;
     private final String bronzeTable;
@@ -50,12 +52,15 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
     private long resumeAt;
     private long consumed;
     private int unchangedFiles;
+    private final List<String> warnings = new ArrayList<>();
+    private final long maxLineBytes;
 
     /**
      * @param columns the columns to read: the contract's, then those the Bronze table gained by drift
      */
     public BronzeItemReader(String pipeline, String bronzeTable, SourceSpec source, List<dev.sluice.config.ColumnSpec> columns,
-            Partition partition, RunId run, Path home, LandedFileRepository landed) {
+            Partition partition, RunId run, Path home, LandedFileRepository landed, long maxLineBytes) {
+        this.maxLineBytes = maxLineBytes;
         this.pipeline = pipeline;
         this.bronzeTable = bronzeTable;
         this.source = source;
@@ -132,7 +137,12 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
                     return null;
                 }
                 current = pending.removeFirst();
-                reader = SourceFileReader.open(source.format(), current.path(), columns, current.source());
+                if (current.sizeBytes() == 0) {
+                    warnings.add(current.source() + " is empty (0 bytes): 0 rows loaded");
+                    landed.finishLoad(bronzeTable, partition, current.withRows(0));
+                    continue;
+                }
+                reader = SourceFileReader.open(source.format(), current.path(), columns, current.source(), maxLineBytes);
                 consumed = 0;
                 for (long i = 0; i < resumeAt && reader.next() != null; i++) {
                     consumed++;
@@ -140,6 +150,9 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
                 resumeAt = 0;
                 lookahead = reader.next();
                 if (lookahead == null) {
+                    if (consumed == 0) {
+                        warnings.add(current.source() + " has no rows: 0 rows loaded");
+                    }
                     reader.close();
                     reader = null;
                     landed.finishLoad(bronzeTable, partition, current.withRows(consumed));
@@ -155,7 +168,9 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
                 reader.close();
                 reader = null;
             }
-            return new BronzeRow(row.values(), current.source(), row.position(), hasher.hash(row.values()), completes);
+            String errors = ParseErrors.toJson(row.errors());
+            return new BronzeRow(row.values(), current.source(), row.position(), hasher.hash(row.values(), errors),
+                    errors, completes);
         }
     }
 
@@ -167,6 +182,7 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
             ctx.putLong(POS_KEY, consumed);
         }
         ctx.putInt(SKIPPED_KEY, unchangedFiles);
+        ctx.putString(WARNINGS_KEY, String.join("\n", warnings));
     }
 
     @Override

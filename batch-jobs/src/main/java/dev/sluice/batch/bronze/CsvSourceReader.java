@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads an RFC 4180 CSV file with a header row (UTF-8, a leading byte-order mark skipped) with
- * commons-csv. Columns are found by header name; an empty field is NULL. Not thread-safe.
+ * commons-csv. Columns are found by header name; an empty field is NULL. A value that is not of its
+ * column's type, an empty required value, or a line longer than the limit makes a row with
+ * {@link FieldError}s (quarantined at Silver), never an exception. Not thread-safe.
  */
 final class CsvSourceReader implements SourceFileReader {
 
@@ -29,10 +32,12 @@ final class CsvSourceReader implements SourceFileReader {
     private final Reader reader;
     private final CSVParser parser;
     private final Iterator<CSVRecord> records;
+    private final long maxLineChars;
     private long position;
 
-    CsvSourceReader(Path file, List<ColumnSpec> columns, String displayName) {
+    CsvSourceReader(Path file, List<ColumnSpec> columns, String displayName, long maxLineChars) {
         this.displayName = displayName;
+        this.maxLineChars = maxLineChars;
         this.columns = columns;
         try {
             BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8);
@@ -75,23 +80,38 @@ final class CsvSourceReader implements SourceFileReader {
             throw new BadInputException(displayName, position, null, "malformed CSV: " + e.getMessage(), e);
         }
         Object[] values = new Object[columns.size()];
+        List<FieldError> errors = new ArrayList<>();
+        long line = record.getParser().getCurrentLineNumber();
+        long length = record.size() - 1L;
+        for (String v : record) {
+            length += v.length();
+        }
+        if (length > maxLineChars) {
+            errors.add(FieldError.of(null, String.join(",", record.toList()),
+                    "line " + line + " holds " + length + " characters of values, more than the " + maxLineChars + " allowed"));
+            return new SourceRow(values, position++, errors);
+        }
         for (int i = 0; i < values.length; i++) {
             ColumnSpec c = columns.get(i);
             if (index[i] < 0) {
                 continue;
             }
             if (index[i] >= record.size()) {
-                throw new BadInputException(displayName, position, c.name(),
-                        "the row has " + record.size() + " fields, the header more");
+                errors.add(FieldError.of(c.name(), "", "the row has " + record.size() + " fields, fewer than the header (line " + line + ")"));
+                continue;
             }
+            String raw = record.get(index[i]);
             try {
-                values[i] = TextValues.parse(record.get(index[i]), c, displayName, position);
+                values[i] = TextValues.parse(raw, c, displayName, position);
             } catch (BadInputException e) {
-                throw new BadInputException(displayName, position, c.name(),
-                        e.reason() + " (line " + record.getParser().getCurrentLineNumber() + ")", e);
+                errors.add(FieldError.of(c.name(), raw, e.reason() + " (line " + line + ")"));
+                continue;
+            }
+            if (values[i] == null && !c.nullable()) {
+                errors.add(FieldError.of(c.name(), raw, "empty value in a required column (line " + line + ")"));
             }
         }
-        return new SourceRow(values, position++);
+        return new SourceRow(values, position++, errors);
     }
 
     @Override

@@ -43,6 +43,7 @@ public final class JdbcBatchBronzeSink implements BronzeSink {
                 ps.setLong(n + 4, r.position());
                 ps.setObject(n + 5, columns.ingestedAt());
                 ps.setString(n + 6, r.rowHash());
+                ps.setString(n + 7, r.parseErrors());
                 ps.addBatch();
             }
             ps.executeBatch();

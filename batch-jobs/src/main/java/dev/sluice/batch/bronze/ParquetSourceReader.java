@@ -83,10 +83,19 @@ final class ParquetSourceReader implements SourceFileReader {
             return null;
         }
         Object[] values = new Object[columns.size()];
+        List<FieldError> errors = new java.util.ArrayList<>();
         for (int i = 0; i < values.length; i++) {
-            values[i] = index[i] < 0 || g.getFieldRepetitionCount(index[i]) == 0 ? null : value(g, i);
+            try {
+                values[i] = index[i] < 0 || g.getFieldRepetitionCount(index[i]) == 0 ? null : value(g, i);
+            } catch (BadInputException e) {
+                errors.add(FieldError.of(columns.get(i).name(), String.valueOf(g.getValueToString(index[i], 0)), e.reason()));
+                continue;
+            }
+            if (values[i] == null && !columns.get(i).nullable()) {
+                errors.add(FieldError.of(columns.get(i).name(), "", "NULL in a required column"));
+            }
         }
-        return new SourceRow(values, position++);
+        return new SourceRow(values, position++, errors);
     }
 
     private Object value(Group g, int i) {

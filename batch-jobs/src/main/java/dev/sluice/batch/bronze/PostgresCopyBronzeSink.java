@@ -46,7 +46,11 @@ public final class PostgresCopyBronzeSink implements BronzeSink {
                 field(csv, v[i]);
             }
             csv.append(tail).append(quote(r.source())).append(',').append(r.position()).append(',')
-                    .append(ingested).append(',').append(r.rowHash()).append('\n');
+                    .append(ingested).append(',').append(r.rowHash()).append(',');
+            if (r.parseErrors() != null) {
+                csv.append(quote(r.parseErrors()));
+            }
+            csv.append('\n');
         }
         Connection c = DataSourceUtils.getConnection(dataSource);
         try {

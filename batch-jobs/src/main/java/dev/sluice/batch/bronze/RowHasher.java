@@ -25,9 +25,17 @@ public final class RowHasher {
 
     /** The hash of {@code values}. */
     public String hash(Object[] values) {
+        return hash(values, null);
+    }
+
+    /** The hash of {@code values} and, for a row with contract violations, their raw text (JSON). */
+    public String hash(Object[] values, @org.jspecify.annotations.Nullable String parseErrors) {
         for (Object v : values) {
             sha.update((v == null ? "\\N" : v.toString()).getBytes(StandardCharsets.UTF_8));
             sha.update((byte) 0x1F);
+        }
+        if (parseErrors != null) {
+            sha.update(parseErrors.getBytes(StandardCharsets.UTF_8));
         }
         return HEX.formatHex(sha.digest());
     }

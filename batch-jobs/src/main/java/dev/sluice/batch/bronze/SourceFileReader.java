@@ -14,10 +14,11 @@ import org.jspecify.annotations.Nullable;
 public interface SourceFileReader extends AutoCloseable {
 
     /**
-     * The next row, or null at the end of the file.
+     * The next row, or null at the end of the file. A value that does not satisfy the contract is
+     * reported in {@link SourceRow#errors()}, not thrown.
      *
-     * @throws dev.sluice.core.BadInputException naming file, row, column and reason when a value
-     *     cannot be read as its contract type
+     * @throws dev.sluice.core.BadInputException naming file and row when the file itself cannot be
+     *     read further (corrupt, not of its format)
      */
     @Nullable SourceRow next();
 
@@ -28,12 +29,14 @@ public interface SourceFileReader extends AutoCloseable {
      * Opens {@code file}.
      *
      * @param displayName how errors name the file (the path relative to the Sluice home)
+     * @param maxLineBytes a text line longer than this (counted in characters) is a row error
      * @throws dev.sluice.core.BadInputException when the file cannot be opened or lacks a required column
      */
-    static SourceFileReader open(SourceFormat format, Path file, List<ColumnSpec> columns, String displayName) {
+    static SourceFileReader open(SourceFormat format, Path file, List<ColumnSpec> columns, String displayName,
+            long maxLineBytes) {
         return switch (format) {
             case PARQUET -> new ParquetSourceReader(file, columns, displayName);
-            case CSV -> new CsvSourceReader(file, columns, displayName);
+            case CSV -> new CsvSourceReader(file, columns, displayName, maxLineBytes);
         };
     }
 }

@@ -78,7 +78,7 @@ public final class MedallionJobFactory {
         return new StepBuilder(name, batch.repository())
                 .<BronzeRow, BronzeRow>chunk(spec.batchRows())
                 .transactionManager(warehouse.transactionManager())
-                .reader(new BronzeItemReader(spec.name(), name, source, columnsRead, p, run, home, landed))
+                .reader(new BronzeItemReader(spec.name(), name, source, columnsRead, p, run, home, landed, spec.maxLineBytes()))
                 .writer(new BronzeItemWriter(sink, landed, name, p))
                 .build();
     }

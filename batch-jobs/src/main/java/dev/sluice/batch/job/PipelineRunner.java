@@ -148,6 +148,7 @@ public final class PipelineRunner {
         JobExecution execution = launch(spec, partition, run, params, attempt);
         RunSummary summary = summarize(spec, partition, attempt, run, restart, execution);
         runs.finish(run, summary.status(), execution.getId(), summary.failure(), toJson(summary));
+        summary.warnings().forEach(w -> LOG.warn("{}", w));
         LOG.info("attempt {} {} in {} ms", attempt, summary.status(), summary.elapsedMs());
         return summary;
     }
@@ -258,6 +259,7 @@ public final class PipelineRunner {
             JobExecution execution) {
         List<StepSummary> steps = new ArrayList<>();
         long rowsRead = 0, bronze = 0, silver = 0, collapsed = 0, quarantined = 0, gold = 0;
+        List<String> warnings = new ArrayList<>();
         String failure = null;
         java.util.Map<String, StepExecution> current = new java.util.HashMap<>();
         execution.getStepExecutions().forEach(se -> current.put(se.getStepName(), se));
@@ -269,6 +271,10 @@ public final class PipelineRunner {
                 continue;
             }
             ExecutionContext ctx = se.getExecutionContext();
+            String stepWarnings = ctx.getString(dev.sluice.batch.bronze.BronzeItemReader.WARNINGS_KEY, "");
+            if (!stepWarnings.isEmpty() && se.getJobExecutionId() == execution.getId()) {
+                warnings.addAll(List.of(stepWarnings.split("\n")));
+            }
             long in = ctx.getLong(StepMetrics.INPUT, 0L);
             long q = ctx.getLong(StepMetrics.QUARANTINED, 0L);
             long c = ctx.getLong(StepMetrics.COLLAPSED, 0L);
@@ -306,7 +312,7 @@ public final class PipelineRunner {
                 : Duration.between(execution.getStartTime(), execution.getEndTime()).toMillis();
         String status = execution.getStatus() == BatchStatus.COMPLETED ? "COMPLETED" : "FAILED";
         return new RunSummary(spec.name(), partition, attempt, run, status, restart, rowsRead, bronze, silver,
-                collapsed, quarantined, gold, steps, elapsed, failure);
+                collapsed, quarantined, gold, steps, elapsed, failure, warnings);
     }
 
     /** One paragraph: the message of the first Sluice exception in the causes, else the root cause's. */

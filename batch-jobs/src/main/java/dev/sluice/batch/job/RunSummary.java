@@ -28,13 +28,16 @@ import org.jspecify.annotations.Nullable;
  * @param steps each step, in job order
  * @param elapsedMs wall time of this execution, in milliseconds
  * @param failure for a failed run, one paragraph saying which step failed and why; else null
+ * @param warnings things a person should know although the run went on (an empty landed file)
  */
 public record RunSummary(String pipeline, Partition partition, int attempt, RunId runId, String status,
         boolean restarted, long rowsRead, long bronzeRows, long silverRows, long duplicatesCollapsed,
-        long quarantined, long goldRows, List<StepSummary> steps, long elapsedMs, @Nullable String failure) {
+        long quarantined, long goldRows, List<StepSummary> steps, long elapsedMs, @Nullable String failure,
+        List<String> warnings) {
 
     public RunSummary {
         steps = List.copyOf(steps);
+        warnings = List.copyOf(warnings);
     }
 
     /** True when the run completed. */

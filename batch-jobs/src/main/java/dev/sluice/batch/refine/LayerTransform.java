@@ -42,6 +42,10 @@ import org.jooq.impl.SQLDataType;
 public final class LayerTransform {
 
     private static final Table<?> QUARANTINE = DSL.table(DSL.name("sluice", "quarantine"));
+    /** Rule id of a row whose values broke its contract while being read. */
+    public static final String CONTRACT_VIOLATION = "contract_violation";
+    /** Characters of {@code _parse_errors} quoted in a quarantine reason (the whole of it is in record_json). */
+    private static final int REASON_CHARS = 900;
     private static final Table<?> VERSIONS = DSL.table(DSL.name("sluice", "partition_version"));
 
     private final DSLContext dsl;
@@ -61,7 +65,8 @@ public final class LayerTransform {
     public TransformResult apply(Partition partition, RunId run) {
         Partition in = input.partitioned() ? partition : Partition.NONE;
         Partition out = table.partitioned() ? partition : Partition.NONE;
-        Field<Integer> ruleIndex = ruleIndex();
+        List<Rule> rules = rules();
+        Field<Integer> ruleIndex = ruleIndex(rules);
         Condition inputRows = inputCondition(in);
 
         long inputCount = dsl.fetchCount(DSL.selectOne().from(inputTable()).where(inputRows));
@@ -73,20 +78,20 @@ public final class LayerTransform {
             }
         }
         long quarantined = 0;
-        if (!table.quarantine().isEmpty()) {
+        if (!rules.isEmpty()) {
             dsl.deleteFrom(QUARANTINE).where(
                     DSL.field(DSL.name("pipeline")).eq(spec.name()),
                     DSL.field(DSL.name("dataset")).eq(table.table().qualifiedName()),
                     DSL.field(DSL.name("partition_key")).eq(out.key()),
                     DSL.field(DSL.name("status")).eq("OPEN")).execute();
-            quarantined = quarantine(inputRows, ruleIndex, out, run);
+            quarantined = quarantine(rules, inputRows, ruleIndex, out, run);
         }
 
         Table<?> target = LayerTables.table(table.table());
         Field<String> partitionCol = DSL.field(DSL.name("_partition"), String.class);
         dsl.deleteFrom(target).where(partitionCol.eq(out.key())).execute();
 
-        Condition kept = table.quarantine().isEmpty() ? inputRows : inputRows.and(ruleIndex.eq(0));
+        Condition kept = rules.isEmpty() ? inputRows : inputRows.and(ruleIndex.eq(0));
         Table<?> inputPart = DSL.table("({0})", DSL.selectFrom(inputTable()).where(kept));
         String template = table.sql().replace("{input}", "{0}").replace("{partition}", "{1}");
         Table<?> q = DSL.table("(" + template + ")", inputPart, DSL.val(partition.key())).as("q");
@@ -153,30 +158,55 @@ public final class LayerTransform {
         return c;
     }
 
+    /**
+     * A quarantine rule as SQL: when it matches, its id and its reason.
+     */
+    private record Rule(Condition when, Field<String> id, Field<String> reason) {
+    }
+
+    /**
+     * The rules in the order they are tried. For a Silver table fed by Bronze, the first is the
+     * built-in {@code contract_violation}: a row whose values broke its contract while being read
+     * ({@code _parse_errors}), with those errors as its reason.
+     */
+    private List<Rule> rules() {
+        List<Rule> rules = new ArrayList<>();
+        if (input.layer() == Layer.BRONZE) {
+            Field<String> errors = DSL.field(DSL.name("b", "_parse_errors"), String.class);
+            rules.add(new Rule(errors.isNotNull(), DSL.inline(CONTRACT_VIOLATION),
+                    DSL.concat(DSL.inline("the row breaks its contract: "), DSL.substring(errors, 1, REASON_CHARS))));
+        }
+        for (QuarantineRule r : table.quarantine()) {
+            rules.add(new Rule(DSL.condition(r.when()), DSL.inline(r.id()), DSL.inline(r.reason())));
+        }
+        return rules;
+    }
+
     /** 0 when no rule matches, else the 1-based index of the first matching rule. */
-    private Field<Integer> ruleIndex() {
-        List<QuarantineRule> rules = table.quarantine();
+    private Field<Integer> ruleIndex(List<Rule> rules) {
         if (rules.isEmpty()) {
             return DSL.inline(0);
         }
-        CaseConditionStep<Integer> c = DSL.when(DSL.condition(rules.get(0).when()), DSL.inline(1));
+        CaseConditionStep<Integer> c = DSL.when(rules.get(0).when(), DSL.inline(1));
         for (int i = 1; i < rules.size(); i++) {
-            c = c.when(DSL.condition(rules.get(i).when()), DSL.inline(i + 1));
+            c = c.when(rules.get(i).when(), DSL.inline(i + 1));
         }
         return c.otherwise(DSL.inline(0));
     }
 
-    private long quarantine(Condition inputRows, Field<Integer> ruleIndex, Partition out, RunId run) {
-        List<QuarantineRule> rules = table.quarantine();
-        CaseConditionStep<String> id = DSL.when(DSL.condition(rules.get(0).when()), DSL.inline(rules.get(0).id()));
-        CaseConditionStep<String> reason = DSL.when(DSL.condition(rules.get(0).when()), DSL.inline(rules.get(0).reason()));
+    private long quarantine(List<Rule> rules, Condition inputRows, Field<Integer> ruleIndex, Partition out, RunId run) {
+        CaseConditionStep<String> id = DSL.when(rules.get(0).when(), rules.get(0).id());
+        CaseConditionStep<String> reason = DSL.when(rules.get(0).when(), rules.get(0).reason());
         for (int i = 1; i < rules.size(); i++) {
-            id = id.when(DSL.condition(rules.get(i).when()), DSL.inline(rules.get(i).id()));
-            reason = reason.when(DSL.condition(rules.get(i).when()), DSL.inline(rules.get(i).reason()));
+            id = id.when(rules.get(i).when(), rules.get(i).id());
+            reason = reason.when(rules.get(i).when(), rules.get(i).reason());
         }
         List<JSONEntry<?>> entries = new ArrayList<>();
         for (ColumnSpec c : input.columns()) {
             entries.add(DSL.jsonEntry(DSL.inline(c.name()), DSL.field(DSL.name("b", c.name()))));
+        }
+        if (input.layer() == Layer.BRONZE) {
+            entries.add(DSL.jsonEntry(DSL.inline("_parse_errors"), DSL.field(DSL.name("b", "_parse_errors"))));
         }
         Field<String> json = DSL.jsonObject(entries).cast(SQLDataType.VARCHAR);
         List<Field<?>> columns = new ArrayList<>();

@@ -28,7 +28,7 @@ public final class LayerTables {
 
     /** Ingest metadata columns of every Bronze table, in order. */
     public static final List<String> BRONZE_METADATA =
-            List.of("_partition", "_run_id", "_source", "_source_pos", "_ingested_at", "_row_hash");
+            List.of("_partition", "_run_id", "_source", "_source_pos", "_ingested_at", "_row_hash", "_parse_errors");
     /** Metadata columns of every Silver/Gold table, in order. */
     public static final List<String> REFINED_METADATA = List.of("_partition", "_run_id");
 
@@ -96,6 +96,7 @@ public final class LayerTables {
             f.add(DSL.field(DSL.name("_source_pos"), SQLDataType.BIGINT.notNull()));
             f.add(DSL.field(DSL.name("_ingested_at"), SQLDataType.OFFSETDATETIME.notNull()));
             f.add(DSL.field(DSL.name("_row_hash"), SQLDataType.CHAR(64).notNull()));
+            f.add(DSL.field(DSL.name("_parse_errors"), SQLDataType.VARCHAR.nullable(true)));
         }
         return f;
     }

@@ -30,7 +30,7 @@ class CsvSourceReaderTest {
         Path f = dir.resolve("a.csv");
         Files.write(f, content.getBytes(StandardCharsets.UTF_8));
         List<SourceRow> rows = new ArrayList<>();
-        try (SourceFileReader r = SourceFileReader.open(SourceFormat.CSV, f, contract.columns(), "landing/a.csv")) {
+        try (SourceFileReader r = SourceFileReader.open(SourceFormat.CSV, f, contract.columns(), "landing/a.csv", 1 << 20)) {
             for (SourceRow row; (row = r.next()) != null; ) {
                 rows.add(row);
             }
@@ -55,10 +55,13 @@ class CsvSourceReaderTest {
     }
 
     @Test
-    void aBadValueNamesFileRowColumnAndValue() {
-        assertThatThrownBy(() -> read("iata,name,latitude\nAAA,x,1\nBBB,y,north\n"))
-                .isInstanceOf(BadInputException.class)
-                .hasMessage("landing/a.csv, row 1, column 'latitude': 'north' is not a double (line 3)");
+    void aBadValueIsARowErrorNamingColumnValueAndLine() throws Exception {
+        List<SourceRow> rows = read("iata,name,latitude\nAAA,x,1\nBBB,y,north\n,z,2\n");
+        assertThat(rows).hasSize(3);
+        assertThat(rows.get(0).errors()).isEmpty();
+        assertThat(rows.get(1).values()).containsExactly("BBB", "y", null);
+        assertThat(rows.get(1).errors()).containsExactly(new FieldError("latitude", "north", "'north' is not a double (line 3)"));
+        assertThat(rows.get(2).errors()).containsExactly(new FieldError("iata", "", "empty value in a required column (line 4)"));
     }
 
     @Test
