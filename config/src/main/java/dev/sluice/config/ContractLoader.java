@@ -71,7 +71,9 @@ final class ContractLoader {
             c.problem("columns", "[]", "a contract needs at least one column");
         }
         for (YamlCursor col : items) {
-            col.allowOnly(Set.of("name", "type", "nullable", "description"));
+            col.allowOnly(Set.of("name", "type", "nullable", "path", "description"));
+            Optional<String> path = col.text("path", false);
+            path.filter(p -> !p.startsWith("/")).ifPresent(p -> col.problem("path", p, "a JSON pointer starting with / (RFC 6901)"));
             Optional<String> colName = col.text("name", true);
             Optional<String> type = col.text("type", true);
             Optional<String> nullable = col.text("nullable", false);
@@ -95,7 +97,7 @@ final class ContractLoader {
                     .ifPresent(n -> col.problem("nullable", n, "true or false"));
             boolean isNullable = nullable.map(n -> !n.equals("false")).orElse(true);
             if (colName.isPresent() && t.isPresent()) {
-                columns.add(new ColumnSpec(colName.get(), t.get(), isNullable));
+                columns.add(new ColumnSpec(colName.get(), t.get(), isNullable, path.orElse(null)));
             }
         }
         if (problems.size() > before || name.isEmpty() || version.isEmpty()) {

@@ -145,12 +145,16 @@ public final class PipelineSpecLoader {
         Map<String, SourceSpec> sources = new LinkedHashMap<>();
         ContractLoader contracts = new ContractLoader(env);
         for (YamlCursor s : c.list("sources", true)) {
-            s.allowOnly(Set.of("name", "format", "path", "contract", "partitioned", "description"));
+            s.allowOnly(Set.of("name", "format", "path", "contract", "partitioned", "array_path", "description"));
+            String arrayPath = s.text("array_path", false).orElse("");
+            if (!arrayPath.isEmpty() && !arrayPath.startsWith("/")) {
+                s.problem("array_path", arrayPath, "a JSON pointer starting with / (RFC 6901), e.g. /features");
+            }
             Optional<String> name = s.text("name", true);
             Optional<SourceFormat> format = s.text("format", true).flatMap(f -> {
                 Optional<SourceFormat> parsed = SourceFormat.parse(f);
                 if (parsed.isEmpty()) {
-                    s.problem("format", f, "unknown format; one of parquet, csv");
+                    s.problem("format", f, "unknown format; one of parquet, csv, json, ndjson");
                 }
                 return parsed;
             });
@@ -181,7 +185,7 @@ public final class PipelineSpecLoader {
                 if (sources.containsKey(n)) {
                     s.problem("name", n, "duplicate source name");
                 } else if (format.isPresent() && path.isPresent() && contract.isPresent()) {
-                    sources.put(n, new SourceSpec(n, format.get(), path.get(), partitioned, contract.get()));
+                    sources.put(n, new SourceSpec(n, format.get(), path.get(), partitioned, contract.get(), arrayPath));
                 }
             });
         }

@@ -13,9 +13,11 @@ import java.nio.file.Path;
  *     regular files (sorted by name, hidden files skipped) are all loaded.
  * @param partitioned false for a reference snapshot that every partition shares
  * @param contract the schema contract the files must satisfy
+ * @param arrayPath for a JSON source, where the array of records is (a JSON pointer, e.g.
+ *     {@code /features}); empty when the document itself is the array
  */
 public record SourceSpec(String name, SourceFormat format, String pathTemplate, boolean partitioned,
-        ContractSpec contract) {
+        ContractSpec contract, String arrayPath) {
 
     /** The template placeholder for the partition key. */
     public static final String PARTITION_PLACEHOLDER = "{partition}";

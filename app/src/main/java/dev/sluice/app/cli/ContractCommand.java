@@ -77,8 +77,11 @@ final class ContractCommand implements Runnable {
         @Option(names = "--contract", required = true, paramLabel = "CONTRACT", description = "the contract file")
         Path contract;
 
-        @Option(names = "--format", description = "parquet or csv (default: from the file name)")
+        @Option(names = "--format", description = "parquet, csv, json or ndjson (default: from the file name)")
         String format;
+
+        @Option(names = "--array-path", defaultValue = "", description = "for JSON, the JSON pointer of the record array (e.g. /features)")
+        String arrayPath;
 
         @CommandLine.Spec
         CommandLine.Model.CommandSpec command;
@@ -91,11 +94,13 @@ final class ContractCommand implements Runnable {
         public Integer call() {
             ContractSpec c = ctx.loader().loadContract(contract);
             String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
-            String f = format != null ? format : name.endsWith(".parquet") ? "parquet" : name.endsWith(".csv") ? "csv" : "";
+            String f = format != null ? format : name.endsWith(".parquet") ? "parquet" : name.endsWith(".csv") ? "csv"
+                    : name.endsWith(".ndjson") || name.endsWith(".jsonl") ? "ndjson" : name.endsWith(".json") ? "json" : "";
             SourceFormat fmt = SourceFormat.parse(f).orElseThrow(() -> new BadInputException(file.toString(), -1, null,
-                    "cannot tell the format from the name; give --format parquet|csv"));
+                    "cannot tell the format from the name; give --format parquet|csv|json|ndjson"));
             String display = LandingFiles.display(ctx.home(), file);
-            List<SchemaChange> changes = SchemaDiff.of(c, FileSchemas.read(fmt, file, display));
+            var source = new dev.sluice.config.SourceSpec("file", fmt, file.toString(), false, c, arrayPath);
+            List<SchemaChange> changes = SchemaDiff.of(c, FileSchemas.read(source, file, display));
             PrintWriter out = command.commandLine().getOut();
             if (changes.isEmpty()) {
                 out.println(display + ": matches contract " + c.label());

@@ -142,7 +142,7 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
                     landed.finishLoad(bronzeTable, partition, current.withRows(0));
                     continue;
                 }
-                reader = SourceFileReader.open(source.format(), current.path(), columns, current.source(), maxLineBytes);
+                reader = SourceFileReader.open(source, current.path(), columns, current.source(), maxLineBytes);
                 consumed = 0;
                 for (long i = 0; i < resumeAt && reader.next() != null; i++) {
                     consumed++;

@@ -2,7 +2,7 @@ package dev.sluice.batch.bronze;
 
 import dev.sluice.config.ColumnSpec;
 import java.util.List;
-import dev.sluice.config.SourceFormat;
+import dev.sluice.config.SourceSpec;
 import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 
@@ -32,11 +32,13 @@ public interface SourceFileReader extends AutoCloseable {
      * @param maxLineBytes a text line longer than this (counted in characters) is a row error
      * @throws dev.sluice.core.BadInputException when the file cannot be opened or lacks a required column
      */
-    static SourceFileReader open(SourceFormat format, Path file, List<ColumnSpec> columns, String displayName,
+    static SourceFileReader open(SourceSpec source, Path file, List<ColumnSpec> columns, String displayName,
             long maxLineBytes) {
-        return switch (format) {
+        return switch (source.format()) {
             case PARQUET -> new ParquetSourceReader(file, columns, displayName);
             case CSV -> new CsvSourceReader(file, columns, displayName, maxLineBytes);
+            case JSON -> JsonSourceReader.document(file, columns, displayName, source.arrayPath());
+            case NDJSON -> JsonSourceReader.lines(file, columns, displayName, maxLineBytes);
         };
     }
 }

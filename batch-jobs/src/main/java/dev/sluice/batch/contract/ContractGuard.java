@@ -55,7 +55,7 @@ public final class ContractGuard {
                 }
                 String name = display(file);
                 List<SchemaChange> changes = SchemaDiff.of(source.contract(),
-                        FileSchemas.read(source.format(), file, name));
+                        FileSchemas.read(source, file, name));
                 if (changes.isEmpty()) {
                     continue;
                 }

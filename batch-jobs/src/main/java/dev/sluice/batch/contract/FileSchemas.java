@@ -3,7 +3,10 @@ package dev.sluice.batch.contract;
 import dev.sluice.batch.bronze.LocalParquetFile;
 import dev.sluice.config.ColumnType;
 import dev.sluice.config.SchemaDiff.FileColumn;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.config.SourceFormat;
+import dev.sluice.config.SourceSpec;
 import dev.sluice.core.BadInputException;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -23,10 +26,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The columns a landed file declares, without reading its rows: a Parquet footer's schema (with
- * types), a CSV header (names only; a leading byte-order mark and quotes are not part of a name).
+ * types), a CSV header (names only; a leading byte-order mark and quotes are not part of a name),
+ * a JSON source's first record (names found by the contract's JSON pointers).
  * Stateless.
  */
 public final class FileSchemas {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private FileSchemas() {
     }
@@ -34,16 +40,62 @@ public final class FileSchemas {
     /**
      * @throws BadInputException naming the file when it is not readable as {@code format}
      */
-    public static List<FileColumn> read(SourceFormat format, Path file, String displayName) {
+    public static List<FileColumn> read(SourceSpec source, Path file, String displayName) {
         try {
-            return switch (format) {
+            return switch (source.format()) {
                 case PARQUET -> parquet(file);
                 case CSV -> csv(file);
+                case JSON, NDJSON -> json(source, file);
             };
         } catch (IOException | RuntimeException e) {
-            throw new BadInputException(displayName, -1, null, "cannot read the " + format.id() + " schema: "
-                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
+            throw new BadInputException(displayName, -1, null, "cannot read the " + source.format().id() + " schema: "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("")), e);
         }
+    }
+
+    /**
+     * JSON has no declared schema: the first record stands for the file. A contract column is
+     * present when its JSON pointer finds a value; a top-level key that no contract column's
+     * pointer starts with is an added column. Types are not declared (values are checked per row).
+     */
+    private static List<FileColumn> json(SourceSpec source, Path file) throws IOException {
+        JsonNode first = null;
+        if (source.format() == SourceFormat.NDJSON) {
+            try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                for (String line; (line = r.readLine()) != null && first == null; ) {
+                    if (!line.isBlank()) {
+                        first = JSON.readTree(line);
+                    }
+                }
+            }
+        } else {
+            JsonNode root = JSON.readTree(file.toFile());
+            JsonNode array = root == null ? null : source.arrayPath().isEmpty() ? root : root.at(source.arrayPath());
+            if (array == null || !array.isArray()) {
+                throw new IOException("no JSON array at " + (source.arrayPath().isEmpty() ? "the top of the document" : source.arrayPath()));
+            }
+            first = array.isEmpty() ? null : array.get(0);
+        }
+        List<FileColumn> columns = new ArrayList<>();
+        if (first == null || !first.isObject()) {
+            source.contract().columns().forEach(c -> columns.add(new FileColumn(c.name(), null)));
+            return columns;
+        }
+        java.util.Set<String> mappedKeys = new java.util.HashSet<>();
+        for (var c : source.contract().columns()) {
+            String[] segments = c.jsonPath().split("/");
+            mappedKeys.add(segments.length > 1 ? segments[1] : "");
+            if (!first.at(c.jsonPath()).isMissingNode()) {
+                columns.add(new FileColumn(c.name(), null));
+            }
+        }
+        for (var it = first.fieldNames(); it.hasNext(); ) {
+            String key = it.next();
+            if (!mappedKeys.contains(key)) {
+                columns.add(new FileColumn(key, null));
+            }
+        }
+        return columns;
     }
 
     private static List<FileColumn> parquet(Path file) throws IOException {

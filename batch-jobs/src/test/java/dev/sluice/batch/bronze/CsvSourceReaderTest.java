@@ -30,7 +30,8 @@ class CsvSourceReaderTest {
         Path f = dir.resolve("a.csv");
         Files.write(f, content.getBytes(StandardCharsets.UTF_8));
         List<SourceRow> rows = new ArrayList<>();
-        try (SourceFileReader r = SourceFileReader.open(SourceFormat.CSV, f, contract.columns(), "landing/a.csv", 1 << 20)) {
+        try (SourceFileReader r = SourceFileReader.open(new dev.sluice.config.SourceSpec("a", SourceFormat.CSV, f.toString(), false, contract, ""), f,
+                contract.columns(), "landing/a.csv", 1 << 20)) {
             for (SourceRow row; (row = r.next()) != null; ) {
                 rows.add(row);
             }
