@@ -44,7 +44,7 @@ class SluiceCliIT {
                 pipeline: broken
                 warehouse: {url: "oracle:thin"}
                 sources:
-                  - {name: s, format: json, path: "x/{partition}", contract: nope.yaml}
+                  - {name: s, format: xml, path: "x/{partition}", contract: nope.yaml}
                 layers:
                   bronze: [{table: bronze.s_raw, source: s}]
                   silver: [{table: silver.s, input: bronze.s_raw, key: [k], columns: {k: long}, sql: "SELECT 1"}]
@@ -54,7 +54,7 @@ class SluiceCliIT {
         assertThat(o.code()).isEqualTo(ExitCodes.INVALID);
         assertThat(o.err()).contains("5 problem(s)")
                 .contains("warehouse.url = oracle:thin: a JDBC URL starting jdbc:h2: or jdbc:postgresql:")
-                .contains("sources[0].format = json: unknown format")
+                .contains("sources[0].format = xml: unknown format")
                 .contains("sources[0].contract = nope.yaml: no such contract file")
                 .contains("layers.silver[0].sql = SELECT 1: the SELECT reads its input through {input}")
                 .contains("layers.gold = []: each layer needs at least one table");
