@@ -16,12 +16,13 @@ import java.util.stream.Stream;
  * @param warehouse the warehouse
  * @param batchRows rows per Bronze chunk (one transaction, one JDBC batch or COPY)
  * @param maxLineBytes a text line longer than this (in characters) is quarantined as a whole row
+ * @param keepVersions how many versions of each Silver/Gold partition are kept for rollback (≥ 1)
  * @param sources the sources, in declaration order
  * @param tables the layer tables in run order: Bronze, then Silver, then Gold, each in declaration order
  * @param hash SHA-256 (hex) over the spec file and its contract files: what the run ran with
  */
 public record PipelineSpec(Path file, String name, String description, WarehouseSpec warehouse, int batchRows,
-        long maxLineBytes,
+        long maxLineBytes, int keepVersions,
         List<SourceSpec> sources, List<TableSpec> tables, String hash) {
 
     public PipelineSpec {

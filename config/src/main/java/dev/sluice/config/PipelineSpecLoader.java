@@ -98,7 +98,7 @@ public final class PipelineSpecLoader {
             return Optional.empty();
         }
         YamlCursor c = new YamlCursor(fileName, "", root, problems, env);
-        c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "sources", "layers"));
+        c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "versions", "sources", "layers"));
         Optional<String> name = c.text("pipeline", true);
         name.filter(n -> !ContractLoader.IDENTIFIER.matcher(n).matches())
                 .ifPresent(n -> c.problem("pipeline", n, "a pipeline name is a lower-case identifier [a-z][a-z0-9_]*"));
@@ -114,6 +114,10 @@ public final class PipelineSpecLoader {
         int batchRows = ingest.map(i -> i.integer("batch_rows", 10_000, 1).orElse(10_000)).orElse(10_000);
         int maxLineBytes = ingest.map(i -> i.integer("max_line_bytes", 1 << 20, 1).orElse(1 << 20)).orElse(1 << 20);
 
+        int keepVersions = c.map("versions", false).map(v -> {
+            v.allowOnly(Set.of("keep"));
+            return v.integer("keep", 3, 1).orElse(3);
+        }).orElse(3);
         Path dir = specFile.toAbsolutePath().getParent();
         List<Path> contractFiles = new ArrayList<>();
         Map<String, SourceSpec> sources = sources(c, dir, contractFiles);
@@ -125,7 +129,7 @@ public final class PipelineSpecLoader {
             return Optional.empty();
         }
         String hash = hash(specFile, contractFiles);
-        return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), batchRows, maxLineBytes,
+        return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), batchRows, maxLineBytes, keepVersions,
                 List.copyOf(sources.values()), tables, hash));
     }
 

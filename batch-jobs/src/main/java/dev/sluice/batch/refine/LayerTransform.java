@@ -27,11 +27,13 @@ import org.jooq.impl.SQLDataType;
  * <ol>
  *   <li>Silver only: input rows matching a quarantine rule (first match wins) replace the
  *       partition's OPEN rows in {@code sluice.quarantine}, raw record as JSON;</li>
- *   <li>the table's partition is deleted and re-inserted from the spec's SELECT, whose
- *       {@code {input}} is the partition's input rows (Silver: the current Bronze load minus
- *       quarantined rows) and whose {@code {partition}} is bound to the partition key;</li>
- *   <li>the write is recorded as the next version in {@code sluice.partition_version}, with the
- *       fingerprint of what it was built from ({@link SnapshotFingerprint}).</li>
+ *   <li>the partition's next version is inserted into {@code table_versions} from the spec's
+ *       SELECT, whose {@code {input}} is the partition's input rows (Silver: the current Bronze
+ *       load minus quarantined rows, Gold: the input's published version) and whose
+ *       {@code {partition}} is bound to the partition key; its key is checked;</li>
+ *   <li>the version is recorded in {@code sluice.partition_version} with the fingerprint of what
+ *       it was built from ({@link SnapshotFingerprint}) and published ({@link PartitionVersions});
+ *       versions older than the spec's {@code versions.keep} are pruned.</li>
  * </ol>
  * A reference snapshot ({@code partition: none}) whose fingerprint equals its newest version's is
  * not rewritten: every partition run reads the same snapshot, and concurrent runs do not contend
@@ -87,9 +89,12 @@ public final class LayerTransform {
             quarantined = quarantine(rules, inputRows, ruleIndex, out, run);
         }
 
-        Table<?> target = LayerTables.table(table.table());
+        Table<?> target = LayerTables.table(LayerTables.versions(table.table()));
         Field<String> partitionCol = DSL.field(DSL.name("_partition"), String.class);
-        dsl.deleteFrom(target).where(partitionCol.eq(out.key())).execute();
+        var last = latestVersion(out);
+        int version = last == null ? 1 : last.value1() + 1;
+        Condition thisVersion = partitionCol.eq(out.key()).and(VERSION_COL.eq(version));
+        dsl.deleteFrom(target).where(thisVersion).execute(); // leftovers of a write that never committed its version
 
         Condition kept = rules.isEmpty() ? inputRows : inputRows.and(ruleIndex.eq(0));
         Table<?> inputPart = DSL.table("({0})", DSL.selectFrom(inputTable()).where(kept));
@@ -104,18 +109,22 @@ public final class LayerTransform {
         }
         targetFields.add(partitionCol);
         targetFields.add(DSL.field(DSL.name("_run_id")));
+        targetFields.add(VERSION_COL);
         selected.add(DSL.val(out.key()));
         selected.add(DSL.val(run.toString()));
+        selected.add(DSL.val(version));
         long written = dsl.insertInto(target, targetFields).select(DSL.select(selected).from(q)).execute();
 
-        checkKey(target, partitionCol, out);
+        checkKey(target, thisVersion, out);
         long collapsed = 0;
         if (table.columns().stream().anyMatch(c -> c.name().equals("dup_count"))) {
             Long sum = dsl.select(DSL.sum(DSL.field(DSL.name("dup_count"), Long.class).minus(1)).cast(Long.class))
-                    .from(target).where(partitionCol.eq(out.key())).fetchOne(0, Long.class);
+                    .from(target).where(thisVersion).fetchOne(0, Long.class);
             collapsed = sum == null ? 0 : sum;
         }
-        int version = recordVersion(out, run, written, fingerprint);
+        recordVersion(out, run, written, fingerprint, version);
+        new PartitionVersions(dsl).publish(table.table(), out, version, run);
+        dsl.deleteFrom(target).where(partitionCol.eq(out.key()), VERSION_COL.le(version - spec.keepVersions())).execute();
         return new TransformResult(inputCount, written, quarantined, collapsed, version, false);
     }
 
@@ -125,18 +134,18 @@ public final class LayerTransform {
      *
      * @throws SluiceException naming the table, key and offending values
      */
-    private void checkKey(Table<?> target, Field<String> partitionCol, Partition out) {
+    private void checkKey(Table<?> target, Condition thisVersion, Partition out) {
         if (table.key().isEmpty()) {
             return;
         }
         List<Field<Object>> key = table.key().stream().map(k -> DSL.field(DSL.name(k))).toList();
         Condition anyNull = DSL.or(key.stream().map(Field::isNull).toList());
-        long nulls = dsl.fetchCount(DSL.selectOne().from(target).where(partitionCol.eq(out.key())).and(anyNull));
+        long nulls = dsl.fetchCount(DSL.selectOne().from(target).where(thisVersion).and(anyNull));
         if (nulls > 0) {
             throw new dev.sluice.core.SluiceException(table.table() + ": " + nulls + " row(s) of partition " + out
                     + " have a NULL in key " + table.key() + "; a key identifies one row");
         }
-        var dupes = dsl.select(key).select(DSL.count()).from(target).where(partitionCol.eq(out.key()))
+        var dupes = dsl.select(key).select(DSL.count()).from(target).where(thisVersion)
                 .groupBy(key).having(DSL.count().gt(1)).limit(3).fetch();
         if (!dupes.isEmpty()) {
             String examples = dupes.stream().map(r -> r.intoList().subList(0, key.size()) + " ×" + r.get(key.size()))
@@ -225,6 +234,7 @@ public final class LayerTransform {
     }
 
     private static final Field<Integer> VERSION = DSL.field(DSL.name("version"), Integer.class);
+    private static final Field<Integer> VERSION_COL = DSL.field(DSL.name("_version"), Integer.class);
     private static final Field<String> DATASET = DSL.field(DSL.name("dataset"), String.class);
     private static final Field<String> PARTITION_KEY = DSL.field(DSL.name("partition_key"), String.class);
     private static final Field<String> FINGERPRINT = DSL.field(DSL.name("input_fingerprint"), String.class);
@@ -236,12 +246,10 @@ public final class LayerTransform {
                 .orderBy(VERSION.desc()).limit(1).fetchOne();
     }
 
-    private int recordVersion(Partition out, RunId run, long rows, String fingerprint) {
+    private void recordVersion(Partition out, RunId run, long rows, String fingerprint, int next) {
         Field<Integer> version = VERSION;
         Field<String> dataset = DATASET;
         Field<String> key = PARTITION_KEY;
-        var last = latestVersion(out);
-        int next = last == null ? 1 : last.value1() + 1;
         dsl.insertInto(VERSIONS).set(dataset, table.table().qualifiedName()).set(key, out.key())
                 .set(version, next).set(DSL.field(DSL.name("pipeline"), String.class), spec.name())
                 .set(DSL.field(DSL.name("run_id"), String.class), run.toString())
@@ -249,6 +257,5 @@ public final class LayerTransform {
                 .set(DSL.field(DSL.name("published_at"), OffsetDateTime.class), OffsetDateTime.now(ZoneOffset.UTC))
                 .set(FINGERPRINT, fingerprint)
                 .execute();
-        return next;
     }
 }

@@ -43,11 +43,7 @@ final class SnapshotFingerprint {
                 update(sha, r.get(0) + "@" + r.get(1));
             }
         } else {
-            Integer v = dsl.select(DSL.max(DSL.field(DSL.name("version"), Integer.class)))
-                    .from(DSL.table(DSL.name("sluice", "partition_version")))
-                    .where(DSL.field(DSL.name("dataset")).eq(input.table().qualifiedName()),
-                            DSL.field(DSL.name("partition_key")).eq(in.key()))
-                    .fetchOne(0, Integer.class);
+            Integer v = new PartitionVersions(dsl).published(input.table(), in).orElse(null);
             update(sha, input.table().qualifiedName() + "#" + v);
         }
         return HexFormat.of().formatHex(sha.digest());

@@ -21,8 +21,9 @@ import org.jooq.impl.SQLDataType;
  * with an index on its key.
  *
  * <p>Columns: a Bronze table has the contract's columns, then {@link #BRONZE_METADATA}; a
- * Silver/Gold table has its declared columns, then {@code _partition}, {@code _run_id}. Stateless
- * and thread-safe.
+ * Silver/Gold table has its declared columns, then {@link #REFINED_METADATA}. A Silver/Gold table
+ * keeps every kept version of each partition in {@code schema.table_versions}; the view
+ * {@code schema.table} shows the published one. Stateless and thread-safe.
  */
 public final class LayerTables {
 
@@ -30,7 +31,7 @@ public final class LayerTables {
     public static final List<String> BRONZE_METADATA =
             List.of("_partition", "_run_id", "_source", "_source_pos", "_ingested_at", "_row_hash", "_parse_errors");
     /** Metadata columns of every Silver/Gold table, in order. */
-    public static final List<String> REFINED_METADATA = List.of("_partition", "_run_id");
+    public static final List<String> REFINED_METADATA = List.of("_partition", "_run_id", "_version");
 
     private LayerTables() {
     }
@@ -44,14 +45,22 @@ public final class LayerTables {
                 fields.add(DSL.field(DSL.name(c.name()), dataType(c.type())));
             }
             fields.addAll(metadataFields(t.layer()));
-            Table<?> table = table(t.table());
+            boolean versioned = t.layer() != Layer.BRONZE;
+            DatasetRef physical = versioned ? versions(t.table()) : t.table();
+            Table<?> table = table(physical);
             idempotent(() -> dsl.createTableIfNotExists(table).columns(fields).execute());
-            idempotent(() -> dsl.createIndexIfNotExists(DSL.name(t.table().table() + "_partition_ix"))
-                    .on(table, DSL.field(DSL.name("_partition"))).execute());
+            List<Field<?>> partitionIndex = versioned
+                    ? List.of(DSL.field(DSL.name("_partition")), DSL.field(DSL.name("_version")))
+                    : List.of(DSL.field(DSL.name("_partition")));
+            idempotent(() -> dsl.createIndexIfNotExists(DSL.name(physical.table() + "_partition_ix"))
+                    .on(table, partitionIndex).execute());
             if (!t.partitioned() && !t.key().isEmpty()) {
                 // a reference snapshot is looked up by key (joins, quarantine rules)
-                idempotent(() -> dsl.createIndexIfNotExists(DSL.name(t.table().table() + "_key_ix"))
+                idempotent(() -> dsl.createIndexIfNotExists(DSL.name(physical.table() + "_key_ix"))
                         .on(table, t.key().stream().map(k -> DSL.field(DSL.name(k))).toList()).execute());
+            }
+            if (versioned) {
+                createCurrentView(dsl, t, fields);
             }
         }
     }
@@ -66,6 +75,26 @@ public final class LayerTables {
         } catch (org.jooq.exception.DataAccessException e) {
             ddl.run();
         }
+    }
+
+    /**
+     * The view {@code schema.table} over {@code schema.table_versions}: the rows of each
+     * partition's published version ({@code sluice.published_partition}). What every reader, the
+     * layer SQL included, sees.
+     */
+    private static void createCurrentView(DSLContext dsl, TableSpec t, List<Field<?>> fields) {
+        Table<?> v = table(versions(t.table())).as("v");
+        Table<?> p = DSL.table(DSL.name("sluice", "published_partition")).as("p");
+        List<Field<?>> columns = fields.stream().<Field<?>>map(f -> DSL.field(DSL.name("v", f.getName()))).toList();
+        idempotent(() -> dsl.createOrReplaceView(table(t.table())).as(DSL.select(columns).from(v).join(p).on(
+                DSL.field(DSL.name("p", "dataset")).eq(DSL.inline(t.table().qualifiedName())),
+                DSL.field(DSL.name("p", "partition_key")).eq(DSL.field(DSL.name("v", "_partition"))),
+                DSL.field(DSL.name("p", "version")).eq(DSL.field(DSL.name("v", "_version"))))).execute());
+    }
+
+    /** Where the versions of a Silver/Gold table's partitions are kept: {@code schema.table_versions}. */
+    public static DatasetRef versions(DatasetRef ref) {
+        return new DatasetRef(ref.schema(), ref.table() + "_versions");
     }
 
     /** The jOOQ table of a dataset. */
@@ -91,6 +120,9 @@ public final class LayerTables {
         List<Field<?>> f = new ArrayList<>();
         f.add(DSL.field(DSL.name("_partition"), SQLDataType.VARCHAR(40).notNull()));
         f.add(DSL.field(DSL.name("_run_id"), SQLDataType.VARCHAR(36).notNull()));
+        if (layer != Layer.BRONZE) {
+            f.add(DSL.field(DSL.name("_version"), SQLDataType.INTEGER.notNull()));
+        }
         if (layer == Layer.BRONZE) {
             f.add(DSL.field(DSL.name("_source"), SQLDataType.VARCHAR(1000).notNull()));
             f.add(DSL.field(DSL.name("_source_pos"), SQLDataType.BIGINT.notNull()));

@@ -1,0 +1,92 @@
+package dev.sluice.batch.refine;
+
+import dev.sluice.batch.warehouse.LayerTables;
+import dev.sluice.core.DatasetRef;
+import dev.sluice.core.Partition;
+import dev.sluice.core.RunId;
+import dev.sluice.core.SluiceException;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Which version of each Silver/Gold partition readers see ({@code sluice.published_partition}),
+ * publishing a new one and rolling back to a kept one. Each is one statement pair in the caller's
+ * transaction, so readers see the old version or the new one, never a mix. Thread-safe.
+ */
+public final class PartitionVersions {
+
+    private static final Table<?> PUBLISHED = DSL.table(DSL.name("sluice", "published_partition"));
+    private static final Table<?> LOG = DSL.table(DSL.name("sluice", "rollback_log"));
+    private static final Field<String> DATASET = DSL.field(DSL.name("dataset"), String.class);
+    private static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);
+    private static final Field<Integer> VERSION = DSL.field(DSL.name("version"), Integer.class);
+    private static final Field<String> RUN = DSL.field(DSL.name("run_id"), String.class);
+    private static final Field<OffsetDateTime> AT = DSL.field(DSL.name("published_at"), OffsetDateTime.class);
+
+    private final DSLContext dsl;
+
+    public PartitionVersions(DSLContext dsl) {
+        this.dsl = dsl;
+    }
+
+    /** Makes {@code version} the one readers see. */
+    public void publish(DatasetRef dataset, Partition partition, int version, RunId run) {
+        dsl.deleteFrom(PUBLISHED).where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key())).execute();
+        dsl.insertInto(PUBLISHED).set(DATASET, dataset.qualifiedName()).set(PARTITION, partition.key())
+                .set(VERSION, version).set(RUN, run.toString()).set(AT, OffsetDateTime.now(ZoneOffset.UTC)).execute();
+    }
+
+    /** The published version of a partition, if any. */
+    public Optional<Integer> published(DatasetRef dataset, Partition partition) {
+        return dsl.select(VERSION).from(PUBLISHED)
+                .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key())).fetchOptional(VERSION);
+    }
+
+    /** The versions of a partition still kept, oldest first. */
+    public List<Integer> kept(DatasetRef dataset, Partition partition) {
+        Field<Integer> v = DSL.field(DSL.name("_version"), Integer.class);
+        return dsl.selectDistinct(v).from(LayerTables.table(LayerTables.versions(dataset)))
+                .where(DSL.field(DSL.name("_partition")).eq(partition.key())).orderBy(v).fetch(v);
+    }
+
+    /**
+     * Publishes a kept earlier version again and records who, when and why.
+     *
+     * @param toVersion the version to restore; null for the one before the published version
+     * @return the version now published
+     * @throws SluiceException when the partition has no published version, or the wanted version
+     *     is not kept (pruned or never written)
+     */
+    public int rollback(DatasetRef dataset, Partition partition, @Nullable Integer toVersion, String who, String why) {
+        int current = published(dataset, partition).orElseThrow(() -> new SluiceException(
+                dataset + " has no published version of partition " + partition));
+        List<Integer> kept = kept(dataset, partition);
+        int target = toVersion != null ? toVersion
+                : kept.stream().filter(v -> v < current).reduce((a, b) -> b).orElseThrow(() -> new SluiceException(
+                        dataset + " partition " + partition + " keeps no version before " + current + " (kept: " + kept + ")"));
+        if (!kept.contains(target)) {
+            throw new SluiceException(dataset + " partition " + partition + " does not keep version " + target
+                    + " (kept: " + kept + "; versions.keep in the spec sets how many)");
+        }
+        String run = dsl.select(DSL.field(DSL.name("_run_id"), String.class))
+                .from(LayerTables.table(LayerTables.versions(dataset)))
+                .where(DSL.field(DSL.name("_partition")).eq(partition.key()), DSL.field(DSL.name("_version")).eq(target))
+                .limit(1).fetchOptional(0, String.class).orElse(RunId.newId().toString());
+        publish(dataset, partition, target, RunId.parse(run));
+        dsl.insertInto(LOG).set(DATASET, dataset.qualifiedName()).set(PARTITION, partition.key())
+                .set(DSL.field(DSL.name("from_version"), Integer.class), current)
+                .set(DSL.field(DSL.name("to_version"), Integer.class), target)
+                .set(DSL.field(DSL.name("requested_by"), String.class), who)
+                .set(DSL.field(DSL.name("reason"), String.class), why)
+                .set(DSL.field(DSL.name("rolled_back_at"), OffsetDateTime.class), OffsetDateTime.now(ZoneOffset.UTC))
+                .execute();
+        return target;
+    }
+}
