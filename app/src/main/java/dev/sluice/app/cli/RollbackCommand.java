@@ -1,0 +1,72 @@
+package dev.sluice.app.cli;
+
+import dev.sluice.batch.refine.PartitionVersions;
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.BadInputException;
+import dev.sluice.core.DatasetRef;
+import dev.sluice.core.Layer;
+import dev.sluice.core.Partition;
+import java.util.concurrent.Callable;
+import org.springframework.transaction.support.TransactionTemplate;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sluice rollback <pipeline> <dataset> --partition P [--to-version V] --reason R}: publishes
+ * a kept earlier version of a Silver/Gold partition again, atomically, recorded with who, when and why.
+ */
+@Command(name = "rollback", mixinStandardHelpOptions = true,
+        description = "Publish a kept earlier version of a Silver/Gold partition again (recorded in sluice.rollback_log).")
+final class RollbackCommand implements Callable<Integer> {
+
+    private final SluiceContext ctx;
+
+    @Parameters(index = "0", paramLabel = "PIPELINE")
+    String pipeline;
+
+    @Parameters(index = "1", paramLabel = "DATASET", description = "schema.table, e.g. gold.airport_daily_delays")
+    String dataset;
+
+    @Option(names = "--partition", required = true, paramLabel = "YYYY-MM-DD|none")
+    String partition;
+
+    @Option(names = "--to-version", paramLabel = "V", description = "the version to publish (default: the one before the published)")
+    Integer toVersion;
+
+    @Option(names = "--reason", required = true, description = "why (recorded)")
+    String reason;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec command;
+
+    RollbackCommand(SluiceContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+        PipelineSpec spec = ctx.load(pipeline);
+        DatasetRef ref;
+        try {
+            ref = DatasetRef.parse(dataset);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException("DATASET", -1, null, e.getMessage());
+        }
+        var table = spec.table(ref).filter(t -> t.layer() != Layer.BRONZE).orElseThrow(() -> new BadInputException(
+                "DATASET", -1, null, dataset + " is not a Silver or Gold table of pipeline " + spec.name()));
+        Partition p = partition.equals("none") || !table.partitioned() ? Partition.NONE : Partition.parseDaily(partition);
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            PartitionVersions versions = new PartitionVersions(w.dsl());
+            int from = versions.published(ref, p).orElse(0);
+            int to = new TransactionTemplate(w.transactionManager()).execute(status ->
+                    versions.rollback(ref, p, toVersion, System.getProperty("user.name"), reason));
+            command.commandLine().getOut().println(ref + " partition " + p + ": published version " + to
+                    + " (was " + from + "); kept versions " + versions.kept(ref, p));
+            command.commandLine().getOut().println("Tables built from it are not rebuilt: re-run them with --rerun if they must follow.");
+        }
+        return ExitCodes.OK;
+    }
+}
