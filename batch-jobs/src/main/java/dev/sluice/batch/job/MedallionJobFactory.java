@@ -75,12 +75,27 @@ public final class MedallionJobFactory {
         BronzeSink sink = warehouse.isPostgres()
                 ? new PostgresCopyBronzeSink(warehouse.dataSource(), columns)
                 : new JdbcBatchBronzeSink(warehouse.dataSource(), columns);
+        BronzeItemWriter writer = new BronzeItemWriter(sink, landed, name, p);
         return new StepBuilder(name, batch.repository())
                 .<BronzeRow, BronzeRow>chunk(spec.batchRows())
                 .transactionManager(warehouse.transactionManager())
                 .reader(new BronzeItemReader(spec.name(), name, source, columnsRead, p, run, home, landed, spec.maxLineBytes()))
-                .writer(new BronzeItemWriter(sink, landed, name, p))
+                .writer(chunk -> {
+                    writer.write(chunk);
+                    FaultPoints.reach("bronze-chunk:" + name);
+                })
+                .listener(boundary(name))
                 .build();
+    }
+
+    /** A listener that reaches the fault point {@code before:<step>} as the step starts. */
+    private static org.springframework.batch.core.listener.StepExecutionListener boundary(String step) {
+        return new org.springframework.batch.core.listener.StepExecutionListener() {
+            @Override
+            public void beforeStep(org.springframework.batch.core.step.StepExecution stepExecution) {
+                FaultPoints.reach("before:" + step);
+            }
+        };
     }
 
     private Step transformStep(PipelineSpec spec, TableSpec table, Partition partition, RunId run) {
@@ -96,8 +111,10 @@ public final class MedallionJobFactory {
                     ctx.putInt(StepMetrics.VERSION, r.version());
                     ctx.putString(StepMetrics.UNCHANGED, Boolean.toString(r.unchanged()));
                     contribution.incrementWriteCount(r.outputRows());
+                    FaultPoints.reach("in-transaction:" + table.stepName());
                     return RepeatStatus.FINISHED;
                 }, warehouse.transactionManager())
+                .listener(boundary(table.stepName()))
                 .build();
     }
 }
