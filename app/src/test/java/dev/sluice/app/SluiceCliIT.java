@@ -121,6 +121,9 @@ class SluiceCliIT {
         Outcome write = sluice(Map.of(), "sql", "DELETE FROM sluice.run");
         assertThat(write.code()).isEqualTo(ExitCodes.INVALID);
         assertThat(write.err()).contains("sluice sql only reads");
+        Outcome smuggled = sluice(sampleHomeWithFreshWarehouse(), "sql", "SELECT 1; DROP TABLE sluice.run");
+        assertThat(smuggled.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(smuggled.err()).contains("sluice sql runs exactly one SELECT; it never writes");
     }
 
     @Test

@@ -131,7 +131,8 @@ class DriftIT {
             assertThat(w.dsl().resultQuery("SELECT _partition, id, gate FROM bronze.readings_raw ORDER BY id").fetch()
                     .map(r -> r.get(0) + "/" + r.get(1) + "/" + r.get(2)))
                     .containsExactly("2001-07-01/1/A1", "2001-07-01/2/B2", "2001-07-02/3/null");
-            assertThat(drift(w.dsl())).containsExactly("ADDED gate EVOLVED");
+            // the later file is judged against the contract plus the evolved column, which it lacks
+            assertThat(drift(w.dsl())).containsExactly("ADDED gate EVOLVED", "MISSING gate ACCEPTED");
         }
     }
 
@@ -190,6 +191,24 @@ class DriftIT {
                     .isInstanceOf(ContractViolationException.class)
                     .hasMessageContaining("RETYPED column 'id' (long in the file, int in the contract): REFUSED");
             assertThat(count(w.dsl(), "bronze.readings_raw")).isZero();
+        }
+    }
+
+    @Test
+    void nothingEvolvesInARefusedPartition() throws Exception {
+        PipelineSpec spec = pipeline("csv", "evolve", "long", false);
+        land(D1, "a.csv", "id,v,note,gate\n1,10,x,A1\n");
+        land(D1, "b.csv", "v,note\n20,y\n");
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            assertThatThrownBy(() -> new PipelineRunner(w, home).run(spec, D1, RunOptions.plain()))
+                    .isInstanceOf(ContractViolationException.class).hasMessageContaining("MISSING column 'id'");
+            assertThat(w.dsl().meta().getTables("READINGS_RAW").get(0).field("GATE")).isNull();
+            assertThat(drift(w.dsl())).containsExactly("ADDED gate REFUSED", "MISSING id REFUSED");
+        }
+        Files.delete(home.resolve("landing/readings/dt=2001-07-01/b.csv"));
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            assertThat(new PipelineRunner(w, home).run(spec, D1, RunOptions.plain()).status()).isEqualTo("COMPLETED");
+            assertThat(w.dsl().resultQuery("SELECT gate FROM bronze.readings_raw").fetchOne(0, String.class)).isEqualTo("A1");
         }
     }
 }

@@ -43,7 +43,7 @@ public record SchemaChange(Kind kind, String column, @Nullable ColumnType expect
         String types = switch (kind) {
             case ADDED -> found == null ? "" : " (" + found.id() + ")";
             case MISSING -> expected == null ? "" : " (" + expected.id() + (outcome == Outcome.REFUSED ? ", required" : ", nullable") + ")";
-            case WIDENED, RETYPED -> " (" + (found == null ? "?" : found.id()) + " in the file, "
+            case WIDENED, RETYPED -> " (" + (found == null ? "a type Sluice cannot read" : found.id()) + " in the file, "
                     + (expected == null ? "?" : expected.id()) + " in the contract)";
         };
         return kind + " column '" + column + "'" + types + ": " + outcome;

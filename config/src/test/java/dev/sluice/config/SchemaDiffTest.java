@@ -57,4 +57,17 @@ class SchemaDiffTest {
                 .extracting(SchemaChange::kind, SchemaChange::outcome).containsExactly(tuple(Kind.RETYPED, Outcome.REFUSED));
         assertThat(changes.get(2).describe()).isEqualTo("RETYPED column 'note' (long in the file, string in the contract): REFUSED");
     }
+
+    @Test
+    void evolveNeverAddsANameThatCannotBeAPlainColumnNorAnUnsupportedType() {
+        List<FileColumn> file = List.of(new FileColumn("id", null), new FileColumn("value", null),
+                new FileColumn("_row_hash", null), new FileColumn("x varchar; drop", null), new FileColumn("ID", null),
+                new FileColumn("amount", null, "optional fixed_len_byte_array(5) amount (DECIMAL(10,2))"));
+        assertThat(SchemaDiff.of(contract(DriftPolicy.EVOLVE), file)).extracting(SchemaChange::column, SchemaChange::outcome)
+                .contains(tuple("value", Outcome.REFUSED), tuple("_row_hash", Outcome.REFUSED),
+                        tuple("x varchar; drop", Outcome.REFUSED), tuple("ID", Outcome.REFUSED), tuple("amount", Outcome.REFUSED));
+        assertThat(SchemaDiff.of(contract(DriftPolicy.FAIL), List.of(new FileColumn("id", null, "required int64 id (INTEGER(64,false))"))))
+                .extracting(SchemaChange::kind, SchemaChange::column, SchemaChange::outcome)
+                .contains(tuple(Kind.RETYPED, "id", Outcome.REFUSED));
+    }
 }

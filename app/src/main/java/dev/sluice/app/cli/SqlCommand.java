@@ -42,9 +42,28 @@ final class SqlCommand implements Callable<Integer> {
         }
         PipelineSpec spec = ctx.load(pipeline);
         try (Warehouse warehouse = Warehouse.open(spec.warehouse())) {
+            org.jooq.Queries parsed;
+            try {
+                parsed = warehouse.dsl().parser().parse(query);
+            } catch (org.jooq.impl.ParserException e) {
+                throw new dev.sluice.core.BadInputException("QUERY", -1, null, "cannot parse the query: "
+                        + e.getMessage().lines().findFirst().orElse(""));
+            }
+            if (parsed.queries().length != 1 || !(parsed.queries()[0] instanceof org.jooq.Select<?>)) {
+                throw new dev.sluice.core.BadInputException("QUERY", -1, null,
+                        "sluice sql runs exactly one SELECT; it never writes");
+            }
             Result<?> result = warehouse.dsl().connectionResult(c -> {
-                c.setReadOnly(true);
-                return org.jooq.impl.DSL.using(c, warehouse.dialect()).fetch(query);
+                c.setAutoCommit(false);
+                try {
+                    if (warehouse.isPostgres()) {
+                        c.createStatement().execute("SET TRANSACTION READ ONLY");
+                    }
+                    return org.jooq.impl.DSL.using(c, warehouse.dialect()).fetch(query);
+                } finally {
+                    c.rollback();
+                    c.setAutoCommit(true);
+                }
             });
             command.commandLine().getOut().println(result.format(maxRows));
             command.commandLine().getOut().println(result.size() + " row(s)");

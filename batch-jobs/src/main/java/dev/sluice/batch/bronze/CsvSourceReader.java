@@ -46,7 +46,8 @@ final class CsvSourceReader implements SourceFileReader {
                 r.reset();
             }
             this.reader = r;
-            this.parser = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get().parse(r);
+            this.parser = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true)
+                    .setDuplicateHeaderMode(org.apache.commons.csv.DuplicateHeaderMode.DISALLOW).get().parse(r);
         } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
             throw new BadInputException(displayName, -1, null, "cannot read as CSV: " + e.getMessage(), e);
         }
@@ -90,6 +91,10 @@ final class CsvSourceReader implements SourceFileReader {
             errors.add(FieldError.of(null, String.join(",", record.toList()),
                     "line " + line + " holds " + length + " characters of values, more than the " + maxLineChars + " allowed"));
             return new SourceRow(values, position++, errors);
+        }
+        if (record.size() > parser.getHeaderNames().size()) {
+            errors.add(FieldError.of(null, String.join(",", record.toList()), "the row has " + record.size()
+                    + " fields, more than the " + parser.getHeaderNames().size() + " of the header (line " + line + ")"));
         }
         for (int i = 0; i < values.length; i++) {
             ColumnSpec c = columns.get(i);

@@ -28,7 +28,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class JsonSourceReader implements SourceFileReader {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     private final String displayName;
     private final List<ColumnSpec> columns;
@@ -90,6 +92,9 @@ final class JsonSourceReader implements SourceFileReader {
         }
         if (line == null) {
             return null;
+        }
+        if (position == 0 && line.startsWith("\uFEFF")) {
+            line = line.substring(1);
         }
         if (line.length() > maxLineChars) {
             return failed(FieldError.of(null, line, "a line of " + line.length() + " characters, more than the "

@@ -35,7 +35,11 @@ final class JsonValues {
         }
         switch (c.type()) {
             case STRING:
-                return node.asText();
+                try {
+                    return TextValues.noNul(node.asText());
+                } catch (NumberFormatException e) {
+                    throw new BadInputException(file, row, c.name(), "a text value holding a NUL character");
+                }
             case LONG:
             case INT:
                 if (node.isIntegralNumber() && node.canConvertToLong()) {
@@ -47,7 +51,7 @@ final class JsonValues {
                 }
                 break;
             case DOUBLE:
-                if (node.isNumber()) {
+                if (node.isNumber() && Double.isFinite(node.doubleValue())) {
                     return node.doubleValue();
                 }
                 break;

@@ -23,19 +23,55 @@ final class TextValues {
         }
         try {
             return switch (column.type()) {
-                case STRING -> text;
-                case INT -> Integer.valueOf(text.strip());
-                case LONG -> Long.valueOf(text.strip());
-                case DOUBLE -> Double.valueOf(text.strip());
-                case FLOAT -> Float.valueOf(text.strip());
+                case STRING -> noNul(text);
+                case INT -> Integer.valueOf(integer(text.strip()));
+                case LONG -> Long.valueOf(integer(text.strip()));
+                case DOUBLE -> finite(Double.parseDouble(decimal(text.strip())));
+                case FLOAT -> (float) finite(Float.parseFloat(decimal(text.strip())));
                 case BOOLEAN -> parseBoolean(text.strip());
                 case DATE -> LocalDate.parse(text.strip());
                 case TIMESTAMP -> LocalDateTime.parse(text.strip().replace(' ', 'T'));
             };
         } catch (NumberFormatException | DateTimeParseException e) {
-            throw new BadInputException(file, row, column.name(),
-                    "'" + abbreviate(text) + "' is not a " + column.type().id(), e);
+            throw new BadInputException(file, row, column.name(), "'" + abbreviate(text.replace('\0', '?')) + "' is not a "
+                    + column.type().id() + (e.getMessage() != null && e.getMessage().startsWith("holds") ? " (" + e.getMessage() + ")"
+                    : e.getMessage() != null && e.getMessage().equals("out of range") ? " (out of range)" : ""), e);
         }
+    }
+
+    private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("[+-]?[0-9]+");
+    private static final java.util.regex.Pattern DECIMAL =
+            java.util.regex.Pattern.compile("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?");
+
+    /** ASCII digits only: Java's parsers also take other scripts' digits, which a contract never means. */
+    private static String integer(String s) {
+        if (!INTEGER.matcher(s).matches()) {
+            throw new NumberFormatException("not an integer");
+        }
+        return s;
+    }
+
+    /** A plain decimal number; no hex floats, no f/d suffixes, no NaN or Infinity words. */
+    private static String decimal(String s) {
+        if (!DECIMAL.matcher(s).matches()) {
+            throw new NumberFormatException("not a decimal number");
+        }
+        return s;
+    }
+
+    private static double finite(double v) {
+        if (Double.isInfinite(v) || Double.isNaN(v)) {
+            throw new NumberFormatException("out of range");
+        }
+        return v;
+    }
+
+    /** A NUL character is refused: PostgreSQL cannot store it in text. */
+    static String noNul(String s) {
+        if (s.indexOf('\0') >= 0) {
+            throw new NumberFormatException("holds a NUL character");
+        }
+        return s;
     }
 
     private static Boolean parseBoolean(String s) {

@@ -3,6 +3,7 @@ package dev.sluice.batch.contract;
 import dev.sluice.batch.bronze.LandingFiles;
 import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.ContractSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.SchemaChange;
 import dev.sluice.config.SchemaDiff;
@@ -46,31 +47,46 @@ public final class ContractGuard {
      *     every change recorded first)
      */
     public void check(PipelineSpec spec, Partition partition) {
+        record Judged(SourceSpec source, Partition partition, String file, List<SchemaChange> changes) {
+        }
+        List<Judged> judged = new ArrayList<>();
         ContractViolationException refused = null;
         for (SourceSpec source : spec.sources()) {
             Partition p = source.partitioned() ? partition : Partition.NONE;
+            // later files are judged against the contract plus the columns earlier files evolved
+            ContractSpec contract = new ContractSpec(source.contract().file(), source.contract().name(),
+                    source.contract().version(), bronzeColumns(spec, source), source.contract().drift());
             for (Path file : files(source.pathFor(p))) {
                 if (file.toFile().length() == 0) {
                     continue; // an empty file has no schema; Bronze loads it as 0 rows with a warning
                 }
                 String name = display(file);
-                List<SchemaChange> changes = SchemaDiff.of(source.contract(),
-                        FileSchemas.read(source, file, name));
+                List<SchemaChange> changes = SchemaDiff.of(contract, FileSchemas.read(source, file, name));
                 if (changes.isEmpty()) {
                     continue;
                 }
-                drift.record(spec.name(), source, p, name, changes);
-                changes.forEach(c -> LOG.warn("{} against {}: {}", name, source.contract().label(), c.describe()));
+                judged.add(new Judged(source, p, name, changes));
                 var refusal = SchemaDiff.refusal(changes);
                 if (refusal.isPresent() && refused == null) {
                     refused = new ContractViolationException(name, source.contract().label(), refusal.get());
                 }
-                for (SchemaChange c : changes) {
-                    if (c.outcome() == SchemaChange.Outcome.EVOLVED && refusal.isEmpty()) {
-                        evolve(spec, source, c);
+            }
+        }
+        for (Judged j : judged) {
+            // nothing evolves in a refused partition: record what would have evolved as refused
+            List<SchemaChange> recorded = refused == null ? j.changes() : j.changes().stream()
+                    .map(c -> c.outcome() == SchemaChange.Outcome.EVOLVED
+                            ? new SchemaChange(c.kind(), c.column(), c.expected(), c.found(), SchemaChange.Outcome.REFUSED) : c)
+                    .toList();
+            recorded.forEach(c -> LOG.warn("{} against {}: {}", j.file(), j.source().contract().label(), c.describe()));
+            if (refused == null) {
+                for (SchemaChange c : recorded) {
+                    if (c.outcome() == SchemaChange.Outcome.EVOLVED) {
+                        evolve(spec, j.source(), c);
                     }
                 }
             }
+            drift.record(spec.name(), j.source(), j.partition(), j.file(), recorded);
         }
         if (refused != null) {
             throw refused;
@@ -87,8 +103,8 @@ public final class ContractGuard {
     private void evolve(PipelineSpec spec, SourceSpec source, SchemaChange change) {
         for (TableSpec t : spec.tables(Layer.BRONZE)) {
             if (source.name().equals(t.source())) {
-                ColumnSpec column = drift.evolvedColumns(spec.name(), source).stream()
-                        .filter(c -> c.name().equals(change.column())).findFirst().orElseThrow();
+                dev.sluice.config.ColumnType type = change.found() == null ? dev.sluice.config.ColumnType.STRING : change.found();
+                ColumnSpec column = new ColumnSpec(change.column(), type, true);
                 dsl.alterTable(LayerTables.table(t.table())).addColumnIfNotExists(
                         DSL.field(DSL.name(column.name()), LayerTables.dataType(column.type()).nullable(true))).execute();
                 LOG.info("{} gained column {} ({}) by drift: evolve", t.table(), column.name(), column.type().id());

@@ -32,7 +32,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class FileSchemas {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     private FileSchemas() {
     }
@@ -64,7 +66,7 @@ public final class FileSchemas {
             try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                 for (String line; (line = r.readLine()) != null && first == null; ) {
                     if (!line.isBlank()) {
-                        first = JSON.readTree(line);
+                        first = JSON.readTree(line.startsWith("\uFEFF") ? line.substring(1) : line);
                     }
                 }
             }
@@ -105,7 +107,8 @@ public final class FileSchemas {
         }
         List<FileColumn> columns = new ArrayList<>();
         for (Type t : schema.getFields()) {
-            columns.add(new FileColumn(t.getName(), t.isPrimitive() ? type(t.asPrimitiveType()) : null));
+            ColumnType type = t.isPrimitive() ? type(t.asPrimitiveType()) : null;
+            columns.add(new FileColumn(t.getName(), type, type == null ? t.toString() : null));
         }
         return columns;
     }
@@ -113,9 +116,13 @@ public final class FileSchemas {
     /** The logical type of a Parquet column, or null when Sluice has none for it. */
     static @Nullable ColumnType type(PrimitiveType p) {
         LogicalTypeAnnotation l = p.getLogicalTypeAnnotation();
+        boolean signedIntOrNone = l == null
+                || l instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation i && i.isSigned();
         return switch (p.getPrimitiveTypeName()) {
-            case INT32 -> l instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation ? ColumnType.DATE : ColumnType.INT;
-            case INT64 -> l instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation ? ColumnType.TIMESTAMP : ColumnType.LONG;
+            case INT32 -> l instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation ? ColumnType.DATE
+                    : signedIntOrNone ? ColumnType.INT : null;
+            case INT64 -> l instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation ? ColumnType.TIMESTAMP
+                    : signedIntOrNone ? ColumnType.LONG : null;
             case FLOAT -> ColumnType.FLOAT;
             case DOUBLE -> ColumnType.DOUBLE;
             case BOOLEAN -> ColumnType.BOOLEAN;
@@ -131,7 +138,8 @@ public final class FileSchemas {
             if (r.read() != '\uFEFF') {
                 r.reset();
             }
-            try (CSVParser p = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).get().parse(r)) {
+            try (CSVParser p = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true)
+                    .setDuplicateHeaderMode(org.apache.commons.csv.DuplicateHeaderMode.DISALLOW).get().parse(r)) {
                 return p.getHeaderNames().stream().map(n -> new FileColumn(n, null)).toList();
             }
         }

@@ -72,4 +72,19 @@ class CsvSourceReaderTest {
                 .satisfies(e -> assertThat(((BadInputException) e).column()).isEqualTo("iata"));
         assertThat(read("iata,name\nAAA,x\n").get(0).values()).containsExactly("AAA", "x", null);
     }
+
+    @Test
+    void numbersAreStrictAndExtraFieldsAreRowErrors() throws Exception {
+        List<SourceRow> rows = read("iata,name,latitude\nA,x,1e400\nB,y,0x1p3\nC,z,\u0663\nD,w,2.5d\nE,v,1.5,EXTRA\nF,u,-2.5e1\n");
+        assertThat(rows).extracting(r -> r.errors().isEmpty()).containsExactly(false, false, false, false, false, true);
+        assertThat(rows.get(0).errors().get(0).reason()).isEqualTo("'1e400' is not a double (out of range) (line 2)");
+        assertThat(rows.get(4).errors().get(0).reason()).isEqualTo("the row has 4 fields, more than the 3 of the header (line 6)");
+        assertThat(rows.get(5).values()[2]).isEqualTo(-25.0);
+    }
+
+    @Test
+    void aDuplicateHeaderNameIsRefused() {
+        assertThatThrownBy(() -> read("iata,name,iata,latitude\nA,x,B,1\n"))
+                .isInstanceOf(BadInputException.class).hasMessageContaining("cannot read as CSV");
+    }
 }
