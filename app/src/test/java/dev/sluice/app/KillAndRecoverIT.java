@@ -36,12 +36,13 @@ class KillAndRecoverIT {
                 "run", "flights", "--from", "2001-03-01", "--to", "2001-03-05").redirectErrorStream(true);
         pb.environment().put("SLUICE_HOME", home);
         pb.environment().put("SLUICE_WAREHOUSE_URL", url);
-        pb.environment().put("LOGGING_THRESHOLD_CONSOLE", "INFO");
+        // pause (and be killed) as the second partition's Bronze step starts
+        pb.environment().put("SLUICE_FAULT_PAUSE", "before:bronze.flights_raw#2");
         Process p = pb.start();
         String seen = null;
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = r.readLine()) != null; ) {
-                if (line.contains("partition=2001-03-02") && line.contains("Executing step: [bronze.flights_raw]")) {
+                if (line.endsWith("SLUICE-FAULT-PAUSE before:bronze.flights_raw#2")) {
                     seen = line;
                     p.destroyForcibly();
                     break;

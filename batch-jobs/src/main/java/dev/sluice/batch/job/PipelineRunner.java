@@ -299,8 +299,8 @@ public final class PipelineRunner {
                 failure = "step " + t.stepName() + " failed: " + reason(se.getFailureExceptions());
             }
         }
-        if (bronze == 0 && steps.stream().noneMatch(st -> st.layer() == Layer.SILVER)) {
-            // Silver did not run: the Bronze rows are what this attempt's Bronze steps wrote
+        if (bronze == 0 && steps.stream().noneMatch(st -> st.layer() == Layer.SILVER && st.status().equals("COMPLETED"))) {
+            // Silver did not complete: the Bronze rows are what this attempt's Bronze steps wrote
             bronze = steps.stream().filter(st -> st.layer() == Layer.BRONZE)
                     .filter(st -> spec.table(dev.sluice.core.DatasetRef.parse(st.step())).map(TableSpec::partitioned).orElse(false))
                     .mapToLong(StepSummary::rowsWritten).sum();
