@@ -41,14 +41,8 @@ class RollbackIT {
 
     @Test
     void rollbackRestoresThePreviousGoldVersion() throws Exception {
-        Path project = TestHome.projectRoot().resolve("pipelines");
-        Files.createDirectories(specDir.resolve("contracts"));
-        for (String c : new String[] {"contracts/flights.v1.yaml", "contracts/airports.v1.yaml"}) {
-            Files.copy(project.resolve(c), specDir.resolve(c));
-        }
-        String good = Files.readString(project.resolve("flights.yaml"));
-        Path spec = specDir.resolve("flights.yaml");
-        Files.writeString(spec, good);
+        Path spec = TestHome.copyFlightsSpec(specDir);
+        String good = Files.readString(spec);
         Map<String, String> env = Map.of("SLUICE_HOME", TestHome.withSampleData().toString(),
                 "SLUICE_WAREHOUSE_URL", TestHome.freshH2Url());
         String specPath = spec.toString();

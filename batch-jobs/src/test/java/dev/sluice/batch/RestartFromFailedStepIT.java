@@ -29,15 +29,10 @@ class RestartFromFailedStepIT {
 
     @Test
     void aFailedAttemptRestartsFromItsFailedStep() throws Exception {
-        Path project = TestHome.projectRoot().resolve("pipelines");
-        Files.createDirectories(specDir.resolve("contracts"));
-        for (String c : new String[] {"contracts/flights.v1.yaml", "contracts/airports.v1.yaml"}) {
-            Files.copy(project.resolve(c), specDir.resolve(c));
-        }
-        String good = Files.readString(project.resolve("flights.yaml"));
+        Path spec = TestHome.copyFlightsSpec(specDir);
+        String good = Files.readString(spec);
         String broken = good.replace("MAX(delay_min) AS max_delay_min", "MAX(delay_minutes) AS max_delay_min");
         assertThat(broken).isNotEqualTo(good);
-        Path spec = specDir.resolve("flights.yaml");
         Files.writeString(spec, broken);
 
         String url = TestHome.freshH2Url();

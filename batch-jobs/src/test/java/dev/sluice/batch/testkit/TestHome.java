@@ -81,6 +81,25 @@ public final class TestHome {
         return new SluiceEnvironment(env);
     }
 
+    /**
+     * Copies the project's flights spec and its contracts into {@code dir}, so that a test can
+     * change the copy (a broken SQL, a new Gold rule) without touching the project.
+     *
+     * @return the copied spec file
+     */
+    public static Path copyFlightsSpec(Path dir) {
+        Path project = projectRoot().resolve("pipelines");
+        try {
+            Files.createDirectories(dir.resolve("contracts"));
+            for (String c : new String[] {"contracts/flights.v1.yaml", "contracts/airports.v1.yaml"}) {
+                Files.copy(project.resolve(c), dir.resolve(c));
+            }
+            return Files.copy(project.resolve("flights.yaml"), dir.resolve("flights.yaml"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The project's flights spec, on the sample-data home and the given warehouse. */
     public static PipelineSpec flightsSpec(String url, String user, String password) {
         SluiceEnvironment env = environment(withSampleData(), url, user, password);
