@@ -231,7 +231,7 @@ public final class PipelineRunner {
     private void checkLanding(PipelineSpec spec, Partition partition) {
         for (SourceSpec s : spec.sources()) {
             Path path = s.pathFor(partition);
-            if (Files.isRegularFile(path) || hasFiles(path)) {
+            if (!landingFiles(path).isEmpty()) {
                 continue;
             }
             Path landing = home.resolve("landing");
@@ -243,15 +243,11 @@ public final class PipelineRunner {
         }
     }
 
-    private static boolean hasFiles(Path dir) {
-        if (!Files.isDirectory(dir)) {
-            return false;
-        }
-        try (var s = Files.list(dir)) {
-            return s.anyMatch(p -> Files.isRegularFile(p) && !p.getFileName().toString().startsWith(".")
-                    && !p.getFileName().toString().startsWith("_"));
+    private static List<Path> landingFiles(Path path) {
+        try {
+            return dev.sluice.batch.bronze.LandingFiles.list(path);
         } catch (java.io.IOException e) {
-            return false;
+            throw new LandingMissingException("cannot list the landed files at " + path + ": " + e.getMessage());
         }
     }
 

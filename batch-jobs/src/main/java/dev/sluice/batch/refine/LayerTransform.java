@@ -252,12 +252,9 @@ public final class LayerTransform {
                 .orderBy(VERSION.desc()).limit(1).fetchOne();
     }
 
-    private void recordVersion(Partition out, RunId run, long rows, String fingerprint, int next) {
-        Field<Integer> version = VERSION;
-        Field<String> dataset = DATASET;
-        Field<String> key = PARTITION_KEY;
-        dsl.insertInto(VERSIONS).set(dataset, table.table().qualifiedName()).set(key, out.key())
-                .set(version, next).set(DSL.field(DSL.name("pipeline"), String.class), spec.name())
+    private void recordVersion(Partition out, RunId run, long rows, String fingerprint, int version) {
+        dsl.insertInto(VERSIONS).set(DATASET, table.table().qualifiedName()).set(PARTITION_KEY, out.key())
+                .set(VERSION, version).set(DSL.field(DSL.name("pipeline"), String.class), spec.name())
                 .set(DSL.field(DSL.name("run_id"), String.class), run.toString())
                 .set(DSL.field(DSL.name("row_count"), Long.class), rows)
                 .set(DSL.field(DSL.name("published_at"), OffsetDateTime.class), OffsetDateTime.now(ZoneOffset.UTC))
