@@ -49,7 +49,7 @@ final class CsvSourceReader implements SourceFileReader {
             this.parser = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true)
                     .setDuplicateHeaderMode(org.apache.commons.csv.DuplicateHeaderMode.DISALLOW).get().parse(r);
         } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
-            throw new BadInputException(displayName, -1, null, "cannot read as CSV: " + e.getMessage(), e);
+            throw new BadInputException(displayName, -1, null, "cannot read as CSV: " + LandingFiles.reason(e), e);
         }
         Map<String, Integer> header = parser.getHeaderMap();
         this.index = new int[columns.size()];
@@ -78,7 +78,7 @@ final class CsvSourceReader implements SourceFileReader {
             }
             record = records.next();
         } catch (UncheckedIOException | IllegalStateException e) {
-            throw new BadInputException(displayName, position, null, "malformed CSV: " + e.getMessage(), e);
+            throw new BadInputException(displayName, position, null, "malformed CSV: " + LandingFiles.reason(e), e);
         }
         Object[] values = new Object[columns.size()];
         List<FieldError> errors = new ArrayList<>();

@@ -38,6 +38,8 @@ final class JsonSourceReader implements SourceFileReader {
     private final @Nullable Iterator<JsonNode> records;
     private final @Nullable BufferedReader lines;
     private long position;
+    /** NDJSON: the 1-based line number of the current record (0 for a JSON document). */
+    private long line;
 
     private JsonSourceReader(String displayName, List<ColumnSpec> columns, long maxLineChars,
             @Nullable Iterator<JsonNode> records, @Nullable BufferedReader lines) {
@@ -82,28 +84,30 @@ final class JsonSourceReader implements SourceFileReader {
         if (records != null) {
             return records.hasNext() ? row(records.next(), null) : null;
         }
-        String line;
+        String text;
         try {
             do {
-                line = lines.readLine();
-            } while (line != null && line.isBlank());
+                text = lines.readLine();
+                line++;
+            } while (text != null && text.isBlank());
         } catch (IOException e) {
-            throw new BadInputException(displayName, position, null, "cannot read: " + e.getMessage(), e);
+            throw new BadInputException(displayName, position, null, "cannot read (line " + line + "): "
+                    + LandingFiles.reason(e), e);
         }
-        if (line == null) {
+        if (text == null) {
             return null;
         }
-        if (position == 0 && line.startsWith("\uFEFF")) {
-            line = line.substring(1);
+        if (line == 1 && text.startsWith("\uFEFF")) {
+            text = text.substring(1);
         }
-        if (line.length() > maxLineChars) {
-            return failed(FieldError.of(null, line, "a line of " + line.length() + " characters, more than the "
-                    + maxLineChars + " allowed"));
+        if (text.length() > maxLineChars) {
+            return failed(FieldError.of(null, text, "a line of " + text.length() + " characters, more than the "
+                    + maxLineChars + " allowed" + where()));
         }
         try {
-            return row(JSON.readTree(line), line);
+            return row(JSON.readTree(text), text);
         } catch (JsonProcessingException e) {
-            return failed(FieldError.of(null, line, "not valid JSON: " + e.getOriginalMessage()));
+            return failed(FieldError.of(null, text, "not valid JSON: " + e.getOriginalMessage() + where()));
         }
     }
 
@@ -113,8 +117,8 @@ final class JsonSourceReader implements SourceFileReader {
 
     private SourceRow row(JsonNode record, @Nullable String raw) {
         if (!record.isObject()) {
-            return failed(FieldError.of(null, raw == null ? record.toString() : raw, "a record is a JSON object, not "
-                    + record.getNodeType().name().toLowerCase()));
+            return failed(FieldError.of(null, raw == null ? record.toString() : raw, "the record is a JSON "
+                    + record.getNodeType().name().toLowerCase() + ", not an object" + where()));
         }
         Object[] values = new Object[columns.size()];
         List<FieldError> errors = new ArrayList<>();
@@ -124,15 +128,20 @@ final class JsonSourceReader implements SourceFileReader {
             try {
                 values[i] = JsonValues.of(node, c, displayName, position);
             } catch (BadInputException e) {
-                errors.add(FieldError.of(c.name(), node.isTextual() ? node.asText() : node.toString(), e.reason()));
+                errors.add(FieldError.of(c.name(), node.isTextual() ? node.asText() : node.toString(), e.reason() + where()));
                 continue;
             }
             if (values[i] == null && !c.nullable()) {
                 errors.add(FieldError.of(c.name(), node.isMissingNode() ? "" : node.toString(),
-                        (node.isMissingNode() ? "nothing at " + c.jsonPath() : "null") + " in a required column"));
+                        (node.isMissingNode() ? "nothing at " + c.jsonPath() : "null") + " in a required column" + where()));
             }
         }
         return new SourceRow(values, position++, errors);
+    }
+
+    /** Where the current record is, for reasons: its NDJSON line, or nothing for a JSON document (the row position says it). */
+    private String where() {
+        return lines == null ? "" : " (line " + line + ")";
     }
 
     @Override

@@ -32,6 +32,20 @@ public final class LandingFiles {
         }
     }
 
+    /**
+     * Why a landed file could not be read, for people: a text file that is not UTF-8 says so
+     * (Java's own message is "Input length = 1"); otherwise the exception's first line.
+     */
+    public static String reason(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.nio.charset.CharacterCodingException) {
+                return "not UTF-8 text (a byte sequence that is not valid UTF-8)";
+            }
+        }
+        String m = e.getMessage();
+        return m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse("");
+    }
+
     /** How a file is named in {@code _source}, drift events and messages: relative to the Sluice home when under it. */
     public static String display(Path home, Path file) {
         Path abs = file.toAbsolutePath().normalize();

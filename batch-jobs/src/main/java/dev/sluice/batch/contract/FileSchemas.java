@@ -1,5 +1,6 @@
 package dev.sluice.batch.contract;
 
+import dev.sluice.batch.bronze.LandingFiles;
 import dev.sluice.batch.bronze.LocalParquetFile;
 import dev.sluice.config.ColumnType;
 import dev.sluice.config.SchemaDiff.FileColumn;
@@ -51,7 +52,7 @@ public final class FileSchemas {
             };
         } catch (IOException | RuntimeException e) {
             throw new BadInputException(displayName, -1, null, "cannot read the " + source.format().id() + " schema: "
-                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("")), e);
+                    + LandingFiles.reason(e), e);
         }
     }
 

@@ -87,4 +87,20 @@ class CsvSourceReaderTest {
         assertThatThrownBy(() -> read("iata,name,iata,latitude\nA,x,B,1\n"))
                 .isInstanceOf(BadInputException.class).hasMessageContaining("cannot read as CSV");
     }
+
+    @Test
+    void aFileThatIsNotUtf8SaysSo() throws Exception {
+        Path f = dir.resolve("a.csv");
+        Files.write(f, new byte[] {'i', 'a', 't', 'a', ',', 'n', 'a', 'm', 'e', ',', 'l', 'a', 't', 'i', 't', 'u', 'd', 'e',
+                '\n', 'A', ',', (byte) 0xE9, ',', '1', '\n'});
+        assertThatThrownBy(() -> {
+            try (SourceFileReader r = SourceFileReader.open(new dev.sluice.config.SourceSpec("a", SourceFormat.CSV,
+                    f.toString(), false, contract, ""), f, contract.columns(), "landing/a.csv", 1 << 20)) {
+                while (r.next() != null) {
+                    // read to the end
+                }
+            }
+        }).isInstanceOf(BadInputException.class)
+                .hasMessage("landing/a.csv: cannot read as CSV: not UTF-8 text (a byte sequence that is not valid UTF-8)");
+    }
 }

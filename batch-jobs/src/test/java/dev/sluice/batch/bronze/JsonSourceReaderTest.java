@@ -73,7 +73,7 @@ class JsonSourceReaderTest {
         assertThat(rows).extracting(SourceRow::position).containsExactly(0L, 1L, 2L, 3L);
         assertThat(rows.get(0).errors()).isEmpty();
         assertThat(rows.get(1).errors()).singleElement().satisfies(e -> assertThat(e.reason()).startsWith("not valid JSON"));
-        assertThat(rows.get(2).errors()).singleElement().satisfies(e -> assertThat(e.reason()).isEqualTo("a record is a JSON object, not array"));
+        assertThat(rows.get(2).errors()).singleElement().satisfies(e -> assertThat(e.reason()).isEqualTo("the record is a JSON array, not an object (line 4)"));
         assertThat(rows.get(3).errors()).singleElement().satisfies(e -> assertThat(e.reason()).contains("more than the 200 allowed"));
     }
 
