@@ -9,7 +9,6 @@ import dev.sluice.batch.job.RunSummary;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.batch.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
-import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.core.BadInputException;
 import dev.sluice.core.Partition;
 import java.nio.file.Files;
@@ -33,17 +32,14 @@ class BadInputIT {
     private static final Partition DAY = Partition.daily(LocalDate.parse("2001-07-01"));
 
     private PipelineSpec pipeline(String format) throws Exception {
-        Path specDir = Files.createDirectories(home.resolve("spec"));
-        Files.createDirectories(specDir.resolve("contracts"));
-        Files.writeString(specDir.resolve("contracts/visits.v1.yaml"), """
+        Path specFile = TestHome.writePipeline(home, "visits", """
                 contract: visits
                 version: 1
                 columns:
                   - {name: id, type: long, nullable: false}
                   - {name: visit_day, type: date, nullable: false}
                   - {name: note, type: string, nullable: true}
-                """);
-        Files.writeString(specDir.resolve("visits.yaml"), """
+                """, """
                 pipeline: visits
                 warehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: sa, password: ""}
                 sources:
@@ -63,8 +59,7 @@ class BadInputIT {
                       columns: {visit_day: date, visits: long}
                       sql: SELECT visit_day, COUNT(*) AS visits FROM {input} s GROUP BY visit_day
                 """.formatted(format));
-        return new PipelineSpecLoader(TestHome.environment(home, TestHome.freshH2Url(), "sa", "").interpolator())
-                .load(specDir.resolve("visits.yaml"));
+        return TestHome.load(home, specFile);
     }
 
     private Path land(String name, byte[] content) throws Exception {

@@ -10,7 +10,6 @@ import dev.sluice.batch.job.RunSummary;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.batch.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
-import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.core.Partition;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,17 +35,13 @@ class BadLandedDataIT {
         Files.copy(sample.resolve("airports/airports.csv"), home.resolve("landing/airports/airports.csv"));
     }
 
-    private PipelineSpec spec(Path specFile, String url) {
-        return new PipelineSpecLoader(TestHome.environment(home, url, "sa", "").interpolator()).load(specFile);
-    }
-
     @Test
     void aDuplicateReferenceKeyFailsTheRunAndARerunLoadsTheFixedFile() throws Exception {
         landFlights();
         Path airports = home.resolve("landing/airports/airports.csv");
         String original = Files.readString(airports);
         Files.writeString(airports, "ORD,Chicago O Hare DUPLICATE,Chicago,WI,USA,41.9,-87.9\n", StandardOpenOption.APPEND);
-        PipelineSpec spec = spec(TestHome.projectRoot().resolve("pipelines/flights.yaml"), TestHome.freshH2Url());
+        PipelineSpec spec = TestHome.load(home, TestHome.projectRoot().resolve("pipelines/flights.yaml"));
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             PipelineRunner runner = new PipelineRunner(w, home);
             RunSummary failed = runner.run(spec, DAY, RunOptions.plain());
@@ -74,7 +69,7 @@ class BadLandedDataIT {
     void anEmptyPartitionFolderIsMissingData() throws Exception {
         landFlights();
         Files.delete(home.resolve("landing/flights/dt=2001-07-01/flights.parquet"));
-        PipelineSpec spec = spec(TestHome.projectRoot().resolve("pipelines/flights.yaml"), TestHome.freshH2Url());
+        PipelineSpec spec = TestHome.load(home, TestHome.projectRoot().resolve("pipelines/flights.yaml"));
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             assertThatThrownBy(() -> new PipelineRunner(w, home).run(spec, DAY, RunOptions.plain()))
                     .isInstanceOf(LandingMissingException.class)
@@ -91,16 +86,13 @@ class BadLandedDataIT {
      */
     @Test
     void aFileChangedDuringAFailedAttemptNeedsANewAttempt() throws Exception {
-        Path specDir = Files.createDirectories(home.resolve("spec"));
-        Files.createDirectories(specDir.resolve("contracts"));
-        Files.writeString(specDir.resolve("contracts/readings.v1.yaml"), """
+        Path specFile = TestHome.writePipeline(home, "readings", """
                 contract: readings
                 version: 1
                 columns:
                   - {name: id, type: long, nullable: false}
                   - {name: v, type: long}
-                """);
-        Files.writeString(specDir.resolve("readings.yaml"), """
+                """, """
                 pipeline: readings
                 warehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: sa, password: ""}
                 ingest: {batch_rows: 2}
@@ -123,7 +115,7 @@ class BadLandedDataIT {
                 """);
         Path day = Files.createDirectories(home.resolve("landing/readings/dt=2001-07-01"));
         Files.writeString(day.resolve("r.csv"), "id,v\n1,10\n2,20\n3,30\n4,40\n5,\"50\n6,60\n");
-        PipelineSpec spec = spec(specDir.resolve("readings.yaml"), TestHome.freshH2Url());
+        PipelineSpec spec = TestHome.load(home, specFile);
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             PipelineRunner runner = new PipelineRunner(w, home);
             RunSummary failed = runner.run(spec, DAY, RunOptions.plain());

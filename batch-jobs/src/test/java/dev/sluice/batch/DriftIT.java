@@ -11,7 +11,6 @@ import dev.sluice.batch.job.RunSummary;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.batch.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
-import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.core.Partition;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,9 +39,7 @@ class DriftIT {
     private static final Partition D2 = Partition.daily(LocalDate.parse("2001-07-02"));
 
     private PipelineSpec pipeline(String format, String drift, String idType, boolean noteRequired) throws Exception {
-        Path specDir = Files.createDirectories(home.resolve("spec"));
-        Files.createDirectories(specDir.resolve("contracts"));
-        Files.writeString(specDir.resolve("contracts/readings.v1.yaml"), """
+        Path specFile = TestHome.writePipeline(home, "readings", """
                 contract: readings
                 version: 1
                 drift: %s
@@ -50,8 +47,7 @@ class DriftIT {
                   - {name: id, type: %s, nullable: false}
                   - {name: v, type: long}
                   - {name: note, type: string, nullable: %s}
-                """.formatted(drift, idType, !noteRequired));
-        Files.writeString(specDir.resolve("readings.yaml"), """
+                """.formatted(drift, idType, !noteRequired), """
                 pipeline: readings
                 warehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: sa, password: ""}
                 sources:
@@ -71,8 +67,7 @@ class DriftIT {
                       columns: {total: long}
                       sql: SELECT SUM(v) AS total FROM {input} s
                 """.formatted(format));
-        return new PipelineSpecLoader(TestHome.environment(home, TestHome.freshH2Url(), "sa", "").interpolator())
-                .load(specDir.resolve("readings.yaml"));
+        return TestHome.load(home, specFile);
     }
 
     private Path land(Partition p, String name, String content) throws Exception {

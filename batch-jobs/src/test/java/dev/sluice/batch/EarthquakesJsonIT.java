@@ -8,7 +8,6 @@ import dev.sluice.batch.job.RunSummary;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.batch.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
-import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.core.Partition;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,8 +27,7 @@ class EarthquakesJsonIT {
 
     @Test
     void theUsgsFeedLoadsByJsonPointer() throws Exception {
-        Path specDir = Files.createDirectories(home.resolve("spec/contracts"));
-        Files.writeString(specDir.resolve("quakes.v1.yaml"), """
+        Path specFile = TestHome.writePipeline(home, "quakes", """
                 contract: quakes
                 version: 1
                 drift: ignore
@@ -41,8 +39,7 @@ class EarthquakesJsonIT {
                   - {name: longitude, type: double, path: /geometry/coordinates/0}
                   - {name: latitude, type: double, path: /geometry/coordinates/1}
                   - {name: depth_km, type: double, path: /geometry/coordinates/2}
-                """);
-        Files.writeString(specDir.resolveSibling("quakes.yaml"), """
+                """, """
                 pipeline: quakes
                 warehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: sa, password: ""}
                 sources:
@@ -64,8 +61,7 @@ class EarthquakesJsonIT {
                 """);
         Path day = Files.createDirectories(home.resolve("landing/quakes/dt=2018-02-07"));
         Files.copy(TestHome.withSampleData().resolve("landing/earthquakes/earthquakes.json"), day.resolve("earthquakes.json"));
-        PipelineSpec spec = new PipelineSpecLoader(TestHome.environment(home, TestHome.freshH2Url(), "sa", "").interpolator())
-                .load(specDir.resolveSibling("quakes.yaml"));
+        PipelineSpec spec = TestHome.load(home, specFile);
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             RunSummary s = new PipelineRunner(w, home).run(spec, Partition.daily(LocalDate.parse("2018-02-07")), RunOptions.plain());
             assertThat(s.failure()).isNull();

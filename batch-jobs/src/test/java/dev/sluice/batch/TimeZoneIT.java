@@ -8,7 +8,6 @@ import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.batch.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
-import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.core.Partition;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,15 +80,13 @@ class TimeZoneIT {
 
     @Test
     void aUtcAdjustedParquetTimestampIsTheSameInstantInEveryZone() throws Exception {
-        Path specDir = Files.createDirectories(home.resolve("spec/contracts"));
-        Files.writeString(specDir.resolve("events.v1.yaml"), """
+        Path specFile = TestHome.writePipeline(home, "events", """
                 contract: events
                 version: 1
                 columns:
                   - {name: id, type: long, nullable: false}
                   - {name: at, type: timestamp, nullable: false}
-                """);
-        Files.writeString(specDir.resolveSibling("events.yaml"), """
+                """, """
                 pipeline: events
                 warehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: sa, password: ""}
                 sources:
@@ -112,8 +109,7 @@ class TimeZoneIT {
         }
         for (String zone : ZONES) {
             useZone(TimeZone.getTimeZone(zone));
-            PipelineSpec spec = new PipelineSpecLoader(TestHome.environment(home, TestHome.freshH2Url(), "sa", "")
-                    .interpolator()).load(specDir.resolveSibling("events.yaml"));
+            PipelineSpec spec = TestHome.load(home, specFile);
             try (Warehouse w = Warehouse.open(spec.warehouse())) {
                 new PipelineRunner(w, home).run(spec, DAY, RunOptions.plain());
                 assertThat(w.dsl().resultQuery("SELECT CAST(at AS VARCHAR) FROM silver.events")

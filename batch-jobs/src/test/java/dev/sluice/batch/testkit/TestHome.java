@@ -100,6 +100,27 @@ public final class TestHome {
         }
     }
 
+    /**
+     * Writes a small pipeline for a test under {@code home/spec}: {@code <name>.yaml} and its
+     * contract {@code contracts/<name>.v1.yaml}.
+     *
+     * @return the spec file
+     */
+    public static Path writePipeline(Path home, String name, String contractYaml, String specYaml) {
+        try {
+            Path dir = Files.createDirectories(home.resolve("spec/contracts")).getParent();
+            Files.writeString(dir.resolve("contracts/" + name + ".v1.yaml"), contractYaml);
+            return Files.writeString(dir.resolve(name + ".yaml"), specYaml);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Loads {@code specFile} with {@code SLUICE_HOME} = {@code home} and a new, empty H2 warehouse. */
+    public static PipelineSpec load(Path home, Path specFile) {
+        return new PipelineSpecLoader(environment(home, freshH2Url(), "sa", "").interpolator()).load(specFile);
+    }
+
     /** The project's flights spec, on the sample-data home and the given warehouse. */
     public static PipelineSpec flightsSpec(String url, String user, String password) {
         SluiceEnvironment env = environment(withSampleData(), url, user, password);
