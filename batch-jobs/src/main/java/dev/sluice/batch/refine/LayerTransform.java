@@ -73,11 +73,9 @@ public final class LayerTransform {
 
         long inputCount = dsl.fetchCount(DSL.selectOne().from(inputTable()).where(inputRows));
         String fingerprint = SnapshotFingerprint.of(dsl, table, input, in);
-        if (!table.partitioned()) {
-            var latest = latestVersion(out);
-            if (latest != null && fingerprint.equals(latest.value2())) {
-                return new TransformResult(inputCount, 0, 0, 0, latest.value1(), true);
-            }
+        var last = latestVersion(out);
+        if (!table.partitioned() && last != null && fingerprint.equals(last.value2())) {
+            return new TransformResult(inputCount, 0, 0, 0, last.value1(), true);
         }
         long quarantined = 0;
         if (!rules.isEmpty()) {
@@ -91,7 +89,6 @@ public final class LayerTransform {
 
         Table<?> target = LayerTables.table(LayerTables.versions(table.table()));
         Field<String> partitionCol = DSL.field(DSL.name("_partition"), String.class);
-        var last = latestVersion(out);
         int version = last == null ? 1 : last.value1() + 1;
         Condition thisVersion = partitionCol.eq(out.key()).and(VERSION_COL.eq(version));
         dsl.deleteFrom(target).where(thisVersion).execute(); // leftovers of a write that never committed its version
