@@ -43,6 +43,41 @@ public enum ColumnType {
         return from == this || (this == LONG && from == INT) || (this == DOUBLE && from == FLOAT);
     }
 
+    /**
+     * True when {@code literal} is a value of this type as a contract writes it: a whole number for
+     * int/long, a decimal number for float/double, {@code true}/{@code false}, an ISO date
+     * ({@code 2001-01-31}) or ISO local date-time ({@code 2001-01-31T06:00}); any text for string.
+     */
+    public boolean acceptsLiteral(String literal) {
+        try {
+            switch (this) {
+                case INT -> Integer.parseInt(literal);
+                case LONG -> Long.parseLong(literal);
+                case FLOAT, DOUBLE -> {
+                    if (!Double.isFinite(Double.parseDouble(literal))) {
+                        return false;
+                    }
+                }
+                case BOOLEAN -> {
+                    return literal.equals("true") || literal.equals("false");
+                }
+                case DATE -> java.time.LocalDate.parse(literal);
+                case TIMESTAMP -> java.time.LocalDateTime.parse(literal);
+                case STRING -> {
+                    return true;
+                }
+            }
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** True for types with an order that a min/max range applies to (numbers, dates, timestamps). */
+    public boolean isOrdered() {
+        return this != STRING && this != BOOLEAN;
+    }
+
     /** Parses the spec spelling (case-insensitive); empty when unknown. */
     public static Optional<ColumnType> parse(String text) {
         for (ColumnType t : values()) {

@@ -19,8 +19,12 @@ import java.util.regex.Pattern;
  * contract: flights
  * version: 1
  * drift: fail            # an added column in a landed file: fail | ignore | evolve (default fail)
+ * key: [id]              # optional: the columns that identify a source record
  * columns:
  *   - {name: date, type: timestamp, nullable: false}
+ *   - {name: delay, type: int, min: -120, max: 2880}     # inclusive range
+ *   - {name: gender, type: string, allowed: [Male, Female]}
+ *   - {name: first_name, type: string, pii: true}         # the pipeline spec gives it a policy
  * </pre>
  * The version must match the file name's {@code .vN.yaml} when it has one.
  * Problems are added to the caller's list; nothing is thrown for bad content. Thread-safe.
@@ -51,7 +55,7 @@ final class ContractLoader {
         }
         int before = problems.size();
         YamlCursor c = new YamlCursor(file.toString(), "", root, problems, env);
-        c.allowOnly(Set.of("contract", "version", "description", "drift", "columns"));
+        c.allowOnly(Set.of("contract", "version", "description", "drift", "key", "columns"));
         Optional<String> name = c.text("contract", true);
         Optional<Integer> version = c.integer("version", 1, 1);
         version.ifPresent(v -> {
@@ -71,7 +75,7 @@ final class ContractLoader {
             c.problem("columns", "[]", "a contract needs at least one column");
         }
         for (YamlCursor col : items) {
-            col.allowOnly(Set.of("name", "type", "nullable", "path", "description"));
+            col.allowOnly(Set.of("name", "type", "nullable", "path", "description", "pii", "min", "max", "allowed"));
             Optional<String> path = col.text("path", false);
             path.filter(p -> !p.startsWith("/")).ifPresent(p -> col.problem("path", p, "a JSON pointer starting with / (RFC 6901)"));
             Optional<String> colName = col.text("name", true);
@@ -96,14 +100,81 @@ final class ContractLoader {
             nullable.filter(n -> !n.equals("true") && !n.equals("false"))
                     .ifPresent(n -> col.problem("nullable", n, "true or false"));
             boolean isNullable = nullable.map(n -> !n.equals("false")).orElse(true);
+            Optional<String> pii = col.text("pii", false);
+            pii.filter(n -> !n.equals("true") && !n.equals("false")).ifPresent(n -> col.problem("pii", n, "true or false"));
+            AllowedValues allowed = t.map(ty -> allowedValues(col, ty)).orElse(AllowedValues.ANY);
             if (colName.isPresent() && t.isPresent()) {
-                columns.add(new ColumnSpec(colName.get(), t.get(), isNullable, path.orElse(null)));
+                columns.add(new ColumnSpec(colName.get(), t.get(), isNullable, path.orElse(null),
+                        pii.map("true"::equals).orElse(false), allowed));
             }
+        }
+        List<String> key = new ArrayList<>();
+        for (YamlCursor k : c.list("key", false)) {
+            k.scalar().ifPresent(n -> {
+                if (!seen.contains(n)) {
+                    k.problemHere(n, "a key column must be one of the contract's columns");
+                } else if (key.contains(n)) {
+                    k.problemHere(n, "named twice in the key");
+                }
+                key.add(n);
+            });
         }
         if (problems.size() > before || name.isEmpty() || version.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new ContractSpec(file, name.get(), version.get(), columns, drift));
+        return Optional.of(new ContractSpec(file, name.get(), version.get(), columns, drift, key));
+    }
+
+    /** {@code min}, {@code max} and {@code allowed} of a column, each literal checked against the type. */
+    private static AllowedValues allowedValues(YamlCursor col, ColumnType type) {
+        String min = bound(col, "min", type);
+        String max = bound(col, "max", type);
+        List<String> values = new ArrayList<>();
+        int before = col.problemsSink().size();
+        List<YamlCursor> items = col.list("allowed", false);
+        if (col.has("allowed") && items.isEmpty() && col.problemsSink().size() == before) {
+            col.problem("allowed", "[]", "an empty set allows nothing; list the values or leave allowed out");
+        }
+        for (YamlCursor v : items) {
+            v.scalar().ifPresent(text -> {
+                if (!type.acceptsLiteral(text)) {
+                    v.problemHere(text, "not a " + type.id() + " value");
+                } else if (values.contains(text)) {
+                    v.problemHere(text, "listed twice");
+                } else {
+                    values.add(text);
+                }
+            });
+        }
+        if (min != null && max != null && type.acceptsLiteral(min) && type.acceptsLiteral(max)
+                && compare(type, min, max) > 0) {
+            col.problem("max", max, "is below min " + min);
+        }
+        return new AllowedValues(min, max, values);
+    }
+
+    private static @org.jspecify.annotations.Nullable String bound(YamlCursor col, String key, ColumnType type) {
+        Optional<String> text = col.text(key, false);
+        if (text.isEmpty()) {
+            return null;
+        }
+        if (!type.isOrdered()) {
+            col.problem(key, text.get(), "a range applies to numbers, dates and timestamps; use allowed for a " + type.id());
+            return null;
+        }
+        if (!type.acceptsLiteral(text.get())) {
+            col.problem(key, text.get(), "not a " + type.id() + " value");
+            return null;
+        }
+        return text.get();
+    }
+
+    private static int compare(ColumnType type, String a, String b) {
+        return switch (type) {
+            case DATE -> java.time.LocalDate.parse(a).compareTo(java.time.LocalDate.parse(b));
+            case TIMESTAMP -> java.time.LocalDateTime.parse(a).compareTo(java.time.LocalDateTime.parse(b));
+            default -> Double.compare(Double.parseDouble(a), Double.parseDouble(b));
+        };
     }
 
     static String typeList() {

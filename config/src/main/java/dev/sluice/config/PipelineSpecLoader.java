@@ -98,7 +98,7 @@ public final class PipelineSpecLoader {
             return Optional.empty();
         }
         YamlCursor c = new YamlCursor(fileName, "", root, problems, env);
-        c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "versions", "sources", "layers"));
+        c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "versions", "pii", "sources", "layers"));
         Optional<String> name = c.text("pipeline", true);
         name.filter(n -> !ContractLoader.IDENTIFIER.matcher(n).matches())
                 .ifPresent(n -> c.problem("pipeline", n, "a pipeline name is a lower-case identifier [a-z][a-z0-9_]*"));
@@ -124,13 +124,14 @@ public final class PipelineSpecLoader {
         Set<String> declaredSources = new HashSet<>();
         c.list("sources", false).forEach(s -> s.text("name", false).ifPresent(declaredSources::add));
         List<TableSpec> tables = new LayerReader(c, sources, declaredSources).tables();
+        PiiKeys piiKeys = piiKeys(c, sources.values().stream().anyMatch(s -> s.pii().containsValue(PiiPolicy.HASH)));
 
         if (!problems.isEmpty() || name.isEmpty() || warehouse.isEmpty()) {
             return Optional.empty();
         }
         String hash = hash(specFile, contractFiles);
         return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), batchRows, maxLineBytes, keepVersions,
-                List.copyOf(sources.values()), tables, hash));
+                List.copyOf(sources.values()), tables, piiKeys, hash));
     }
 
     private static Optional<WarehouseSpec> warehouse(YamlCursor c) {
@@ -149,7 +150,8 @@ public final class PipelineSpecLoader {
         Map<String, SourceSpec> sources = new LinkedHashMap<>();
         ContractLoader contracts = new ContractLoader(env);
         for (YamlCursor s : c.list("sources", true)) {
-            s.allowOnly(Set.of("name", "format", "path", "contract", "partitioned", "array_path", "description"));
+            s.allowOnly(Set.of("name", "format", "path", "contract", "partitioned", "partition_column", "array_path", "pii",
+                    "description"));
             String arrayPath = s.text("array_path", false).orElse("");
             if (!arrayPath.isEmpty() && !arrayPath.startsWith("/")) {
                 s.problem("array_path", arrayPath, "a JSON pointer starting with / (RFC 6901), e.g. /features");
@@ -169,9 +171,16 @@ public final class PipelineSpecLoader {
                 return !v.equals("false");
             }).orElse(true);
             Optional<String> path = s.text("path", true);
+            Optional<String> partitionColumn = s.text("partition_column", false);
+            partitionColumn.filter(pc -> !partitioned)
+                    .ifPresent(pc -> s.problem("partition_column", pc, "an unpartitioned source (partitioned: false) has no partition column"));
             path.ifPresent(p -> {
-                if (partitioned && !p.contains(SourceSpec.PARTITION_PLACEHOLDER)) {
-                    s.problem("path", p, "a partitioned source's path holds {partition}");
+                if (partitionColumn.isPresent()) {
+                    if (p.contains(SourceSpec.PARTITION_PLACEHOLDER)) {
+                        s.problem("path", p, "a source partitioned by partition_column reads the same files for every partition; drop {partition}");
+                    }
+                } else if (partitioned && !p.contains(SourceSpec.PARTITION_PLACEHOLDER)) {
+                    s.problem("path", p, "a partitioned source's path holds {partition} (or name a date column in partition_column)");
                 } else if (!partitioned && p.contains(SourceSpec.PARTITION_PLACEHOLDER)) {
                     s.problem("path", p, "an unpartitioned source (partitioned: false) cannot hold {partition}");
                 }
@@ -185,15 +194,102 @@ public final class PipelineSpecLoader {
                 contractFiles.add(file);
                 return contracts.load(file, s.problemsSink());
             });
+            contract.ifPresent(ct -> partitionColumn.ifPresent(pc -> {
+                Optional<ColumnSpec> col = ct.columns().stream().filter(cs -> cs.name().equals(pc)).findFirst();
+                if (col.isEmpty()) {
+                    s.problem("partition_column", pc, "not a column of contract " + ct.label());
+                } else if (col.get().type() != ColumnType.DATE && col.get().type() != ColumnType.TIMESTAMP) {
+                    s.problem("partition_column", pc, "a partition column is a date or timestamp; " + pc + " is " + col.get().type().id());
+                }
+            }));
+            Map<String, PiiPolicy> pii = contract.map(ct -> piiPolicies(s, ct)).orElse(Map.of());
             name.ifPresent(n -> {
                 if (sources.containsKey(n)) {
                     s.problem("name", n, "duplicate source name");
                 } else if (format.isPresent() && path.isPresent() && contract.isPresent()) {
-                    sources.put(n, new SourceSpec(n, format.get(), path.get(), partitioned, contract.get(), arrayPath));
+                    sources.put(n, new SourceSpec(n, format.get(), path.get(), partitioned, contract.get(), arrayPath,
+                            partitionColumn.orElse(null), pii));
                 }
             });
         }
         return sources;
+    }
+
+    /**
+     * {@code sources[i].pii}: a policy for every column the contract tags PII, and only for those.
+     */
+    private static Map<String, PiiPolicy> piiPolicies(YamlCursor s, ContractSpec contract) {
+        Map<String, PiiPolicy> policies = new LinkedHashMap<>();
+        Set<String> named = new HashSet<>();
+        for (Map.Entry<String, YamlCursor> e : s.entries("pii", false)) {
+            String column = e.getKey();
+            named.add(column);
+            Optional<ColumnSpec> col = contract.columns().stream().filter(c -> c.name().equals(column)).findFirst();
+            Optional<PiiPolicy> policy = e.getValue().scalar().flatMap(text -> {
+                Optional<PiiPolicy> parsed = PiiPolicy.parse(text);
+                if (parsed.isEmpty()) {
+                    e.getValue().problemHere(text, "unknown PII policy; one of hash, mask, drop, keep");
+                }
+                return parsed;
+            });
+            if (col.isEmpty()) {
+                e.getValue().problemHere(column, "not a column of contract " + contract.label());
+            } else if (!col.get().pii()) {
+                e.getValue().problemHere(column, "not tagged PII in contract " + contract.label()
+                        + "; tag it (pii: true) or remove the policy");
+            } else if (policy.isPresent()) {
+                if (policy.get() == PiiPolicy.MASK && col.get().type() != ColumnType.STRING) {
+                    e.getValue().problemHere("mask", "mask keeps the shape of text; " + column + " is "
+                            + col.get().type().id() + ": use hash or drop");
+                } else {
+                    policies.put(column, policy.get());
+                }
+            }
+        }
+        for (ColumnSpec c : contract.columns()) {
+            if (c.pii() && !named.contains(c.name())) {
+                s.problem("pii", c.name(), "PII column " + c.name() + " of contract " + contract.label()
+                        + " has no policy; give it one of hash, mask, drop, keep");
+            }
+        }
+        return policies;
+    }
+
+    /**
+     * {@code pii.active_key} and {@code pii.keys}; required when a source hashes a column. Problems
+     * never show a key's value.
+     */
+    private static PiiKeys piiKeys(YamlCursor c, boolean hashUsed) {
+        Optional<YamlCursor> pii = c.map("pii", false);
+        if (pii.isEmpty()) {
+            if (hashUsed) {
+                c.problem("pii", "(missing)", "a source hashes PII: give pii.keys (versioned HMAC keys from environment variables) and pii.active_key");
+            }
+            return PiiKeys.NONE;
+        }
+        YamlCursor p = pii.get();
+        p.allowOnly(Set.of("active_key", "keys"));
+        Map<String, String> keys = new LinkedHashMap<>();
+        Set<String> versions = new HashSet<>();
+        for (Map.Entry<String, YamlCursor> e : p.entries("keys", true)) {
+            versions.add(e.getKey());
+            if (!ContractLoader.IDENTIFIER.matcher(e.getKey()).matches()) {
+                e.getValue().problemHere(e.getKey(), "a key version is a lower-case identifier, e.g. v1");
+                continue;
+            }
+            e.getValue().scalar().ifPresent(k -> {
+                if (k.getBytes(java.nio.charset.StandardCharsets.UTF_8).length < PiiKeys.MIN_KEY_BYTES) {
+                    e.getValue().problemHere("****", "an HMAC key has at least " + PiiKeys.MIN_KEY_BYTES
+                            + " bytes (e.g. openssl rand -base64 32); this one is shorter");
+                } else {
+                    keys.put(e.getKey(), k);
+                }
+            });
+        }
+        Optional<String> active = p.text("active_key", true);
+        active.filter(a -> !versions.contains(a))
+                .ifPresent(a -> p.problem("active_key", a, "not one of pii.keys: " + String.join(", ", versions)));
+        return active.filter(keys::containsKey).map(a -> new PiiKeys(keys, a)).orElse(PiiKeys.NONE);
     }
 
     /** Checks the {@code {…}} placeholders of a layer's SQL. */

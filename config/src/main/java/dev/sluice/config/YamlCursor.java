@@ -56,7 +56,7 @@ final class YamlCursor {
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String k = it.next();
             if (!allowed.contains(k)) {
-                problem(k, abbreviate(node.get(k).toString()), "unknown key; allowed here: " + String.join(", ", allowed));
+                problem(k, abbreviate(node.get(k).toString()), "unknown key; allowed here: " + String.join(", ", new java.util.TreeSet<>(allowed)));
             }
         }
     }

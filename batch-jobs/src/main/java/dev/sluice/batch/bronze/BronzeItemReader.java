@@ -23,13 +23,19 @@ import org.springframework.batch.infrastructure.item.ItemStreamReader;
  * <p>The landing path names a file or a directory; a directory's regular, non-hidden files are
  * read in name order. The last row of each file carries the file's {@link LandedFile} so that the
  * writer marks the load complete in the transaction that writes that row. Restart state in the
- * step's execution context: {@code bronze.file} (source name) and {@code bronze.pos} (rows of it
- * already written). Not thread-safe: one reader per step execution.
+ * step's execution context: {@code bronze.file} (source name), {@code bronze.pos} (rows of it
+ * already consumed) and {@code bronze.rows} (rows of it already written).
+ *
+ * <p>For a source partitioned by a column, only rows of this partition are loaded
+ * ({@link PartitionFilter}); a row whose partition value is missing is loaded by every partition
+ * and quarantined at Silver, so no row is skipped unseen. Not thread-safe: one reader per step
+ * execution.
  */
 public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
 
     static final String FILE_KEY = "bronze.file";
     static final String POS_KEY = "bronze.pos";
+    static final String ROWS_KEY = "bronze.rows";
     static final String SHA_KEY = "bronze.sha256";
     static final String SKIPPED_KEY = "bronze.files.unchanged";
     /** Step context key of the step's warnings (empty files), one per line. */
@@ -50,7 +56,14 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
     private @Nullable SourceFileReader reader;
     private @Nullable SourceRow lookahead;
     private long resumeAt;
+    private long resumeRows;
+    /** Rows of the current file read from it (including those of other partitions). */
     private long consumed;
+    /** Rows of the current file consumed up to and including the last row returned. */
+    private long consumedReturned;
+    /** Rows of the current file returned for Bronze. */
+    private long emitted;
+    private final PartitionFilter filter;
     private int unchangedFiles;
     private final List<String> warnings = new ArrayList<>();
     private final long maxLineBytes;
@@ -69,6 +82,7 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
         this.run = run;
         this.home = home;
         this.landed = landed;
+        this.filter = PartitionFilter.of(source, this.columns, partition);
     }
 
     @Override
@@ -76,6 +90,7 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
         String resumeFile = ctx.containsKey(FILE_KEY) ? ctx.getString(FILE_KEY) : null;
         String resumeSha = ctx.containsKey(SHA_KEY) ? ctx.getString(SHA_KEY) : null;
         long resumePos = ctx.containsKey(POS_KEY) ? ctx.getLong(POS_KEY) : 0;
+        long resumeWritten = ctx.containsKey(ROWS_KEY) ? ctx.getLong(ROWS_KEY) : resumePos;
         List<LandedFile> files = list(source.pathFor(partition));
         if (files.isEmpty() && source.partitioned()) {
             throw new BadInputException(display(source.pathFor(partition)), -1, null,
@@ -83,14 +98,14 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
         }
         landed.retireMissing(bronzeTable, partition, files.stream().map(LandedFile::source).toList());
         for (LandedFile f : files) {
-            var known = landed.find(bronzeTable, f);
+            var known = landed.find(bronzeTable, partition, f);
             String status = known.map(r -> r.get(0, String.class)).orElse(null);
             if (LandedFileRepository.LOADED.equals(status)) {
                 landed.makeCurrent(bronzeTable, partition, f);
                 unchangedFiles++;
                 continue;
             }
-            landed.unfinishedOtherVersion(bronzeTable, f, run).ifPresent(other -> {
+            landed.unfinishedOtherVersion(bronzeTable, partition, f, run).ifPresent(other -> {
                 throw new BadInputException(f.source(), -1, null, "the file changed (sha256 " + other.substring(0, 12)
                         + "… → " + f.sha256().substring(0, 12) + "…) while this attempt was loading it; its partial"
                         + " load cannot be told apart from the new version's rows. Start a new attempt with --rerun.");
@@ -105,6 +120,7 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
         LandedFile first = pending.peekFirst();
         if (first != null && first.source().equals(resumeFile) && first.sha256().equals(resumeSha)) {
             resumeAt = resumePos;
+            resumeRows = resumeWritten;
         }
     }
 
@@ -147,24 +163,30 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
                 for (long i = 0; i < resumeAt && reader.next() != null; i++) {
                     consumed++;
                 }
+                consumedReturned = consumed;
+                emitted = resumeRows;
                 resumeAt = 0;
-                lookahead = reader.next();
+                resumeRows = 0;
+                lookahead = nextOfPartition();
                 if (lookahead == null) {
-                    if (consumed == 0) {
-                        warnings.add(current.source() + " has no rows: 0 rows loaded");
+                    if (emitted == 0) {
+                        warnings.add(current.source() + (consumed == 0 ? " has no rows: 0 rows loaded"
+                                : " has no rows for partition " + partition + " (" + consumed + " rows of other partitions): 0 rows loaded"));
                     }
                     reader.close();
                     reader = null;
-                    landed.finishLoad(bronzeTable, partition, current.withRows(consumed));
+                    landed.finishLoad(bronzeTable, partition, current.withRows(emitted));
                     continue;
                 }
             }
             SourceRow row = lookahead;
-            lookahead = reader.next();
-            consumed++;
+            consumedReturned = consumed;
+            lookahead = nextOfPartition();
+            emitted++;
             LandedFile completes = null;
             if (lookahead == null) {
-                completes = current.withRows(consumed);
+                completes = current.withRows(emitted);
+                consumedReturned = consumed;
                 reader.close();
                 reader = null;
             }
@@ -174,12 +196,25 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
         }
     }
 
+    /** The next row of the current file that belongs to this partition, or null at its end. */
+    private @Nullable SourceRow nextOfPartition() {
+        SourceRow r;
+        while ((r = reader.next()) != null) {
+            consumed++;
+            if (filter.accepts(r)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
     @Override
     public void update(ExecutionContext ctx) {
         if (current != null) {
             ctx.putString(FILE_KEY, current.source());
             ctx.putString(SHA_KEY, current.sha256());
-            ctx.putLong(POS_KEY, consumed);
+            ctx.putLong(POS_KEY, consumedReturned);
+            ctx.putLong(ROWS_KEY, emitted);
         }
         ctx.putInt(SKIPPED_KEY, unchangedFiles);
         ctx.putString(WARNINGS_KEY, String.join("\n", warnings));

@@ -14,7 +14,8 @@ import org.jooq.impl.DSL;
 
 /**
  * {@code sluice.landed_file}: which file versions are in Bronze, and which load of each source file
- * is current for a partition. A file loads once per (Bronze table, source, sha256). Statements
+ * is current for a partition. A file loads once per (Bronze table, partition, source, sha256): a
+ * file of a source partitioned by a column loads once for each partition. Statements
  * join the caller's Spring transaction when there is one. Thread-safe.
  */
 public final class LandedFileRepository {
@@ -44,9 +45,9 @@ public final class LandedFileRepository {
     }
 
     /** A file's recorded load: (status, run id), or empty when it was never seen. */
-    public Optional<Record> find(String bronzeTable, LandedFile file) {
+    public Optional<Record> find(String bronzeTable, Partition partition, LandedFile file) {
         return dsl.select(STATUS, RUN, ROWS).from(T)
-                .where(TABLE.eq(bronzeTable), SOURCE.eq(file.source()), SHA.eq(file.sha256()))
+                .where(TABLE.eq(bronzeTable), PARTITION.eq(partition.key()), SOURCE.eq(file.source()), SHA.eq(file.sha256()))
                 .fetchOptional().map(r -> (Record) r);
     }
 
@@ -55,8 +56,8 @@ public final class LandedFileRepository {
      * did not finish, if any: its partial rows carry the same (source, run id) and could not be told
      * apart from the new version's.
      */
-    public Optional<String> unfinishedOtherVersion(String bronzeTable, LandedFile file, RunId run) {
-        return dsl.select(SHA).from(T).where(TABLE.eq(bronzeTable), SOURCE.eq(file.source()),
+    public Optional<String> unfinishedOtherVersion(String bronzeTable, Partition partition, LandedFile file, RunId run) {
+        return dsl.select(SHA).from(T).where(TABLE.eq(bronzeTable), PARTITION.eq(partition.key()), SOURCE.eq(file.source()),
                         RUN.eq(run.toString()), STATUS.eq(LOADING), SHA.ne(file.sha256()))
                 .limit(1).fetchOptional(SHA);
     }
@@ -64,7 +65,8 @@ public final class LandedFileRepository {
     /** Records that {@code run} starts loading {@code file} (or takes over a load a dead run left LOADING). */
     public void startLoad(String pipeline, String bronzeTable, Partition partition, LandedFile file, RunId run) {
         int updated = dsl.update(T).set(RUN, run.toString()).set(LOADED_AT, now())
-                .where(TABLE.eq(bronzeTable), SOURCE.eq(file.source()), SHA.eq(file.sha256()), STATUS.eq(LOADING))
+                .where(TABLE.eq(bronzeTable), PARTITION.eq(partition.key()), SOURCE.eq(file.source()),
+                        SHA.eq(file.sha256()), STATUS.eq(LOADING))
                 .execute();
         if (updated == 0) {
             dsl.insertInto(T).set(PIPELINE, pipeline).set(TABLE, bronzeTable).set(PARTITION, partition.key())
@@ -77,7 +79,8 @@ public final class LandedFileRepository {
     /** Marks a file's load complete and makes it the current load of its source for the partition. */
     public void finishLoad(String bronzeTable, Partition partition, LandedFile file) {
         dsl.update(T).set(STATUS, LOADED).set(ROWS, file.rows()).set(LOADED_AT, now())
-                .where(TABLE.eq(bronzeTable), SOURCE.eq(file.source()), SHA.eq(file.sha256())).execute();
+                .where(TABLE.eq(bronzeTable), PARTITION.eq(partition.key()), SOURCE.eq(file.source()),
+                        SHA.eq(file.sha256())).execute();
         makeCurrent(bronzeTable, partition, file);
     }
 

@@ -28,7 +28,8 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
  * <pre>
  * landing/flights/dt=YYYY-MM-DD/flights.parquet   one file per flight date (flights-3m.parquet split)
  * landing/airports/airports.csv                    the airports reference
- * landing/earthquakes/earthquakes.json             the USGS feed (for the hot path)
+ * landing/earthquakes/earthquakes.json             the USGS feed (GeoJSON, a week of events)
+ * landing/la_riots/la-riots.csv                    deaths in the 1992 Los Angeles riots (personal data)
  * landing/.sample-data.properties                  manifest: tarball and file SHA-256s
  * </pre>
  * The tarball is kept in {@code cache/}. Idempotent: when the manifest matches the tarball and
@@ -40,7 +41,8 @@ public final class SampleDataInstaller {
     private static final String FLIGHTS = "package/data/flights-3m.parquet";
     private static final Map<String, String> COPIES = Map.of(
             "package/data/airports.csv", "airports/airports.csv",
-            "package/data/earthquakes.json", "earthquakes/earthquakes.json");
+            "package/data/earthquakes.json", "earthquakes/earthquakes.json",
+            "package/data/la-riots.csv", "la_riots/la-riots.csv");
     private static final String MANIFEST = ".sample-data.properties";
 
     private final SampleDataSpec spec;
@@ -90,6 +92,7 @@ public final class SampleDataInstaller {
             progress.accept("verified " + tarball.getFileName() + " (sha256 " + sha.substring(0, 12) + "…)");
             Properties manifest = readManifest(landing);
             if (sha.equals(manifest.getProperty("tarball.sha256")) && filesMatch(landing, manifest)
+                    && COPIES.values().stream().allMatch(c -> manifest.containsKey("file." + c))
                     && Files.isRegularFile(rawFolder(home, spec).resolve("flights-3m.parquet"))) {
                 progress.accept("landing zone " + landing + " already laid out and verified; nothing to do");
                 return new Result(false, landing, Integer.parseInt(manifest.getProperty("flights.partitions")),
@@ -170,7 +173,7 @@ public final class SampleDataInstaller {
                 Files.createDirectories(target.getParent());
                 Files.copy(raw.resolve(Path.of(c.getKey()).getFileName()), target);
             }
-            for (String top : List.of("flights", "airports", "earthquakes")) {
+            for (String top : List.of("flights", "airports", "earthquakes", "la_riots")) {
                 replaceChanged(staging, landing, top, previous);
             }
             try (Stream<Path> files = Files.walk(landing)) {
@@ -184,7 +187,7 @@ public final class SampleDataInstaller {
                 manifest.store(out, "sluice sample-data: what was laid out, with SHA-256s");
             }
             Files.move(tmp, landing.resolve(MANIFEST), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            progress.accept("laid out " + split.files() + " flight partitions (" + split.rows() + " rows), airports and earthquakes under " + landing);
+            progress.accept("laid out " + split.files() + " flight partitions (" + split.rows() + " rows), airports, earthquakes and la_riots under " + landing);
             return new Result(true, landing, split.files(), split.rows());
         } finally {
             deleteTree(staging);

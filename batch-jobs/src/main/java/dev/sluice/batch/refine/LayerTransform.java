@@ -46,6 +46,8 @@ public final class LayerTransform {
     private static final Table<?> QUARANTINE = DSL.table(DSL.name("sluice", "quarantine"));
     /** Rule id of a row whose values broke its contract while being read. */
     public static final String CONTRACT_VIOLATION = "contract_violation";
+    /** Rule id of a row of a column-partitioned source without a partition value. */
+    public static final String PARTITION_VALUE_MISSING = "partition_value_missing";
     /** Characters of {@code _parse_errors} quoted in a quarantine reason (the whole of it is in record_json). */
     private static final int REASON_CHARS = 900;
     private static final Table<?> VERSIONS = DSL.table(DSL.name("sluice", "partition_version"));
@@ -94,7 +96,7 @@ public final class LayerTransform {
         dsl.deleteFrom(target).where(thisVersion).execute(); // leftovers of a write that never committed its version
 
         Condition kept = rules.isEmpty() ? inputRows : inputRows.and(ruleIndex.eq(0));
-        Table<?> inputPart = DSL.table("({0})", DSL.selectFrom(inputTable()).where(kept));
+        Table<?> inputPart = DSL.table("({0})", inputSelect().where(kept));
         String template = table.sql().replace("{input}", "{0}").replace("{partition}", "{1}");
         Table<?> q = DSL.table("(" + template + ")", inputPart, DSL.val(partition.key())).as("q");
 
@@ -158,6 +160,27 @@ public final class LayerTransform {
         }
     }
 
+    /**
+     * What {@code {input}} selects from: for Silver over a source with PII policies, the Bronze
+     * columns with PII hashed, masked or dropped; otherwise every column.
+     */
+    private org.jooq.SelectJoinStep<?> inputSelect() {
+        var source = inputSource();
+        if (source != null) {
+            PiiProjection pii = new PiiProjection(dsl.dialect(), source, spec.piiKeys());
+            if (pii.transforms()) {
+                var evolved = new dev.sluice.batch.contract.SchemaDriftRepository(dsl).evolvedColumns(spec.name(), source);
+                return dsl.select(pii.fields(LayerTables.BRONZE_METADATA, evolved)).from(inputTable());
+            }
+        }
+        return dsl.select(DSL.asterisk()).from(inputTable());
+    }
+
+    /** The source of a Bronze input table, or null when the input is not Bronze. */
+    private dev.sluice.config.@org.jspecify.annotations.Nullable SourceSpec inputSource() {
+        return input.layer() == Layer.BRONZE && input.source() != null ? spec.source(input.source()).orElse(null) : null;
+    }
+
     private Table<?> inputTable() {
         return LayerTables.table(input.table()).as("b");
     }
@@ -177,9 +200,11 @@ public final class LayerTransform {
     }
 
     /**
-     * The rules in the order they are tried. For a Silver table fed by Bronze, the first is the
-     * built-in {@code contract_violation}: a row whose values broke its contract while being read
-     * ({@code _parse_errors}), with those errors as its reason.
+     * The rules in the order they are tried. For a Silver table fed by Bronze, the built-in rules
+     * come first: {@code contract_violation} (a row whose values broke its contract while being
+     * read, {@code _parse_errors}, with those errors as its reason), {@code partition_value_missing}
+     * (a source partitioned by a column: the row has no value there), and the contract's allowed
+     * values ({@link ContractRules}); then the spec's rules.
      */
     private List<Rule> rules() {
         List<Rule> rules = new ArrayList<>();
@@ -187,6 +212,15 @@ public final class LayerTransform {
             Field<String> errors = DSL.field(DSL.name("b", "_parse_errors"), String.class);
             rules.add(new Rule(errors.isNotNull(), DSL.inline(CONTRACT_VIOLATION),
                     DSL.concat(DSL.inline("the row breaks its contract: "), DSL.substring(errors, 1, REASON_CHARS))));
+            var source = inputSource();
+            if (source != null) {
+                source.partitionColumnName().ifPresent(pc -> rules.add(new Rule(DSL.field(DSL.name("b", pc)).isNull(),
+                        DSL.inline(PARTITION_VALUE_MISSING), DSL.inline("partition column " + pc
+                                + " has no value, so the row belongs to no partition (it is quarantined by every partition of its file)"))));
+                for (ContractRules.Rule r : ContractRules.of(source.contract())) {
+                    rules.add(new Rule(r.when(), DSL.inline(r.id()), DSL.inline(r.reason())));
+                }
+            }
         }
         for (QuarantineRule r : table.quarantine()) {
             rules.add(new Rule(DSL.condition(r.when()), DSL.inline(r.id()), DSL.inline(r.reason())));

@@ -126,4 +126,15 @@ public final class TestHome {
         SluiceEnvironment env = environment(withSampleData(), url, user, password);
         return new PipelineSpecLoader(env.interpolator()).load(projectRoot().resolve("pipelines/flights.yaml"));
     }
+
+    /**
+     * A spec of the project's {@code pipelines/} (e.g. {@code la_riots}) on the sample-data home,
+     * the given warehouse and extra environment (e.g. a PII key).
+     */
+    public static PipelineSpec projectSpec(String pipeline, String url, String user, String password, Map<String, String> extra) {
+        Map<String, String> env = new HashMap<>(environment(withSampleData(), url, user, password).variables());
+        env.putAll(extra);
+        return new PipelineSpecLoader(new SluiceEnvironment(env).interpolator())
+                .load(projectRoot().resolve("pipelines/" + pipeline + ".yaml"));
+    }
 }

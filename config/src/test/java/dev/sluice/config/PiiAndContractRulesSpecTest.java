@@ -1,0 +1,142 @@
+package dev.sluice.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** PII tags and policies, HMAC keys, allowed values and column partitions in specs and contracts. */
+class PiiAndContractRulesSpecTest {
+
+    private static final String KEY = "0123456789abcdef0123456789abcdef-not-a-real-key";
+
+    @TempDir
+    Path dir;
+
+    private static PipelineSpecLoader loader(Map<String, String> env) {
+        return new PipelineSpecLoader(new SluiceEnvironment(env).interpolator());
+    }
+
+    private Path write(String contract, String source, String pii) throws Exception {
+        Files.createDirectories(dir.resolve("contracts"));
+        Files.writeString(dir.resolve("contracts/people.v1.yaml"), contract);
+        Path spec = dir.resolve("people.yaml");
+        Files.writeString(spec, """
+                pipeline: people
+                warehouse: {url: "jdbc:h2:mem:x"}
+                %s
+                sources:
+                  - name: people
+                    format: csv
+                    path: /landing/people.csv
+                    contract: contracts/people.v1.yaml
+                %s
+                layers:
+                  bronze: [{table: bronze.people_raw, source: people}]
+                  silver:
+                    - {table: silver.people, input: bronze.people_raw, key: [name], columns: {name: string}, sql: "SELECT name FROM {input} p"}
+                  gold:
+                    - {table: gold.people, input: silver.people, key: [n], columns: {n: long}, sql: "SELECT COUNT(*) AS n FROM {input} s"}
+                """.formatted(pii, source.indent(4).stripTrailing()));
+        return spec;
+    }
+
+    private static final String CONTRACT = """
+            contract: people
+            version: 1
+            key: [name, born]
+            columns:
+              - {name: name, type: string, nullable: false, pii: true}
+              - {name: born, type: date, nullable: false}
+              - {name: email, type: string, pii: true}
+              - {name: age, type: int, pii: true, min: 0, max: 120}
+              - {name: gender, type: string, allowed: [f, m, x]}
+            """;
+
+    private static final String KEYS = """
+            pii:
+              active_key: v2
+              keys:
+                v1: ${PII_V1}
+                v2: ${PII_V2}
+            """;
+
+    @Test
+    void policiesTagsKeysAndAllowedValuesLoad() throws Exception {
+        Path spec = write(CONTRACT, """
+                partition_column: born
+                pii: {name: hash, email: mask, age: drop}
+                """, KEYS);
+        PipelineSpec s = loader(Map.of("PII_V1", KEY + "1", "PII_V2", KEY + "2")).load(spec);
+        SourceSpec people = s.source("people").orElseThrow();
+        assertThat(people.partitionColumnName()).contains("born");
+        assertThat(people.pii()).isEqualTo(Map.of("name", PiiPolicy.HASH, "email", PiiPolicy.MASK, "age", PiiPolicy.DROP));
+        assertThat(people.policy("gender")).isEqualTo(PiiPolicy.KEEP);
+        assertThat(people.contract().key()).containsExactly("name", "born");
+        ColumnSpec age = people.contract().columns().get(3);
+        assertThat(age.pii()).isTrue();
+        assertThat(age.allowed()).isEqualTo(new AllowedValues("0", "120", List.of()));
+        assertThat(people.contract().columns().get(4).allowed().values()).containsExactly("f", "m", "x");
+        assertThat(s.piiKeys().activeVersion()).contains("v2");
+        assertThat(new String(s.piiKeys().activeKey(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(KEY + "2");
+        assertThat(s.piiKeys().toString()).doesNotContain(KEY).contains("v1", "v2");
+        assertThat(s.toString()).doesNotContain(KEY);
+    }
+
+    @Test
+    void everyPiiMistakeIsReportedWithoutShowingAKey() throws Exception {
+        Path spec = write(CONTRACT, """
+                partition_column: gender
+                pii: {email: mask, age: mask, gender: hash, phone: drop, name: shred}
+                """, """
+                pii:
+                  active_key: v3
+                  keys:
+                    v1: ${PII_V1}
+                """);
+        List<SpecProblem> problems = loader(Map.of("PII_V1", "short-secret")).validate(spec);
+        assertThat(problems).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason()).containsExactlyInAnyOrder(
+                "sources[0].partition_column = gender: a partition column is a date or timestamp; gender is string",
+                "sources[0].pii.age = mask: mask keeps the shape of text; age is int: use hash or drop",
+                "sources[0].pii.gender = gender: not tagged PII in contract people.v1; tag it (pii: true) or remove the policy",
+                "sources[0].pii.phone = phone: not a column of contract people.v1",
+                "sources[0].pii.name = shred: unknown PII policy; one of hash, mask, drop, keep",
+                "pii.keys.v1 = ****: an HMAC key has at least 32 bytes (e.g. openssl rand -base64 32); this one is shorter",
+                "pii.active_key = v3: not one of pii.keys: v1");
+        assertThat(problems.toString()).doesNotContain("short-secret");
+    }
+
+    @Test
+    void aHashPolicyNeedsKeys() throws Exception {
+        Path spec = write(CONTRACT, "partition_column: born\npii: {name: hash, email: keep}", "");
+        assertThat(loader(Map.of()).validate(spec)).extracting(SpecProblem::reason).containsExactly(
+                "PII column age of contract people.v1 has no policy; give it one of hash, mask, drop, keep",
+                "a source hashes PII: give pii.keys (versioned HMAC keys from environment variables) and pii.active_key");
+    }
+
+    @Test
+    void contractValueRulesAreCheckedAgainstTheColumnType() throws Exception {
+        Path spec = write("""
+                contract: people
+                version: 1
+                key: [name, nobody]
+                columns:
+                  - {name: name, type: string, min: a}
+                  - {name: born, type: date, min: 2001-02-30}
+                  - {name: age, type: int, min: 10, max: 5, allowed: [1, two]}
+                  - {name: flag, type: boolean, allowed: []}
+                """, "partition_column: born", "");
+        assertThat(loader(Map.of()).validate(spec)).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason())
+                .containsExactlyInAnyOrder(
+                        "columns[0].min = a: a range applies to numbers, dates and timestamps; use allowed for a string",
+                        "columns[1].min = 2001-02-30: not a date value",
+                        "columns[2].allowed[1] = two: not a int value",
+                        "columns[2].max = 5: is below min 10",
+                        "columns[3].allowed = []: an empty set allows nothing; list the values or leave allowed out",
+                        "key[1] = nobody: a key column must be one of the contract's columns");
+    }
+}
