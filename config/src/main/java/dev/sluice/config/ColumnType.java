@@ -78,6 +78,11 @@ public enum ColumnType {
         return this != STRING && this != BOOLEAN;
     }
 
+    /** The spec spelling with its indefinite article, for messages: {@code an int}, {@code a date}. */
+    public String withArticle() {
+        return (this == INT ? "an " : "a ") + id();
+    }
+
     /** Parses the spec spelling (case-insensitive); empty when unknown. */
     public static Optional<ColumnType> parse(String text) {
         for (ColumnType t : values()) {

@@ -138,7 +138,7 @@ final class ContractLoader {
         for (YamlCursor v : items) {
             v.scalar().ifPresent(text -> {
                 if (!type.acceptsLiteral(text)) {
-                    v.problemHere(text, "not a " + type.id() + " value");
+                    v.problemHere(text, "not " + type.withArticle() + " value");
                 } else if (values.contains(text)) {
                     v.problemHere(text, "listed twice");
                 } else {
@@ -163,7 +163,7 @@ final class ContractLoader {
             return null;
         }
         if (!type.acceptsLiteral(text.get())) {
-            col.problem(key, text.get(), "not a " + type.id() + " value");
+            col.problem(key, text.get(), "not " + type.withArticle() + " value");
             return null;
         }
         return text.get();

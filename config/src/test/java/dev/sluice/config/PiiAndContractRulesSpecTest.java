@@ -134,7 +134,7 @@ class PiiAndContractRulesSpecTest {
                 .containsExactlyInAnyOrder(
                         "columns[0].min = a: a range applies to numbers, dates and timestamps; use allowed for a string",
                         "columns[1].min = 2001-02-30: not a date value",
-                        "columns[2].allowed[1] = two: not a int value",
+                        "columns[2].allowed[1] = two: not an int value",
                         "columns[2].max = 5: is below min 10",
                         "columns[3].allowed = []: an empty set allows nothing; list the values or leave allowed out",
                         "key[1] = nobody: a key column must be one of the contract's columns");

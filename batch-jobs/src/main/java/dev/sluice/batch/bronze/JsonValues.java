@@ -30,7 +30,7 @@ final class JsonValues {
             return switch (c.type()) {
                 case STRING -> node.toString();
                 default -> throw new BadInputException(file, row, c.name(), "a JSON " + node.getNodeType().name().toLowerCase()
-                        + " is not a " + c.type().id());
+                        + " is not " + c.type().withArticle());
             };
         }
         switch (c.type()) {
@@ -76,6 +76,6 @@ final class JsonValues {
         if (node.isTextual()) {
             return TextValues.parse(node.asText(), c, file, row);
         }
-        throw new BadInputException(file, row, c.name(), "JSON " + node + " is not a " + c.type().id());
+        throw new BadInputException(file, row, c.name(), "JSON " + node + " is not " + c.type().withArticle());
     }
 }

@@ -33,8 +33,8 @@ final class TextValues {
                 case TIMESTAMP -> LocalDateTime.parse(text.strip().replace(' ', 'T'));
             };
         } catch (NumberFormatException | DateTimeParseException e) {
-            throw new BadInputException(file, row, column.name(), "'" + abbreviate(text.replace('\0', '?')) + "' is not a "
-                    + column.type().id() + (e.getMessage() != null && e.getMessage().startsWith("holds") ? " (" + e.getMessage() + ")"
+            throw new BadInputException(file, row, column.name(), "'" + abbreviate(text.replace('\0', '?')) + "' is not "
+                    + column.type().withArticle() + (e.getMessage() != null && e.getMessage().startsWith("holds") ? " (" + e.getMessage() + ")"
                     : e.getMessage() != null && e.getMessage().equals("out of range") ? " (out of range)" : ""), e);
         }
     }

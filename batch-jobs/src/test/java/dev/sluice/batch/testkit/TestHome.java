@@ -132,7 +132,13 @@ public final class TestHome {
      * the given warehouse and extra environment (e.g. a PII key).
      */
     public static PipelineSpec projectSpec(String pipeline, String url, String user, String password, Map<String, String> extra) {
-        Map<String, String> env = new HashMap<>(environment(withSampleData(), url, user, password).variables());
+        return projectSpec(pipeline, withSampleData(), url, user, password, extra);
+    }
+
+    /** A spec of the project's {@code pipelines/} on {@code home} (its own landing files), the warehouse and extra environment. */
+    public static PipelineSpec projectSpec(String pipeline, Path home, String url, String user, String password,
+            Map<String, String> extra) {
+        Map<String, String> env = new HashMap<>(environment(home, url, user, password).variables());
         env.putAll(extra);
         return new PipelineSpecLoader(new SluiceEnvironment(env).interpolator())
                 .load(projectRoot().resolve("pipelines/" + pipeline + ".yaml"));
