@@ -27,7 +27,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * SIGKILL at every step boundary, in the middle of the Bronze chunk loop and inside the Silver and
  * Gold transactions (fault points, {@code SLUICE_FAULT_PAUSE}); the next plain run completes and
  * leaves Silver and Gold checksum-identical to an uninterrupted run, with no duplicate Bronze row.
- * One real day (2001-02-22: 16,565 rows, a duplicate, a quarantined row) in chunks of 5,000 rows.
+ * One real day (2001-02-22: 16,565 rows, a duplicate, a quarantined row) in chunks of 5,000 rows;
+ * and one day of the earthquake feed, a file holding a week, read in chunks of 50 rows so that a
+ * resumed Bronze load must skip the rows of other days it had already passed.
  */
 class CrashPointsIT {
 
@@ -71,16 +73,55 @@ class CrashPointsIT {
         return reference;
     }
 
+    private static final Partition QUAKE_DAY = Partition.daily(LocalDate.parse("2018-02-03"));
+    private static Map<String, String> quakeReference;
+
+    private static Map<String, String> quakeEnv(String url) {
+        return Map.of("SLUICE_HOME", TestHome.withSampleData().toString(), "SLUICE_WAREHOUSE_URL", url,
+                "SLUICE_PIPELINES", TestHome.projectRoot().resolve("pipelines").toString(), "SLUICE_BATCH_ROWS", "50");
+    }
+
+    private static Map<String, String> quakeChecksums(String url) {
+        PipelineSpec spec = TestHome.projectSpec("earthquakes", url, "sa", "", Map.of());
+        Map<String, String> sums = new LinkedHashMap<>();
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            for (String t : List.of("silver.earthquakes", "gold.earthquakes_daily")) {
+                sums.put(t, TableChecksum.of(w.dsl(), spec.table(DatasetRef.parse(t)).orElseThrow(), QUAKE_DAY));
+            }
+            sums.put("bronze rows", Long.toString(w.dsl().fetchCount(w.dsl().selectFrom("bronze.earthquakes_raw"))));
+            sums.put("distinct bronze positions", w.dsl().resultQuery(
+                    "SELECT COUNT(DISTINCT _source_pos) FROM bronze.earthquakes_raw").fetchOne(0, String.class));
+            sums.put("landed rows", w.dsl().resultQuery("SELECT rows_loaded FROM sluice.landed_file").fetchOne(0, String.class));
+        }
+        return sums;
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"before:bronze.airports_raw", "before:bronze.flights_raw", "bronze-chunk:bronze.flights_raw#2",
-            "before:silver.airports", "in-transaction:silver.airports", "before:silver.flights",
-            "in-transaction:silver.flights", "before:gold.airport_daily_delays", "in-transaction:gold.route_daily"})
-    void aRunKilledAtThePointCompletesIdenticallyOnRestart(String point) throws Exception {
-        Map<String, String> expected = reference();
+    @ValueSource(strings = {"bronze-chunk:bronze.earthquakes_raw#3", "in-transaction:silver.earthquakes"})
+    void aColumnPartitionedLoadKilledMidwayResumesWithoutLossOrDuplicates(String point) throws Exception {
+        synchronized (CrashPointsIT.class) {
+            if (quakeReference == null) {
+                String url = TestHome.freshH2Url();
+                assertThat(SluiceCommand.execute(new SluiceEnvironment(quakeEnv(url)), new PrintWriter(new StringWriter(), true),
+                        new PrintWriter(new StringWriter(), true), "run", "earthquakes", "--partition", QUAKE_DAY.key())).isZero();
+                quakeReference = quakeChecksums(url);
+                assertThat(quakeReference).containsEntry("bronze rows", "259").containsEntry("distinct bronze positions", "259")
+                        .containsEntry("landed rows", "259");
+            }
+        }
         String url = TestHome.freshH2Url() + ";WRITE_DELAY=0";
+        killAt(point, url, quakeEnv(url), "earthquakes", QUAKE_DAY);
+        assertThat(SluiceCommand.execute(new SluiceEnvironment(quakeEnv(url)), new PrintWriter(new StringWriter(), true),
+                new PrintWriter(new StringWriter(), true), "run", "earthquakes", "--partition", QUAKE_DAY.key()))
+                .as("the restart after a kill at %s", point).isZero();
+        assertThat(quakeChecksums(url)).as("after a kill at %s", point).isEqualTo(quakeReference);
+    }
+
+    /** Starts the CLI in a process that pauses at {@code point}, and kills it there (SIGKILL). */
+    private static void killAt(String point, String url, Map<String, String> env, String pipeline, Partition day) throws Exception {
         ProcessBuilder pb = new ProcessBuilder("bash", TestHome.projectRoot().resolve("sluice").toString(),
-                "run", "flights", "--partition", DAY.key()).redirectErrorStream(true);
-        pb.environment().putAll(env(url));
+                "run", pipeline, "--partition", day.key()).redirectErrorStream(true);
+        pb.environment().putAll(env);
         pb.environment().put("SLUICE_FAULT_PAUSE", point);
         Process p = pb.start();
         boolean paused = false;
@@ -95,6 +136,16 @@ class CrashPointsIT {
         }
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(paused).as("the run reached %s", point).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"before:bronze.airports_raw", "before:bronze.flights_raw", "bronze-chunk:bronze.flights_raw#2",
+            "before:silver.airports", "in-transaction:silver.airports", "before:silver.flights",
+            "in-transaction:silver.flights", "before:gold.airport_daily_delays", "in-transaction:gold.route_daily"})
+    void aRunKilledAtThePointCompletesIdenticallyOnRestart(String point) throws Exception {
+        Map<String, String> expected = reference();
+        String url = TestHome.freshH2Url() + ";WRITE_DELAY=0";
+        killAt(point, url, env(url), "flights", DAY);
         assertThat(runInProcess(url)).as("the restart after a kill at %s", point).isZero();
         assertThat(checksums(url)).as("after a kill at %s", point).isEqualTo(expected);
     }

@@ -143,4 +143,28 @@ class SluiceCliIT {
         assertThat(diff.code()).isZero();
         assertThat(diff.out()).contains("flights: no schema drift recorded");
     }
+
+    @Test
+    void eraseRedactsAndAuditsAndRefusesAnUnknownColumn() {
+        Map<String, String> env = new HashMap<>(sampleHomeWithFreshWarehouse());
+        env.put("SLUICE_PII_KEY_V1", "cli-test-key-0123456789abcdef0123456789abcdef");
+        Outcome run = sluice(env, "run", "la_riots", "--partition", "1992-05-01");
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(run.out()).contains("la_riots 1992-05-01: COMPLETED").contains("Silver rows                     13");
+        Outcome erase = sluice(env, "erase", "--pipeline", "la_riots", "--column", "last_name", "--value", "Alvarez",
+                "--reason", "request 7", "--requested-by", "dpo");
+        assertThat(erase.code()).as(erase.err()).isZero();
+        assertThat(erase.out()).contains("erasure #1 of la_riots.last_name: 1 Bronze row(s) and 0 quarantined row(s) redacted")
+                .contains("Partitions that held it: 1992-05-01")
+                .contains("sluice run la_riots --partition <P> --rerun");
+        Outcome audit = sluice(env, "sql", "--pipeline", "la_riots",
+                "SELECT requested_by || ' ' || reason || ' ' || bronze_rows FROM sluice.erasure_log");
+        assertThat(audit.out()).as(audit.err()).contains("dpo request 7 1");
+        Outcome unknown = sluice(env, "erase", "--pipeline", "la_riots", "--column", "phone", "--value", "1", "--reason", "r");
+        assertThat(unknown.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(unknown.err()).contains("no source contract of pipeline la_riots has a column phone").doesNotContain("\tat ");
+        Outcome noKey = sluice(sampleHomeWithFreshWarehouse(), "run", "la_riots", "--partition", "1992-05-01");
+        assertThat(noKey.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(noKey.err()).contains("pii.keys.v1").contains("SLUICE_PII_KEY_V1 is not set");
+    }
 }
