@@ -35,6 +35,11 @@ public final class PipelineSpecLoader {
             .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z_]*)}");
     private static final Set<String> SQL_PLACEHOLDERS = Set.of("input", "partition");
+    /** Metadata columns of Bronze tables (batch-jobs' LayerTables), which checks may name. */
+    static final List<String> BRONZE_METADATA =
+            List.of("_partition", "_run_id", "_source", "_source_pos", "_ingested_at", "_row_hash", "_parse_errors");
+    /** Metadata columns of Silver/Gold tables. */
+    static final List<String> REFINED_METADATA = List.of("_partition", "_run_id", "_version");
 
     private final EnvInterpolator env;
 
@@ -355,10 +360,10 @@ public final class PipelineSpecLoader {
 
         private void table(Layer layer, YamlCursor t) {
             Set<String> allowed = layer == Layer.BRONZE
-                    ? Set.of("table", "source", "description")
+                    ? Set.of("table", "source", "description", "checks")
                     : layer == Layer.SILVER
-                            ? Set.of("table", "input", "partition", "write", "key", "columns", "sql", "quarantine", "description")
-                            : Set.of("table", "input", "partition", "write", "key", "columns", "sql", "description");
+                            ? Set.of("table", "input", "partition", "write", "key", "columns", "sql", "quarantine", "description", "checks")
+                            : Set.of("table", "input", "partition", "write", "key", "columns", "sql", "description", "checks");
             t.allowOnly(allowed);
             Optional<DatasetRef> ref = t.text("table", true).flatMap(r -> parseRef(t, "table", r));
             ref.filter(r -> !r.schema().equals(layer.id()))
@@ -372,10 +377,14 @@ public final class PipelineSpecLoader {
                     }
                     return found;
                 });
+                Set<String> known = new java.util.LinkedHashSet<>();
+                source.ifPresent(src -> src.contract().columns().forEach(col -> known.add(col.name())));
+                known.addAll(BRONZE_METADATA);
+                List<CheckSpec> checks = CheckReader.checks(t, known);
                 if (ref.isPresent() && source.isPresent()) {
                     SourceSpec s = source.get();
                     tables.add(new TableSpec(layer, ref.get(), s.name(), null, s.partitioned(), List.of(),
-                            s.contract().columns(), "", List.of()));
+                            s.contract().columns(), "", List.of(), checks));
                 }
                 return;
             }
@@ -403,9 +412,13 @@ public final class PipelineSpecLoader {
             Optional<String> sql = t.text("sql", true);
             sql.ifPresent(s -> checkSql(t, s));
             List<QuarantineRule> rules = layer == Layer.SILVER ? quarantine(t) : List.of();
+            Set<String> known = new java.util.LinkedHashSet<>();
+            columns.forEach(col -> known.add(col.name()));
+            known.addAll(REFINED_METADATA);
+            List<CheckSpec> checks = CheckReader.checks(t, known);
             if (ref.isPresent() && input.isPresent() && sql.isPresent()) {
                 tables.add(new TableSpec(layer, ref.get(), null, input.get(), partitioned, key, columns,
-                        sql.get().strip(), rules));
+                        sql.get().strip(), rules, checks));
             }
         }
 

@@ -24,15 +24,24 @@ import org.jspecify.annotations.Nullable;
  * @param columns the business columns, in order (Bronze: from the contract)
  * @param sql for Silver/Gold: the SELECT; otherwise empty
  * @param quarantine for Silver: the quarantine rules, first match wins; otherwise empty
+ * @param checks the quality checks of this table's gate (Bronze: source, Silver: transform, Gold:
+ *     sink), in declaration order
  */
 public record TableSpec(Layer layer, DatasetRef table, @Nullable String source, @Nullable DatasetRef input,
         boolean partitioned, List<String> key, List<ColumnSpec> columns, String sql,
-        List<QuarantineRule> quarantine) {
+        List<QuarantineRule> quarantine, List<CheckSpec> checks) {
 
     public TableSpec {
         key = List.copyOf(key);
         columns = List.copyOf(columns);
         quarantine = List.copyOf(quarantine);
+        checks = List.copyOf(checks);
+    }
+
+    /** A table without quality checks. */
+    public TableSpec(Layer layer, DatasetRef table, @Nullable String source, @Nullable DatasetRef input,
+            boolean partitioned, List<String> key, List<ColumnSpec> columns, String sql, List<QuarantineRule> quarantine) {
+        this(layer, table, source, input, partitioned, key, columns, sql, quarantine, List.of());
     }
 
     /** The input table of a Silver/Gold table. */

@@ -11,15 +11,16 @@ import java.util.List;
  * @param partition the partition checked
  * @param boundary where the gate sits
  * @param checks each check's result, in spec order
+ * @param elapsedMs wall time of the evaluation, in milliseconds (Spark read and Deequ run included)
  */
-public record GateResult(DatasetRef dataset, Partition partition, Boundary boundary, List<CheckResult> checks) {
-
+public record GateResult(DatasetRef dataset, Partition partition, Boundary boundary, List<CheckResult> checks,
+        long elapsedMs) {
     public GateResult {
         checks = List.copyOf(checks);
     }
 
     /** True when no ERROR check failed: the partition may go on. */
     public boolean passed() {
-        return checks.stream().noneMatch(c -> c.status().equals("FAILED"));
+        return checks.stream().noneMatch(c -> c.status() == CheckStatus.FAILED);
     }
 }

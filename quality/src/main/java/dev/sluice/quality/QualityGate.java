@@ -1,15 +1,24 @@
 package dev.sluice.quality;
 
+import dev.sluice.config.CheckSpec;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
+import java.util.List;
 
 /**
- * Evaluates a dataset partition's declared checks. Implementations return failures as values;
- * only the job step turns a failed ERROR check into a step failure. Implementations are
- * thread-safe.
+ * Evaluates a dataset partition's declared checks. A failed check is a value
+ * ({@link CheckResult}); only the job step turns a FAILED result into a step failure.
+ * Implementations are thread-safe.
  */
 public interface QualityGate {
 
-    /** Evaluates the checks declared for {@code dataset} at {@code boundary} on {@code partition}. */
-    GateResult evaluate(DatasetRef dataset, Partition partition, Boundary boundary);
+    /**
+     * Evaluates {@code checks} on the partition that {@code source} selects.
+     *
+     * @throws InvalidCheckException when a check cannot be evaluated as declared (e.g. min above
+     *     max, a column the data does not have for a map check)
+     * @throws dev.sluice.core.SluiceException when the partition cannot be read
+     */
+    GateResult evaluate(DatasetRef dataset, Partition partition, Boundary boundary, PartitionSource source,
+            List<CheckSpec> checks, MetricHistory history);
 }

@@ -1,0 +1,179 @@
+package dev.sluice.config;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * Reads {@code checks:} of a layer table, reporting every problem with its key path:
+ * <pre>
+ * checks:
+ *   - {id: delay_plausible, expect: expect_column_values_to_be_between, column: delay_min,
+ *      min_value: -120, max_value: 1440, mostly: 0.999, severity: warn}
+ * </pre>
+ * Keys: {@code id}, {@code expect} (an {@link Expectation} name), {@code severity} ({@code error}
+ * default, or {@code warn}), {@code mostly} (map checks), {@code column}, {@code description}, and
+ * the expectation's own parameters. Thread-safe (stateless).
+ */
+final class CheckReader {
+
+    private static final Set<String> COMMON = Set.of("id", "expect", "severity", "mostly", "column", "description");
+    private static final Set<String> LISTS = Set.of("value_set", "column_list");
+    private static final Set<String> METRICS = Set.of("row_count", "mean", "stddev");
+    private static final Set<String> STRATEGIES = Set.of("relative_rate_of_change", "online_normal");
+
+    private CheckReader() {
+    }
+
+    /**
+     * @param columns the columns the table has (business and metadata), for checking {@code column}
+     */
+    static List<CheckSpec> checks(YamlCursor table, Set<String> columns) {
+        List<CheckSpec> out = new ArrayList<>();
+        Set<String> ids = new HashSet<>();
+        for (YamlCursor c : table.list("checks", false)) {
+            Optional<String> id = c.text("id", true);
+            id.filter(i -> !ContractLoader.IDENTIFIER.matcher(i).matches())
+                    .ifPresent(i -> c.problem("id", i, "a check id is a lower-case identifier [a-z][a-z0-9_]*"));
+            id.filter(i -> !ids.add(i)).ifPresent(i -> c.problem("id", i, "duplicate check id in this table"));
+            Optional<Expectation> expect = c.text("expect", true).flatMap(e -> {
+                Optional<Expectation> parsed = Expectation.parse(e);
+                if (parsed.isEmpty()) {
+                    c.problem("expect", e, "unknown expectation; one of " + names());
+                }
+                return parsed;
+            });
+            Severity severity = c.text("severity", false).map(s -> Severity.parse(s).orElseGet(() -> {
+                c.problem("severity", s, "error or warn");
+                return Severity.ERROR;
+            })).orElse(Severity.ERROR);
+            if (expect.isEmpty()) {
+                continue;
+            }
+            Expectation e = expect.get();
+            Set<String> allowed = new HashSet<>(COMMON);
+            allowed.addAll(e.parameters());
+            c.allowOnly(allowed);
+            Double mostly = c.text("mostly", false).map(m -> fraction(c, m)).orElse(null);
+            if (mostly != null && e.kind() != Expectation.Kind.MAP) {
+                c.problem("mostly", mostly.toString(), "mostly applies to column-value checks (" + e.id() + " judges an aggregate)");
+            }
+            Optional<String> column = c.text("column", e.needsColumn());
+            column.filter(col -> !columns.contains(col))
+                    .ifPresent(col -> c.problem("column", col, "not a column of this table; it has " + String.join(", ", columns)));
+            Map<String, Object> params = new LinkedHashMap<>();
+            for (String p : e.parameters()) {
+                if (LISTS.contains(p)) {
+                    if (c.has(p)) {
+                        List<Object> values = new ArrayList<>();
+                        c.list(p, false).forEach(v -> v.scalar().ifPresent(values::add));
+                        params.put(p, values);
+                    }
+                } else {
+                    c.text(p, false).ifPresent(v -> params.put(p, v));
+                }
+            }
+            checkParams(c, e, params, column);
+            if (id.isPresent()) {
+                out.add(new CheckSpec(id.get(), e, severity, mostly, column.orElse(null), params));
+            }
+        }
+        return out;
+    }
+
+    private static void checkParams(YamlCursor c, Expectation e, Map<String, Object> params, Optional<String> column) {
+        switch (e) {
+            case EXPECT_COLUMN_VALUES_TO_BE_IN_SET -> require(c, params, "value_set");
+            case EXPECT_COLUMN_VALUES_TO_MATCH_REGEX -> require(c, params, "regex").ifPresent(r -> {
+                try {
+                    Pattern.compile(r.toString());
+                } catch (PatternSyntaxException x) {
+                    c.problem("regex", r.toString(), "not a valid regular expression: " + x.getDescription());
+                }
+            });
+            case EXPECT_COLUMN_VALUES_TO_MATCH_STRFTIME_FORMAT -> require(c, params, "strftime_format");
+            case EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE, EXPECT_TABLE_COLUMNS_TO_MATCH_ORDERED_LIST -> require(c, params, "column_list");
+            case EXPECT_PARTITION_TO_BE_FRESH -> require(c, params, "max_lag").ifPresent(v -> {
+                try {
+                    Duration.parse(v.toString());
+                } catch (DateTimeParseException x) {
+                    c.problem("max_lag", v.toString(), "an ISO-8601 duration, e.g. PT6H");
+                }
+            });
+            case EXPECT_METRIC_TO_NOT_BE_ANOMALOUS -> {
+                require(c, params, "metric").filter(m -> !METRICS.contains(m.toString()))
+                        .ifPresent(m -> c.problem("metric", m.toString(), "one of row_count, mean, stddev"));
+                if (params.containsKey("metric") && !"row_count".equals(params.get("metric")) && column.isEmpty()) {
+                    c.problem("column", "(missing)", "the mean or stddev of which column?");
+                }
+                Object strategy = params.getOrDefault("strategy", "relative_rate_of_change");
+                if (!STRATEGIES.contains(strategy.toString())) {
+                    c.problem("strategy", strategy.toString(), "one of relative_rate_of_change, online_normal");
+                }
+                for (String n : List.of("max_rate_decrease", "max_rate_increase", "stddevs", "min_history")) {
+                    Optional.ofNullable(params.get(n)).ifPresent(v -> number(c, n, v.toString()));
+                }
+            }
+            default -> {
+            }
+        }
+        if (e.parameters().contains("min_value")) {
+            Object min = params.get("min_value");
+            Object max = params.get("max_value");
+            if (min == null && max == null) {
+                c.problem("min_value", "(missing)", "give min_value, max_value or both");
+            }
+            if (min != null && max != null && isNumber(min.toString()) && isNumber(max.toString())
+                    && Double.parseDouble(min.toString()) > Double.parseDouble(max.toString())) {
+                c.problem("max_value", max.toString(), "is below min_value " + min);
+            }
+        }
+    }
+
+    private static Optional<Object> require(YamlCursor c, Map<String, Object> params, String key) {
+        Object v = params.get(key);
+        if (v == null || v instanceof List<?> l && l.isEmpty()) {
+            c.problem(key, "(missing)", "required by this expectation");
+            return Optional.empty();
+        }
+        return Optional.of(v);
+    }
+
+    private static Double fraction(YamlCursor c, String text) {
+        if (!isNumber(text) || Double.parseDouble(text) <= 0 || Double.parseDouble(text) > 1) {
+            c.problem("mostly", text, "a fraction in (0, 1], e.g. 0.99");
+            return null;
+        }
+        return Double.parseDouble(text);
+    }
+
+    private static void number(YamlCursor c, String key, String text) {
+        if (!isNumber(text)) {
+            c.problem(key, text, "a number");
+        }
+    }
+
+    static boolean isNumber(String text) {
+        try {
+            return Double.isFinite(Double.parseDouble(text));
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private static String names() {
+        List<String> n = new ArrayList<>();
+        for (Expectation e : Expectation.values()) {
+            n.add(e.id());
+        }
+        return String.join(", ", n);
+    }
+}

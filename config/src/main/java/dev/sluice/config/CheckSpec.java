@@ -1,0 +1,59 @@
+package dev.sluice.config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One declared quality check of a dataset: {@code layers.<layer>[i].checks[j]} in the spec. The
+ * boundary follows from the layer (Bronze: source, Silver: transform, Gold: sink).
+ *
+ * @param id unique within the table, e.g. {@code delay_plausible}
+ * @param expectation what is checked
+ * @param severity what a failure does
+ * @param mostly for a {@link Expectation.Kind#MAP} check, the fraction of (non-null) values that
+ *     must pass, in (0, 1]; null means 1 (every value)
+ * @param column the column judged, or null for a table check
+ * @param params the expectation's other parameters as given, e.g. {@code min_value → -120},
+ *     {@code value_set → [a, b]} (a scalar is a String, Number or Boolean; a list a List of them)
+ */
+public record CheckSpec(String id, Expectation expectation, Severity severity, @Nullable Double mostly,
+        @Nullable String column, Map<String, Object> params) {
+
+    public CheckSpec {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(expectation, "expectation");
+        Objects.requireNonNull(severity, "severity");
+        params = Map.copyOf(params);
+    }
+
+    /** The fraction that must pass (1 when {@code mostly} is absent). */
+    public double mostlyOrAll() {
+        return mostly == null ? 1.0 : mostly;
+    }
+
+    /** A scalar parameter, or empty. */
+    public Optional<Object> param(String key) {
+        return Optional.ofNullable(params.get(key));
+    }
+
+    /** A boolean parameter (false when absent). */
+    public boolean flag(String key) {
+        Object v = params.get(key);
+        return v instanceof Boolean b ? b : v != null && v.toString().equals("true");
+    }
+
+    /** A list parameter (empty when absent). */
+    public List<Object> list(String key) {
+        Object v = params.get(key);
+        return v instanceof List<?> l ? List.copyOf(l.stream().map(o -> (Object) o).toList()) : List.of();
+    }
+
+    /** {@code max_lag} of a freshness check. */
+    public Optional<Duration> maxLag() {
+        return param("max_lag").map(v -> Duration.parse(v.toString()));
+    }
+}

@@ -1,0 +1,98 @@
+package dev.sluice.config;
+
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The check vocabulary: Great Expectations' expectation names (https://greatexpectations.io/expectations/,
+ * semantics as in GE's Spark backend) plus Sluice's freshness and anomaly checks. Each names its
+ * family, its kind and the parameters it takes.
+ */
+public enum Expectation {
+    EXPECT_COLUMN_VALUES_TO_NOT_BE_NULL(CheckFamily.COMPLETENESS, Kind.MAP, Set.of()),
+    EXPECT_COLUMN_VALUES_TO_BE_NULL(CheckFamily.COMPLETENESS, Kind.MAP, Set.of()),
+    EXPECT_COLUMN_VALUES_TO_BE_UNIQUE(CheckFamily.UNIQUENESS, Kind.MAP, Set.of()),
+    EXPECT_COLUMN_VALUES_TO_BE_IN_SET(CheckFamily.VALIDITY, Kind.MAP, Set.of("value_set")),
+    EXPECT_COLUMN_VALUES_TO_BE_BETWEEN(CheckFamily.VALIDITY, Kind.MAP, Set.of("min_value", "max_value", "strict_min", "strict_max")),
+    EXPECT_COLUMN_VALUES_TO_MATCH_REGEX(CheckFamily.VALIDITY, Kind.MAP, Set.of("regex")),
+    EXPECT_COLUMN_VALUES_TO_MATCH_STRFTIME_FORMAT(CheckFamily.VALIDITY, Kind.MAP, Set.of("strftime_format")),
+    EXPECT_COLUMN_MEAN_TO_BE_BETWEEN(CheckFamily.DISTRIBUTION, Kind.AGGREGATE, Set.of("min_value", "max_value", "strict_min", "strict_max")),
+    EXPECT_COLUMN_MIN_TO_BE_BETWEEN(CheckFamily.VALIDITY, Kind.AGGREGATE, Set.of("min_value", "max_value", "strict_min", "strict_max")),
+    EXPECT_COLUMN_MAX_TO_BE_BETWEEN(CheckFamily.VALIDITY, Kind.AGGREGATE, Set.of("min_value", "max_value", "strict_min", "strict_max")),
+    EXPECT_TABLE_ROW_COUNT_TO_BE_BETWEEN(CheckFamily.COMPLETENESS, Kind.TABLE, Set.of("min_value", "max_value")),
+    EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE(CheckFamily.UNIQUENESS, Kind.TABLE, Set.of("column_list")),
+    EXPECT_COLUMN_TO_EXIST(CheckFamily.VALIDITY, Kind.SCHEMA, Set.of()),
+    EXPECT_TABLE_COLUMNS_TO_MATCH_ORDERED_LIST(CheckFamily.VALIDITY, Kind.SCHEMA, Set.of("column_list")),
+    /**
+     * Sluice: the newest value of a timestamp column is at most {@code max_lag} (ISO-8601 duration)
+     * before the end of the partition's nominal interval (for a daily partition D: D+1 00:00).
+     * Judged against the partition, not the wall clock, so a historical load is judged fairly.
+     */
+    EXPECT_PARTITION_TO_BE_FRESH(CheckFamily.FRESHNESS, Kind.FRESHNESS, Set.of("max_lag")),
+    /**
+     * Sluice: a metric ({@code row_count}, or {@code mean} / {@code stddev} of a column) compared
+     * with its accepted history of earlier partitions by a Deequ anomaly strategy
+     * ({@code relative_rate_of_change} with {@code max_rate_decrease}/{@code max_rate_increase}, or
+     * {@code online_normal} with {@code stddevs}); fewer than {@code min_history} (default 5) earlier
+     * values yields INSUFFICIENT_HISTORY.
+     */
+    EXPECT_METRIC_TO_NOT_BE_ANOMALOUS(CheckFamily.DISTRIBUTION, Kind.ANOMALY,
+            Set.of("metric", "strategy", "max_rate_decrease", "max_rate_increase", "stddevs", "min_history"));
+
+    /** How a check is computed. */
+    public enum Kind {
+        /** Judges each value of a column; {@code mostly} is the fraction that must pass. */
+        MAP,
+        /** Judges an aggregate of a column. */
+        AGGREGATE,
+        /** Judges the table's rows as a whole. */
+        TABLE,
+        /** Judges the table's columns. */
+        SCHEMA,
+        FRESHNESS,
+        ANOMALY
+    }
+
+    private final CheckFamily family;
+    private final Kind kind;
+    private final Set<String> parameters;
+
+    Expectation(CheckFamily family, Kind kind, Set<String> parameters) {
+        this.family = family;
+        this.kind = kind;
+        this.parameters = parameters;
+    }
+
+    public CheckFamily family() {
+        return family;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The parameter keys this expectation takes besides id, severity, column and mostly. */
+    public Set<String> parameters() {
+        return parameters;
+    }
+
+    /** True when the check judges one column ({@code column} required). */
+    public boolean needsColumn() {
+        return kind == Kind.MAP || kind == Kind.AGGREGATE || kind == Kind.FRESHNESS || this == EXPECT_COLUMN_TO_EXIST;
+    }
+
+    /** The GE name, e.g. {@code expect_column_values_to_be_unique}. */
+    public String id() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** Parses a name; empty when unknown. */
+    public static Optional<Expectation> parse(String text) {
+        for (Expectation e : values()) {
+            if (e.id().equals(text)) {
+                return Optional.of(e);
+            }
+        }
+        return Optional.empty();
+    }
+}

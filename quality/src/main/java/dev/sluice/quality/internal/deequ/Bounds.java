@@ -1,0 +1,46 @@
+package dev.sluice.quality.internal.deequ;
+
+import dev.sluice.config.CheckSpec;
+import dev.sluice.quality.InvalidCheckException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code min_value} / {@code max_value} (inclusive unless {@code strict_min} / {@code strict_max})
+ * of a check. As in GE: min above max raises; neither given raises for a column-values check and
+ * means "any value" (vacuously true) for an aggregate or the row count.
+ */
+record Bounds(@Nullable Object min, @Nullable Object max, boolean strictMin, boolean strictMax) {
+
+    static Bounds of(CheckSpec spec) {
+        Object min = spec.param("min_value").orElse(null);
+        Object max = spec.param("max_value").orElse(null);
+        if (min == null && max == null && spec.expectation().kind() == dev.sluice.config.Expectation.Kind.MAP) {
+            throw new InvalidCheckException(spec.id() + ": min_value and max_value cannot both be None");
+        }
+        if (min != null && max != null && SparkSql.isNumber(min.toString()) && SparkSql.isNumber(max.toString())
+                && Double.parseDouble(min.toString()) > Double.parseDouble(max.toString())) {
+            throw new InvalidCheckException(spec.id() + ": min_value cannot be greater than max_value");
+        }
+        return new Bounds(min, max, spec.flag("strict_min"), spec.flag("strict_max"));
+    }
+
+    /** True when a number is within the bounds (numeric bounds only). */
+    boolean contains(double v) {
+        if (min != null) {
+            double m = Double.parseDouble(min.toString());
+            if (strictMin ? v <= m : v < m) {
+                return false;
+            }
+        }
+        if (max != null) {
+            double m = Double.parseDouble(max.toString());
+            return strictMax ? v < m : v <= m;
+        }
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return (min == null ? "(-∞" : (strictMin ? "(" : "[") + min) + ", " + (max == null ? "∞)" : max + (strictMax ? ")" : "]"));
+    }
+}

@@ -1,0 +1,149 @@
+package dev.sluice.quality.internal.deequ;
+
+import com.amazon.deequ.checks.Check;
+import com.amazon.deequ.checks.CheckLevel$;
+import dev.sluice.config.CheckSpec;
+import dev.sluice.config.Expectation;
+import dev.sluice.config.Severity;
+import dev.sluice.quality.InvalidCheckException;
+import java.util.List;
+import java.util.function.DoublePredicate;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How one declared check is computed: the Deequ {@link Check} that measures and judges it (null
+ * for schema and freshness checks, judged from the schema or one aggregate), and for a map check
+ * the SQL predicate of an unexpected value (over non-null values, GE's semantics) for the sample.
+ *
+ * <p>Mapping (GE name → Deequ): not_be_null → {@code hasCompleteness ≥ mostly}; be_null →
+ * {@code hasCompleteness ≤ 1 − mostly}; be_unique → {@code hasUniqueness} (Deequ counts values
+ * occurring once among non-null rows, which is GE's rule); in_set, be_between, match_regex,
+ * match_strftime_format → {@code satisfies(predicate).where(column IS NOT NULL)} (GE ignores
+ * NULLs in these); mean/min/max → {@code hasMean/hasMin/hasMax}; row count → {@code hasSize};
+ * compound unique → {@code hasUniqueness(columns)}; anomaly metrics → {@code hasSize},
+ * {@code hasMean}, {@code hasStandardDeviation} (always holding; the anomaly strategy judges).
+ *
+ * @param spec the declared check
+ * @param deequ the Deequ check with exactly one constraint, or null
+ * @param unexpected for a map check, the SQL condition of a row whose value is unexpected; else null
+ * @param threshold the requirement as text
+ */
+record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpected, String threshold) {
+
+    /**
+     * @throws InvalidCheckException when the check cannot be evaluated on data of {@code schema}
+     */
+    static CheckPlan of(CheckSpec spec, StructType schema) {
+        Expectation e = spec.expectation();
+        String name = spec.id();
+        Check check = new Check(spec.severity() == Severity.ERROR ? CheckLevel$.MODULE$.Error() : CheckLevel$.MODULE$.Warning(),
+                name, Scala.seq(List.of()));
+        String col = spec.column();
+        DataType type = null;
+        if (col != null && e.kind() != Expectation.Kind.SCHEMA) {
+            type = field(schema, col, spec).dataType();
+        }
+        double mostly = spec.mostlyOrAll();
+        String q = col == null ? null : SparkSql.identifier(col);
+        String notNull = q + " IS NOT NULL";
+        String mostlyText = mostly < 1 ? ">= " + mostly + " of values " : "every value ";
+        return switch (e) {
+            case EXPECT_COLUMN_VALUES_TO_NOT_BE_NULL -> new CheckPlan(spec,
+                    check.hasCompleteness(col, Scala.onDouble(c -> c >= mostly), Scala.none(), Scala.none()),
+                    q + " IS NULL", mostlyText + "not null");
+            case EXPECT_COLUMN_VALUES_TO_BE_NULL -> new CheckPlan(spec,
+                    check.hasCompleteness(col, Scala.onDouble(c -> 1 - c >= mostly - 1e-12), Scala.none(), Scala.none()),
+                    notNull, mostlyText + "null");
+            case EXPECT_COLUMN_VALUES_TO_BE_UNIQUE -> new CheckPlan(spec,
+                    check.hasUniqueness(col, Scala.onDouble(u -> u >= mostly), Scala.none(), Scala.none()),
+                    null, mostlyText + "unique (NULLs ignored)");
+            case EXPECT_COLUMN_VALUES_TO_BE_IN_SET -> {
+                String set = SparkSql.list(spec.list("value_set"), type);
+                yield compliance(spec, check, set.isEmpty() ? "FALSE" : q + " IN (" + set + ")", mostlyText + "in {" + set + "}");
+            }
+            case EXPECT_COLUMN_VALUES_TO_BE_BETWEEN -> {
+                Bounds b = Bounds.of(spec);
+                StringBuilder p = new StringBuilder("TRUE");
+                if (b.min() != null) {
+                    p.append(" AND ").append(q).append(b.strictMin() ? " > " : " >= ").append(SparkSql.literal(b.min(), type));
+                }
+                if (b.max() != null) {
+                    p.append(" AND ").append(q).append(b.strictMax() ? " < " : " <= ").append(SparkSql.literal(b.max(), type));
+                }
+                yield compliance(spec, check, p.toString(), mostlyText + "in " + b);
+            }
+            case EXPECT_COLUMN_VALUES_TO_MATCH_REGEX -> {
+                String regex = spec.param("regex").orElseThrow().toString();
+                yield compliance(spec, check, "CAST(" + q + " AS STRING) RLIKE " + SparkSql.string(regex),
+                        mostlyText + "matching /" + regex + "/");
+            }
+            case EXPECT_COLUMN_VALUES_TO_MATCH_STRFTIME_FORMAT -> {
+                String format = spec.param("strftime_format").orElseThrow().toString();
+                try {
+                    StrftimeFormat.formatter(format);
+                } catch (IllegalArgumentException x) {
+                    throw new InvalidCheckException(name + ": " + x.getMessage());
+                }
+                yield compliance(spec, check, StrftimeFormat.UDF + "(CAST(" + q + " AS STRING), " + SparkSql.string(format) + ")",
+                        mostlyText + "of strftime format " + format);
+            }
+            case EXPECT_COLUMN_MEAN_TO_BE_BETWEEN, EXPECT_COLUMN_MIN_TO_BE_BETWEEN, EXPECT_COLUMN_MAX_TO_BE_BETWEEN -> {
+                if (!(type instanceof NumericType)) {
+                    throw new InvalidCheckException(name + ": " + e.id() + " needs a numeric column; " + col + " is " + type.simpleString());
+                }
+                Bounds b = Bounds.of(spec);
+                DoublePredicate in = b::contains;
+                Check c = switch (e) {
+                    case EXPECT_COLUMN_MEAN_TO_BE_BETWEEN -> check.hasMean(col, Scala.onDouble(in::test), Scala.none());
+                    case EXPECT_COLUMN_MIN_TO_BE_BETWEEN -> check.hasMin(col, Scala.onDouble(in::test), Scala.none(), Scala.none());
+                    default -> check.hasMax(col, Scala.onDouble(in::test), Scala.none(), Scala.none());
+                };
+                yield new CheckPlan(spec, c, null, e.id().replace("expect_column_", "").replace("_to_be_between", "") + " in " + b);
+            }
+            case EXPECT_TABLE_ROW_COUNT_TO_BE_BETWEEN -> {
+                Bounds b = Bounds.of(spec);
+                yield new CheckPlan(spec, check.hasSize(Scala.onLong(n -> b.contains(n)), Scala.none()), null, "row count in " + b);
+            }
+            case EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE -> {
+                List<String> cols = spec.list("column_list").stream().map(Object::toString).toList();
+                cols.forEach(c -> field(schema, c, spec));
+                yield new CheckPlan(spec, check.hasUniqueness(Scala.seq(cols), Scala.onDouble(u -> u >= 1.0), Scala.none()),
+                        null, "(" + String.join(", ", cols) + ") unique");
+            }
+            case EXPECT_METRIC_TO_NOT_BE_ANOMALOUS -> {
+                String metric = spec.param("metric").orElseThrow().toString();
+                Check c = switch (metric) {
+                    case "row_count" -> check.hasSize(Scala.onLong(n -> true), Scala.none());
+                    case "mean" -> check.hasMean(col, Scala.onDouble(v -> true), Scala.none());
+                    default -> check.hasStandardDeviation(col, Scala.onDouble(v -> true), Scala.none());
+                };
+                yield new CheckPlan(spec, c, null, AnomalyJudge.describe(spec));
+            }
+            case EXPECT_COLUMN_TO_EXIST -> new CheckPlan(spec, null, null, "column " + col + " exists");
+            case EXPECT_TABLE_COLUMNS_TO_MATCH_ORDERED_LIST -> new CheckPlan(spec, null, null, "columns " + spec.list("column_list"));
+            case EXPECT_PARTITION_TO_BE_FRESH -> new CheckPlan(spec, null, null,
+                    "newest " + col + " at most " + spec.maxLag().orElseThrow() + " before the partition's end");
+        };
+    }
+
+    private static CheckPlan compliance(CheckSpec spec, Check check, String pass, String threshold) {
+        String q = SparkSql.identifier(spec.column());
+        double mostly = spec.mostlyOrAll();
+        Check c = check.satisfies(pass, spec.id(), Scala.onDouble(f -> f >= mostly), Scala.none(), Scala.nil(), Scala.none())
+                .where(q + " IS NOT NULL");
+        return new CheckPlan(spec, c, q + " IS NOT NULL AND NOT COALESCE(" + pass + ", FALSE)", threshold);
+    }
+
+    static StructField field(StructType schema, String column, CheckSpec spec) {
+        for (StructField f : schema.fields()) {
+            if (f.name().equalsIgnoreCase(column)) {
+                return f;
+            }
+        }
+        throw new InvalidCheckException(spec.id() + ": the data has no column " + column);
+    }
+}
