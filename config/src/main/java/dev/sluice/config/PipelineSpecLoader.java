@@ -103,7 +103,7 @@ public final class PipelineSpecLoader {
             return Optional.empty();
         }
         YamlCursor c = new YamlCursor(fileName, "", root, problems, env);
-        c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "versions", "pii", "sources", "layers"));
+        c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "versions", "pii", "quality", "sources", "layers"));
         Optional<String> name = c.text("pipeline", true);
         name.filter(n -> !ContractLoader.IDENTIFIER.matcher(n).matches())
                 .ifPresent(n -> c.problem("pipeline", n, "a pipeline name is a lower-case identifier [a-z][a-z0-9_]*"));
@@ -123,6 +123,10 @@ public final class PipelineSpecLoader {
             v.allowOnly(Set.of("keep"));
             return v.integer("keep", 3, 1).orElse(3);
         }).orElse(3);
+        String sparkMaster = c.map("quality", false).map(q -> {
+            q.allowOnly(Set.of("spark_master"));
+            return q.text("spark_master", false).orElse(null);
+        }).orElseGet(() -> env.interpolate("${SLUICE_SPARK_MASTER:-local[*]}").value());
         Path dir = specFile.toAbsolutePath().getParent();
         List<Path> contractFiles = new ArrayList<>();
         Map<String, SourceSpec> sources = sources(c, dir, contractFiles);
@@ -136,7 +140,7 @@ public final class PipelineSpecLoader {
         }
         String hash = hash(specFile, contractFiles);
         return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), batchRows, maxLineBytes, keepVersions,
-                List.copyOf(sources.values()), tables, piiKeys, hash));
+                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, piiKeys, hash));
     }
 
     private static Optional<WarehouseSpec> warehouse(YamlCursor c) {

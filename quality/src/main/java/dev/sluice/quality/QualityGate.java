@@ -21,4 +21,13 @@ public interface QualityGate {
      */
     GateResult evaluate(DatasetRef dataset, Partition partition, Boundary boundary, PartitionSource source,
             List<CheckSpec> checks, MetricHistory history);
+
+    /**
+     * The Deequ gate on the JVM's one SparkSession.
+     *
+     * @param sparkMaster e.g. {@code local[*]}; the first gate of the JVM creates the session
+     */
+    static QualityGate deequ(String sparkMaster) {
+        return new dev.sluice.quality.internal.deequ.DeequGate(sparkMaster);
+    }
 }

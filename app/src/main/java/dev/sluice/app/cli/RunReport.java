@@ -22,14 +22,19 @@ final class RunReport {
         out.printf(Locale.ROOT, "  rows quarantined      %,12d%n", s.quarantined());
         out.printf(Locale.ROOT, "  Gold rows             %,12d%n", s.goldRows());
         out.println();
-        out.printf(Locale.ROOT, "  %-28s %-10s %12s %12s %9s%n", "step", "status", "rows in", "rows out", "elapsed");
+        out.printf(Locale.ROOT, "  %-32s %-10s %12s %12s %9s%n", "step", "status", "rows in", "rows out", "elapsed");
         for (StepSummary st : s.steps()) {
+            if (st.step().startsWith("gate.")) {
+                out.printf(Locale.ROOT, "  %-32s %-10s %12s %12s %9s%s%n", st.step(), st.status(), "", "", seconds(st.elapsedMs()),
+                        st.earlierExecution() ? "  (completed before the restart)" : "  (quality gate: sluice quality show)");
+                continue;
+            }
             long in = st.layer() == dev.sluice.core.Layer.BRONZE ? st.rowsRead() : st.inputRows();
             String note = st.earlierExecution() ? "  (completed before the restart)"
                     : st.unchanged() ? "  (input unchanged: snapshot not rewritten)"
                     : st.layer() == dev.sluice.core.Layer.BRONZE && st.rowsRead() == 0 && st.status().equals("COMPLETED")
                             ? "  (landed files already in Bronze)" : "";
-            out.printf(Locale.ROOT, "  %-28s %-10s %,12d %,12d %9s%s%n", st.step(), st.status(), in, st.rowsWritten(),
+            out.printf(Locale.ROOT, "  %-32s %-10s %,12d %,12d %9s%s%n", st.step(), st.status(), in, st.rowsWritten(),
                     seconds(st.elapsedMs()), note);
         }
         for (String w : s.warnings()) {

@@ -31,7 +31,8 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 /**
  * Builds the medallion job of one pipeline partition: one step per layer table, in spec order
- * (Bronze chunk steps, then Silver and Gold tasklet steps). Step names are the tables' qualified
+ * (Bronze chunk steps, then Silver and Gold tasklet steps), each table with quality checks followed
+ * by its gate step {@code gate.<table>}. Step names are the tables' qualified
  * names. Bronze appends through the database's bulk path (PostgreSQL COPY, else JDBC batches);
  * each Silver/Gold step is one transaction of set-based SQL. A failed job restarts from its
  * failed step. Thread-safe.
@@ -55,8 +56,13 @@ public final class MedallionJobFactory {
 
     /** The job of {@code partition} of {@code spec}, run as {@code run}. */
     public Job job(PipelineSpec spec, Partition partition, RunId run) {
-        List<Step> steps = spec.tables().stream().map(t -> t.layer() == Layer.BRONZE
-                ? bronzeStep(spec, t, partition, run) : transformStep(spec, t, partition, run)).toList();
+        List<Step> steps = new java.util.ArrayList<>();
+        for (TableSpec t : spec.tables()) {
+            steps.add(t.layer() == Layer.BRONZE ? bronzeStep(spec, t, partition, run) : transformStep(spec, t, partition, run));
+            if (!t.checks().isEmpty()) {
+                steps.add(gateStep(spec, t, partition, run));
+            }
+        }
         SimpleJobBuilder b = new JobBuilder(spec.name(), batch.repository()).start(steps.get(0));
         for (Step s : steps.subList(1, steps.size())) {
             b = b.next(s);
@@ -96,6 +102,24 @@ public final class MedallionJobFactory {
                 FaultPoints.reach("before:" + step);
             }
         };
+    }
+
+    /** The quality gate of {@code table}: judges what its step wrote; publishes it when no error check failed. */
+    private Step gateStep(PipelineSpec spec, TableSpec table, Partition partition, RunId run) {
+        String name = dev.sluice.batch.gate.GateStep.stepName(table);
+        dev.sluice.batch.gate.GateStep gate = new dev.sluice.batch.gate.GateStep(warehouse, spec, table,
+                dev.sluice.quality.QualityGate.deequ(spec.sparkMaster()));
+        return new StepBuilder(name, batch.repository())
+                .tasklet((contribution, context) -> {
+                    dev.sluice.quality.GateResult r = gate.run(partition, run);
+                    ExecutionContext ctx = contribution.getStepExecution().getExecutionContext();
+                    ctx.putString(StepMetrics.GATE_WARNINGS, String.join("\n", dev.sluice.batch.gate.GateStep.warnings(r)));
+                    ctx.putLong(StepMetrics.GATE_CHECKS, r.checks().size());
+                    ctx.putLong(StepMetrics.GATE_ELAPSED_MS, r.elapsedMs());
+                    return RepeatStatus.FINISHED;
+                }, warehouse.transactionManager())
+                .listener(boundary(name))
+                .build();
     }
 
     private Step transformStep(PipelineSpec spec, TableSpec table, Partition partition, RunId run) {

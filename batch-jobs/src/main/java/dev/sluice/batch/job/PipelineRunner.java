@@ -294,10 +294,13 @@ public final class PipelineRunner {
             if (se.getStatus() == BatchStatus.FAILED && failure == null) {
                 failure = "step " + t.stepName() + " failed: " + reason(se.getFailureExceptions());
             }
+            if (!t.checks().isEmpty()) {
+                failure = summarizeGate(t, execution, current, steps, warnings, failure);
+            }
         }
         if (bronze == 0 && steps.stream().noneMatch(st -> st.layer() == Layer.SILVER && st.status().equals("COMPLETED"))) {
             // Silver did not complete: the Bronze rows are what this attempt's Bronze steps wrote
-            bronze = steps.stream().filter(st -> st.layer() == Layer.BRONZE)
+            bronze = steps.stream().filter(st -> st.layer() == Layer.BRONZE && !st.step().startsWith("gate."))
                     .filter(st -> spec.table(dev.sluice.core.DatasetRef.parse(st.step())).map(TableSpec::partitioned).orElse(false))
                     .mapToLong(StepSummary::rowsWritten).sum();
         }
@@ -309,6 +312,29 @@ public final class PipelineRunner {
         String status = execution.getStatus() == BatchStatus.COMPLETED ? "COMPLETED" : "FAILED";
         return new RunSummary(spec.name(), partition, attempt, run, status, restart, rowsRead, bronze, silver,
                 collapsed, quarantined, gold, steps, elapsed, failure, warnings);
+    }
+
+    /** Adds the gate step of {@code t} (when it ran) to the summary; returns the run's failure so far. */
+    private @Nullable String summarizeGate(TableSpec t, JobExecution execution, java.util.Map<String, StepExecution> current,
+            List<StepSummary> steps, List<String> warnings, @Nullable String failure) {
+        String name = dev.sluice.batch.gate.GateStep.stepName(t);
+        StepExecution g = current.containsKey(name) ? current.get(name)
+                : batch.repository().getLastStepExecution(execution.getJobInstance(), name);
+        if (g == null) {
+            return failure;
+        }
+        ExecutionContext ctx = g.getExecutionContext();
+        boolean earlier = g.getJobExecutionId() != execution.getId();
+        steps.add(new StepSummary(name, t.layer(), g.getStatus().name(), 0, 0, 0, 0, 0,
+                ctx.getLong(StepMetrics.GATE_ELAPSED_MS, 0L), earlier, false));
+        String w = ctx.getString(StepMetrics.GATE_WARNINGS, "");
+        if (!w.isEmpty() && !earlier) {
+            warnings.addAll(List.of(w.split("\n")));
+        }
+        if (g.getStatus() == BatchStatus.FAILED && failure == null) {
+            return "step " + name + " failed: " + reason(g.getFailureExceptions());
+        }
+        return failure;
     }
 
     /** One paragraph: the message of the first Sluice exception in the causes, else the root cause's. */

@@ -8,6 +8,9 @@ final class StepMetrics {
     static final String COLLAPSED = "sluice.rows.collapsed";
     static final String VERSION = "sluice.partition.version";
     static final String UNCHANGED = "sluice.unchanged";
+    static final String GATE_WARNINGS = "sluice.gate.warnings";
+    static final String GATE_CHECKS = "sluice.gate.checks";
+    static final String GATE_ELAPSED_MS = "sluice.gate.elapsed.ms";
 
     private StepMetrics() {
     }

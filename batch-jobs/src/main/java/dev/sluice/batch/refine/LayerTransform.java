@@ -122,6 +122,18 @@ public final class LayerTransform {
             collapsed = sum == null ? 0 : sum;
         }
         recordVersion(out, run, written, fingerprint, version);
+        if (table.checks().isEmpty()) {
+            publish(out, version, run);
+        }
+        return new TransformResult(inputCount, written, quarantined, collapsed, version, false);
+    }
+
+    /**
+     * Publishes {@code version} of partition {@code out} and prunes versions older than the spec's
+     * {@code versions.keep}. A table with quality checks is published by its gate step, after the
+     * checks held; a table without them right after it is written.
+     */
+    public void publish(Partition out, int version, RunId run) {
         new PartitionVersions(dsl).publish(table.table(), out, version, run);
         if (!table.partitioned() && dsl.dialect().family() == org.jooq.SQLDialect.POSTGRES) {
             // a reference snapshot is joined row by row through its view: give PostgreSQL's planner
@@ -129,8 +141,9 @@ public final class LayerTransform {
             dsl.execute("ANALYZE " + LayerTables.versions(table.table()).qualifiedName());
             dsl.execute("ANALYZE sluice.published_partition");
         }
-        dsl.deleteFrom(target).where(partitionCol.eq(out.key()), VERSION_COL.le(version - spec.keepVersions())).execute();
-        return new TransformResult(inputCount, written, quarantined, collapsed, version, false);
+        Table<?> target = LayerTables.table(LayerTables.versions(table.table()));
+        dsl.deleteFrom(target).where(DSL.field(DSL.name("_partition"), String.class).eq(out.key()),
+                VERSION_COL.le(version - spec.keepVersions())).execute();
     }
 
     /**

@@ -34,8 +34,10 @@ public final class Warehouse implements AutoCloseable {
     private final SQLDialect dialect;
     private final DataSourceTransactionManager transactionManager;
     private final DSLContext dsl;
+    private final WarehouseSpec spec;
 
-    private Warehouse(HikariDataSource dataSource, SQLDialect dialect) {
+    private Warehouse(HikariDataSource dataSource, SQLDialect dialect, WarehouseSpec spec) {
+        this.spec = spec;
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.transactionManager = new DataSourceTransactionManager(dataSource);
@@ -66,7 +68,7 @@ public final class Warehouse implements AutoCloseable {
             ds.close();
             throw new SluiceException("cannot connect to the warehouse " + spec.url() + ": " + e.getMessage(), e);
         }
-        Warehouse w = new Warehouse(ds, dialect);
+        Warehouse w = new Warehouse(ds, dialect, spec);
         try {
             w.migrate();
         } catch (FlywayException e) {
@@ -95,6 +97,11 @@ public final class Warehouse implements AutoCloseable {
             return SQLDialect.H2;
         }
         throw new SluiceException("unsupported warehouse URL " + url + ": use jdbc:h2: or jdbc:postgresql:");
+    }
+
+    /** Where the warehouse is (URL, user, password: for engines that open their own connections). */
+    public WarehouseSpec spec() {
+        return spec;
     }
 
     /** The pool. Statements on it outside a Spring transaction auto-commit. */

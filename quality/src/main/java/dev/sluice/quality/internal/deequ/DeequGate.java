@@ -127,6 +127,12 @@ public final class DeequGate implements QualityGate {
             case AGGREGATE, TABLE -> {
                 Double metric = metric(deequ);
                 boolean held = deequ != null && deequ.status() == ConstraintStatus$.MODULE$.Success();
+                if (e == Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE && metric != null) {
+                    long rows = counts.rows();
+                    long dupes = Math.round(rows * (1 - metric));
+                    yield new Outcome(held, metric, metric, rows, dupes, List.of(), List.of(),
+                            dupes + " of " + rows + " row(s) share their " + spec.list("column_list") + " with another row");
+                }
                 Object observed = e == Expectation.EXPECT_TABLE_ROW_COUNT_TO_BE_BETWEEN
                         ? (Object) (metric == null ? 0L : metric.longValue()) : metric;
                 yield new Outcome(held, metric, observed, counts.rows(), 0, List.of(), List.of(),

@@ -1,0 +1,145 @@
+package dev.sluice.batch.gate;
+
+import dev.sluice.batch.bronze.LandedFileRepository;
+import dev.sluice.batch.refine.LayerTransform;
+import dev.sluice.batch.warehouse.LayerTables;
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.TableSpec;
+import dev.sluice.core.Layer;
+import dev.sluice.core.Partition;
+import dev.sluice.core.RunId;
+import dev.sluice.quality.Boundary;
+import dev.sluice.quality.CheckResult;
+import dev.sluice.quality.CheckStatus;
+import dev.sluice.quality.GateResult;
+import dev.sluice.quality.PartitionSource;
+import dev.sluice.quality.QualityGate;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record1;
+import org.jooq.impl.DSL;
+import org.jspecify.annotations.Nullable;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The gate of one table in a partition's job, run as the step {@code gate.<table>} right after the
+ * table's step: source gate after Bronze (the partition's current load), transform gate after
+ * Silver and sink gate after Gold (the version the table's step just wrote, not yet published).
+ * Every result is recorded in {@code sluice.quality_results} in its own transaction; when no
+ * {@code error} check failed, a Silver/Gold version is published (readers see it from then on),
+ * else the step fails with {@link GateFailedException} and the version stays unpublished. Not
+ * thread-safe: one instance per step.
+ */
+public final class GateStep {
+
+    private final Warehouse warehouse;
+    private final PipelineSpec spec;
+    private final TableSpec table;
+    private final QualityGate gate;
+
+    public GateStep(Warehouse warehouse, PipelineSpec spec, TableSpec table, QualityGate gate) {
+        this.warehouse = warehouse;
+        this.spec = spec;
+        this.table = table;
+        this.gate = gate;
+    }
+
+    /** The step name of {@code table}'s gate. */
+    public static String stepName(TableSpec table) {
+        return "gate." + table.stepName();
+    }
+
+    /**
+     * Evaluates, records and (Silver/Gold) publishes.
+     *
+     * @return the gate's result
+     * @throws GateFailedException when an {@code error} check failed
+     */
+    public GateResult run(Partition partition, RunId run) {
+        Partition out = table.partitioned() ? partition : Partition.NONE;
+        DSLContext dsl = warehouse.dsl();
+        Integer version = table.layer() == Layer.BRONZE ? null : versionWrittenBy(dsl, out, run);
+        PartitionSource source = new PartitionSource(warehouse.spec().url(), warehouse.spec().user(), warehouse.spec().password(),
+                query(dsl, out, version), table.layer() == Layer.BRONZE ? "_source_pos" : null,
+                out.equals(Partition.NONE) ? null : out.date().plusDays(1).atStartOfDay());
+        QualityResultRepository results = new QualityResultRepository(dsl);
+        GateResult result = gate.evaluate(table.table(), out, boundary(), source, table.checks(),
+                checkId -> results.acceptedHistory(table.table(), checkId, out));
+        TransactionTemplate own = new TransactionTemplate(warehouse.transactionManager());
+        own.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+        own.executeWithoutResult(status -> results.save(spec.name(), run, result));
+        if (!result.passed()) {
+            throw new GateFailedException(table.table() + " partition " + out + ": " + failures(result)
+                    + (version == null ? "" : "; version " + version + " is not published")
+                    + ". Fix the data (then --rerun) or the check (then a plain run restarts the gate).");
+        }
+        if (version != null) {
+            new LayerTransform(dsl, spec, table).publish(out, version, run);
+        }
+        return result;
+    }
+
+    /** One line per check that did not hold, for the run summary. */
+    public static List<String> warnings(GateResult result) {
+        return result.checks().stream().filter(c -> c.status() == CheckStatus.WARNED)
+                .map(c -> "quality " + result.boundary().name().toLowerCase(java.util.Locale.ROOT) + " " + result.dataset()
+                        + " " + c.checkId() + " WARNED: " + c.message())
+                .toList();
+    }
+
+    private Boundary boundary() {
+        return switch (table.layer()) {
+            case BRONZE -> Boundary.SOURCE;
+            case SILVER -> Boundary.TRANSFORM;
+            case GOLD -> Boundary.SINK;
+        };
+    }
+
+    /** The version of the partition this run wrote and has not published, or null (nothing new: judge the published one). */
+    private @Nullable Integer versionWrittenBy(DSLContext dsl, Partition out, RunId run) {
+        Field<Integer> v = DSL.field(DSL.name("version"), Integer.class);
+        Record1<Integer> r = dsl.select(DSL.max(v)).from(DSL.table(DSL.name("sluice", "partition_version")))
+                .where(DSL.field(DSL.name("dataset")).eq(table.table().qualifiedName()),
+                        DSL.field(DSL.name("partition_key")).eq(out.key()),
+                        DSL.field(DSL.name("run_id")).eq(run.toString())).fetchOne();
+        return r == null ? null : r.value1();
+    }
+
+    /**
+     * The SELECT of exactly the rows judged, with its values inlined (Spark runs it over JDBC): the
+     * table's declared columns plus {@code _source_pos} (Bronze: the row id of unexpected values)
+     * or {@code _partition}.
+     */
+    private String query(DSLContext dsl, Partition out, @Nullable Integer version) {
+        Field<String> partitionCol = DSL.field(DSL.name("b", "_partition"), String.class);
+        Condition where = partitionCol.eq(DSL.inline(out.key()));
+        org.jooq.Table<?> from;
+        if (table.layer() == Layer.BRONZE) {
+            from = LayerTables.table(table.table()).as("b");
+            where = where.and(LandedFileRepository.isCurrent(table.table().qualifiedName(), "b"));
+        } else if (version != null) {
+            from = LayerTables.table(LayerTables.versions(table.table())).as("b");
+            where = where.and(DSL.field(DSL.name("b", "_version")).eq(DSL.inline(version)));
+        } else {
+            from = LayerTables.table(table.table()).as("b");
+        }
+        List<org.jooq.SelectField<?>> columns = new java.util.ArrayList<>();
+        table.columns().forEach(c -> columns.add(DSL.field(DSL.name("b", c.name()))));
+        columns.add(DSL.field(DSL.name("b", table.layer() == Layer.BRONZE ? "_source_pos" : "_partition")));
+        return dsl.renderInlined(dsl.select(columns).from(from).where(where));
+    }
+
+    private static String failures(GateResult result) {
+        return result.checks().stream().filter(c -> c.status() == CheckStatus.FAILED)
+                .map(GateStep::describe).collect(Collectors.joining("; "));
+    }
+
+    private static String describe(CheckResult c) {
+        return "check " + c.checkId() + " (" + c.expectation() + ") failed: " + c.message() + " (required: " + c.threshold() + ")";
+    }
+}

@@ -1,0 +1,134 @@
+package dev.sluice.batch.gate;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.core.DatasetRef;
+import dev.sluice.core.Partition;
+import dev.sluice.core.RunId;
+import dev.sluice.quality.CheckResult;
+import dev.sluice.quality.CheckStatus;
+import dev.sluice.quality.GateResult;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.Result;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+
+/**
+ * {@code sluice.quality_results}: each check of each gate evaluation, and what later evaluations
+ * read back (the accepted metric history of anomaly checks, the current results of a partition).
+ * Statements join the caller's transaction when there is one. Thread-safe.
+ */
+public final class QualityResultRepository {
+
+    /** How many accepted earlier partitions an anomaly check sees at most. */
+    static final int HISTORY_LIMIT = 400;
+    private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules();
+    private static final Table<?> T = DSL.table(DSL.name("sluice", "quality_results"));
+    private static final Field<Long> ID = DSL.field(DSL.name("result_id"), Long.class);
+    private static final Field<String> DATASET = DSL.field(DSL.name("dataset"), String.class);
+    private static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);
+    private static final Field<String> CHECK = DSL.field(DSL.name("check_id"), String.class);
+    private static final Field<String> STATUS = DSL.field(DSL.name("status"), String.class);
+    private static final Field<Double> METRIC = DSL.field(DSL.name("metric"), Double.class);
+
+    private final DSLContext dsl;
+
+    public QualityResultRepository(DSLContext dsl) {
+        this.dsl = dsl;
+    }
+
+    /** Records every check of {@code gate}. */
+    public void save(String pipeline, RunId run, GateResult gate) {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        for (CheckResult c : gate.checks()) {
+            Map<Field<?>, Object> row = new LinkedHashMap<>();
+            row.put(DSL.field(DSL.name("pipeline")), pipeline);
+            row.put(DATASET, gate.dataset().qualifiedName());
+            row.put(PARTITION, gate.partition().key());
+            row.put(DSL.field(DSL.name("run_id")), run.toString());
+            row.put(DSL.field(DSL.name("boundary")), gate.boundary().name());
+            row.put(CHECK, c.checkId());
+            row.put(DSL.field(DSL.name("expectation")), c.expectation());
+            row.put(DSL.field(DSL.name("family")), c.family().name());
+            row.put(DSL.field(DSL.name("severity")), c.severity().name());
+            row.put(STATUS, c.status().name());
+            row.put(METRIC, c.metric() == null || c.metric().isNaN() ? null : c.metric());
+            row.put(DSL.field(DSL.name("observed_value")), c.observedValue() == null ? null : cut(String.valueOf(c.observedValue()), 4000));
+            row.put(DSL.field(DSL.name("threshold")), cut(c.threshold(), 1000));
+            row.put(DSL.field(DSL.name("message")), cut(c.message(), 4000));
+            row.put(DSL.field(DSL.name("element_count")), c.elementCount());
+            row.put(DSL.field(DSL.name("unexpected_count")), c.unexpectedCount());
+            row.put(DSL.field(DSL.name("unexpected_json")), c.unexpectedValues().isEmpty() ? null : cut(json(c), 20000));
+            row.put(DSL.field(DSL.name("gate_elapsed_ms")), gate.elapsedMs());
+            row.put(DSL.field(DSL.name("evaluated_at")), now);
+            dsl.insertInto(T).set(row).execute();
+        }
+    }
+
+    /**
+     * The accepted metric values of {@code checkId} on {@code dataset} in partitions before
+     * {@code before}, oldest first: per partition its latest evaluation, when that one PASSED or had
+     * insufficient history (an anomaly that was warned about is not taken as normal).
+     */
+    public List<Double> acceptedHistory(DatasetRef dataset, String checkId, Partition before) {
+        Result<? extends Record> rows = dsl.select(f("r", "partition_key", String.class), f("r", "metric", Double.class),
+                        f("r", "status", String.class)).from(T.as("r"))
+                .where(f("r", "dataset", String.class).eq(dataset.qualifiedName()), f("r", "check_id", String.class).eq(checkId),
+                        f("r", "partition_key", String.class).lt(before.key()), f("r", "result_id", Long.class).eq(latestOf("r")),
+                        f("r", "metric", Double.class).isNotNull())
+                .orderBy(f("r", "partition_key", String.class).desc()).limit(HISTORY_LIMIT).fetch();
+        List<Double> out = new ArrayList<>();
+        for (int i = rows.size() - 1; i >= 0; i--) {
+            String status = rows.get(i).get(2, String.class);
+            if (CheckStatus.PASSED.name().equals(status) || CheckStatus.INSUFFICIENT_HISTORY.name().equals(status)) {
+                out.add(rows.get(i).get(1, Double.class));
+            }
+        }
+        return out;
+    }
+
+    /** The latest result of each check of each dataset of {@code pipeline} for {@code partition}, in evaluation order. */
+    public Result<? extends Record> latest(String pipeline, Partition partition) {
+        return dsl.select(DSL.table(DSL.name("r")).asterisk()).from(T.as("r"))
+                .where(f("r", "pipeline", String.class).eq(pipeline), f("r", "partition_key", String.class).eq(partition.key()),
+                        f("r", "result_id", Long.class).eq(latestOf("r")))
+                .orderBy(f("r", "result_id", Long.class)).fetch();
+    }
+
+    /** The id of the latest evaluation of the same (dataset, partition, check) as the row of {@code alias}. */
+    private static Field<Long> latestOf(String alias) {
+        return DSL.field(DSL.select(DSL.max(f("r2", "result_id", Long.class))).from(T.as("r2")).where(
+                f("r2", "dataset", String.class).eq(f(alias, "dataset", String.class)),
+                f("r2", "check_id", String.class).eq(f(alias, "check_id", String.class)),
+                f("r2", "partition_key", String.class).eq(f(alias, "partition_key", String.class))));
+    }
+
+    private static <T> Field<T> f(String alias, String name, Class<T> type) {
+        return DSL.field(DSL.name(alias, name), type);
+    }
+
+    private static String json(CheckResult c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("values", c.unexpectedValues().stream().map(v -> v == null ? null : v instanceof Number ? v : v.toString()).toList());
+        if (!c.unexpectedRowIds().isEmpty()) {
+            m.put("row_ids", c.unexpectedRowIds());
+        }
+        try {
+            return JSON.writeValueAsString(m);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String cut(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max - 1) + "…";
+    }
+}
