@@ -73,6 +73,10 @@ class ErasureIT {
             assertThat(dsl.fetchCount(dsl.selectFrom("bronze.la_riots_raw").where("last_name = '[erased #1]'"))).isEqualTo(5);
             assertThat(dsl.fetchCount(dsl.selectFrom("sluice.quarantine").where("record_json LIKE '%\"Quux\"%'"))).isZero();
             assertThat(dsl.fetchCount(dsl.selectFrom("sluice.quarantine").where("record_json LIKE '%[erased #1]%'"))).isEqualTo(5);
+            // a number matches by value, also in the quarantined JSON (-118.1 written as -118.10)
+            Erasure.Result lon = tx.execute(s -> erasure.erase(spec, "longitude", "-118.10", "dpo@example.org", "request 2026-122"));
+            assertThat(List.of(lon.bronzeRows(), lon.quarantineRows())).containsExactly(5L, 5L);
+            assertThat(dsl.fetchCount(dsl.selectFrom("sluice.quarantine").where("record_json LIKE '%-118.1%'"))).isZero();
             // the raw address is still there: erasure is per column, as requested
             assertThat(dsl.fetchCount(dsl.selectFrom("bronze.la_riots_raw").where("address = '4 Quux St.'"))).isEqualTo(1);
 
@@ -81,15 +85,16 @@ class ErasureIT {
             assertThat(age.bronzeRows()).isEqualTo(2);   // Gail (40) on both days; Hal's '4O' is not the int 40
             Erasure.Result typo = tx.execute(s -> erasure.erase(spec, "first_name", "Hal", "dpo@example.org", "request 2026-119"));
             assertThat(typo.bronzeRows()).isEqualTo(1);
-            assertThat(dsl.resultQuery("SELECT record_json FROM sluice.quarantine WHERE record_json LIKE '%[erased #3]%'")
+            assertThat(dsl.resultQuery("SELECT record_json FROM sluice.quarantine WHERE record_json LIKE '%[erased #4]%'")
                     .fetchOne(0, String.class)).doesNotContain("\"Hal\"");
 
             assertThat(dsl.resultQuery("SELECT erasure_id || ' ' || pipeline || ' ' || column_name || ' ' || requested_by || ' '"
                     + " || reason || ' ' || bronze_rows || ' ' || quarantine_rows || ' ' || partitions FROM sluice.erasure_log"
                     + " ORDER BY erasure_id").fetch(0, String.class)).containsExactly(
                     "1 la_riots last_name dpo@example.org request 2026-117 5 5 1992-04-29,1992-04-30",
-                    "2 la_riots age dpo@example.org request 2026-118 2 2 1992-04-29,1992-04-30",
-                    "3 la_riots first_name dpo@example.org request 2026-119 1 1 1992-04-29");
+                    "2 la_riots longitude dpo@example.org request 2026-122 5 5 1992-04-29,1992-04-30",
+                    "3 la_riots age dpo@example.org request 2026-118 2 2 1992-04-29,1992-04-30",
+                    "4 la_riots first_name dpo@example.org request 2026-119 1 1 1992-04-29");
             assertThat(dsl.resultQuery("SELECT * FROM sluice.erasure_log").fetch().formatCSV()).doesNotContain("Quux", "Hal");
 
             // Silver holds tokens; a re-run rebuilds them from the redacted Bronze
@@ -101,12 +106,17 @@ class ErasureIT {
             assertThat(rebuilt.silverRows()).isEqualTo(8);
             assertThat(dsl.fetchCount(dsl.selectFrom("silver.la_riots_deaths").where("last_name_token = ?", token))).isZero();
             assertThat(dsl.fetchCount(dsl.selectFrom("silver.la_riots_deaths").where("last_name_token = ?",
-                    LaRiotsPiiIT.hmac("[erased #4]")))).isEqualTo(1);
+                    LaRiotsPiiIT.hmac("[erased #5]")))).isEqualTo(1);
 
             assertThatThrownBy(() -> erasure.erase(spec, "phone", "x", "dpo", "r")).isInstanceOf(BadInputException.class)
                     .hasMessageContaining("no source contract of pipeline la_riots has a column phone");
-            assertThatThrownBy(() -> erasure.erase(spec, "age", "forty", "dpo", "r")).isInstanceOf(BadInputException.class)
-                    .hasMessageNotContaining("forty");
+            // a value that is not of the column's type is looked for in the raw text only
+            Erasure.Result typo40 = tx.execute(s -> erasure.erase(spec, "age", "4O", "dpo", "request 2026-121"));
+            assertThat(List.of(typo40.bronzeRows(), typo40.quarantineRows())).containsExactly(1L, 1L);
+            assertThat(dsl.fetchCount(dsl.selectFrom("bronze.la_riots_raw").where("_parse_errors LIKE '%4O%'"))).isZero();
+            assertThat(dsl.fetchCount(dsl.selectFrom("sluice.quarantine").where("record_json LIKE '%4O%' OR reason LIKE '%4O%'"))).isZero();
+            assertThatThrownBy(() -> erasure.erase(spec, "age", "", "dpo", "r")).isInstanceOf(BadInputException.class)
+                    .hasMessageContaining("the value is empty");
         }
     }
 }

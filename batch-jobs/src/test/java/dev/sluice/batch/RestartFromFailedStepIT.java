@@ -47,7 +47,7 @@ class RestartFromFailedStepIT {
             assertThat(failed.failure()).startsWith("step gold.airport_daily_delays failed:")
                     .containsIgnoringCase("delay_minutes");
             assertThat(failed.steps()).extracting(StepSummary::status)
-                    .containsExactly("COMPLETED", "COMPLETED", "COMPLETED", "COMPLETED", "FAILED");
+                    .containsExactly("COMPLETED", "COMPLETED", "COMPLETED", "COMPLETED", "COMPLETED", "COMPLETED", "FAILED");
             long bronzeAfterFailure = w.dsl().fetchCount(w.dsl().selectFrom("bronze.flights_raw"));
 
             Files.writeString(spec, good);
@@ -60,9 +60,12 @@ class RestartFromFailedStepIT {
             assertThat(restarted.steps()).extracting(StepSummary::step, StepSummary::earlierExecution).containsExactly(
                     org.assertj.core.groups.Tuple.tuple("bronze.airports_raw", true),
                     org.assertj.core.groups.Tuple.tuple("bronze.flights_raw", true),
+                    org.assertj.core.groups.Tuple.tuple("gate.bronze.flights_raw", true),
                     org.assertj.core.groups.Tuple.tuple("silver.airports", true),
                     org.assertj.core.groups.Tuple.tuple("silver.flights", true),
+                    org.assertj.core.groups.Tuple.tuple("gate.silver.flights", true),
                     org.assertj.core.groups.Tuple.tuple("gold.airport_daily_delays", false),
+                    org.assertj.core.groups.Tuple.tuple("gate.gold.airport_daily_delays", false),
                     org.assertj.core.groups.Tuple.tuple("gold.route_daily", false));
             assertThat(w.dsl().fetchCount(w.dsl().selectFrom("bronze.flights_raw"))).isEqualTo(bronzeAfterFailure);
             assertThat(w.dsl().resultQuery("SELECT SUM(flights) FROM gold.airport_daily_delays WHERE _partition = ?",

@@ -136,6 +136,11 @@ final class ContractLoader {
             col.problem("allowed", "[]", "an empty set allows nothing; list the values or leave allowed out");
         }
         for (YamlCursor v : items) {
+            if (type == ColumnType.STRING && v.isBoolean()) {
+                v.problemHere(v.rawText().orElse(""), "YAML reads an unquoted yes/no/on/off/true/false as a boolean;"
+                        + " quote it (e.g. 'yes') for a string column");
+                continue;
+            }
             v.scalar().ifPresent(text -> {
                 if (!type.acceptsLiteral(text)) {
                     v.problemHere(text, "not " + type.withArticle() + " value");

@@ -34,6 +34,7 @@ public final class PipelineSpecLoader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z_]*)}");
+    private static final Pattern BRONZE_REFERENCE = Pattern.compile("(?i)\\bbronze\\s*\\.\\s*[a-z_][a-z0-9_]*");
     private static final Set<String> SQL_PLACEHOLDERS = Set.of("input", "partition");
     /** Metadata columns of Bronze tables (batch-jobs' LayerTables), which checks may name. */
     static final List<String> BRONZE_METADATA =
@@ -42,12 +43,28 @@ public final class PipelineSpecLoader {
     static final List<String> REFINED_METADATA = List.of("_partition", "_run_id", "_version");
 
     private final EnvInterpolator env;
+    private final boolean requireSecrets;
 
     /**
      * @param env the environment for {@code ${…}} interpolation (see {@link SluiceEnvironment})
      */
     public PipelineSpecLoader(EnvInterpolator env) {
+        this(env, true);
+    }
+
+    private PipelineSpecLoader(EnvInterpolator env, boolean requireSecrets) {
         this.env = env;
+        this.requireSecrets = requireSecrets;
+    }
+
+    /**
+     * A loader for commands that inspect a pipeline's warehouse without running it ({@code sql},
+     * {@code erase}, {@code quality show}, …): PII keys that are not set are left out instead of
+     * being problems, so that an auditor does not need the HMAC secret. Such a spec cannot run a
+     * {@code hash} policy.
+     */
+    public static PipelineSpecLoader forInspection(EnvInterpolator env) {
+        return new PipelineSpecLoader(env, false);
     }
 
     /**
@@ -133,7 +150,7 @@ public final class PipelineSpecLoader {
         Set<String> declaredSources = new HashSet<>();
         c.list("sources", false).forEach(s -> s.text("name", false).ifPresent(declaredSources::add));
         List<TableSpec> tables = new LayerReader(c, sources, declaredSources).tables();
-        PiiKeys piiKeys = piiKeys(c, sources.values().stream().anyMatch(s -> s.pii().containsValue(PiiPolicy.HASH)));
+        PiiKeys piiKeys = piiKeys(c, sources.values().stream().anyMatch(s -> s.pii().containsValue(PiiPolicy.HASH)), requireSecrets, env);
 
         if (!problems.isEmpty() || name.isEmpty() || warehouse.isEmpty()) {
             return Optional.empty();
@@ -212,6 +229,13 @@ public final class PipelineSpecLoader {
                 }
             }));
             Map<String, PiiPolicy> pii = contract.map(ct -> piiPolicies(s, ct)).orElse(Map.of());
+            partitionColumn.filter(pc -> pii.containsKey(pc) && pii.get(pc) != PiiPolicy.KEEP).ifPresent(pc ->
+                    s.problem("pii", pc, "the partition column " + pc + " picks each row's day and Silver partitions by it;"
+                            + " it cannot be " + switch (pii.get(pc)) {
+                                case HASH -> "hashed";
+                                case MASK -> "masked";
+                                default -> "dropped";
+                            } + " (keep it, or partition by another column)"));
             name.ifPresent(n -> {
                 if (sources.containsKey(n)) {
                     s.problem("name", n, "duplicate source name");
@@ -268,7 +292,7 @@ public final class PipelineSpecLoader {
      * {@code pii.active_key} and {@code pii.keys}; required when a source hashes a column. Problems
      * never show a key's value.
      */
-    private static PiiKeys piiKeys(YamlCursor c, boolean hashUsed) {
+    private static PiiKeys piiKeys(YamlCursor c, boolean hashUsed, boolean requireSecrets, EnvInterpolator env) {
         Optional<YamlCursor> pii = c.map("pii", false);
         if (pii.isEmpty()) {
             if (hashUsed) {
@@ -284,6 +308,12 @@ public final class PipelineSpecLoader {
             versions.add(e.getKey());
             if (!ContractLoader.IDENTIFIER.matcher(e.getKey()).matches()) {
                 e.getValue().problemHere(e.getKey(), "a key version is a lower-case identifier, e.g. v1");
+                continue;
+            }
+            if (!requireSecrets) {
+                e.getValue().rawText().map(env::interpolate).filter(r -> r.unresolved().isEmpty())
+                        .filter(r -> r.value().getBytes(java.nio.charset.StandardCharsets.UTF_8).length >= PiiKeys.MIN_KEY_BYTES)
+                        .ifPresent(r -> keys.put(e.getKey(), r.value()));
                 continue;
             }
             e.getValue().scalar().ifPresent(k -> {
@@ -305,6 +335,11 @@ public final class PipelineSpecLoader {
     static void checkSql(YamlCursor t, String sql) {
         if (!sql.contains("{input}")) {
             t.problem("sql", YamlCursor.abbreviate(sql), "the SELECT reads its input through {input}");
+        }
+        Matcher bronze = BRONZE_REFERENCE.matcher(sql);
+        if (bronze.find()) {
+            t.problem("sql", bronze.group(), "a Silver/Gold SELECT reads Bronze only through {input}, where quarantine"
+                    + " and PII policies apply; reading a Bronze table directly could copy raw (personal) data");
         }
         Matcher m = PLACEHOLDER.matcher(sql);
         while (m.find()) {

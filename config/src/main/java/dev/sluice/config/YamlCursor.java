@@ -159,6 +159,16 @@ final class YamlCursor {
         return r.unresolved().isEmpty() ? Optional.of(r.value()) : Optional.empty();
     }
 
+    /** True when this node is a YAML boolean (YAML 1.1 also reads unquoted yes/no/on/off as one). */
+    boolean isBoolean() {
+        return node.isBoolean();
+    }
+
+    /** The entry's text before interpolation (e.g. {@code ${SLUICE_PII_KEY_V1}}), or empty for a non-scalar. */
+    Optional<String> rawText() {
+        return node.isValueNode() && !node.isNull() ? Optional.of(node.asText()) : Optional.empty();
+    }
+
     /** The shared problem list, for nested loaders (contracts). */
     List<SpecProblem> problemsSink() {
         return problems;

@@ -139,4 +139,42 @@ class PiiAndContractRulesSpecTest {
                         "columns[3].allowed = []: an empty set allows nothing; list the values or leave allowed out",
                         "key[1] = nobody: a key column must be one of the contract's columns");
     }
+
+    @Test
+    void yamlBooleansInAStringSetAreRefused() throws Exception {
+        Path spec = write("""
+                contract: people
+                version: 1
+                columns:
+                  - {name: born, type: date}
+                  - {name: consent, type: string, allowed: [yes, no, 'maybe']}
+                """, "partition_column: born", "");
+        assertThat(loader(Map.of()).validate(spec)).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason())
+                .containsExactlyInAnyOrder(
+                        "columns[1].allowed[0] = true: YAML reads an unquoted yes/no/on/off/true/false as a boolean; quote it (e.g. 'yes') for a string column",
+                        "columns[1].allowed[1] = false: YAML reads an unquoted yes/no/on/off/true/false as a boolean; quote it (e.g. 'yes') for a string column");
+    }
+
+    @Test
+    void aPartitionColumnCannotBeHashedMaskedOrDropped() throws Exception {
+        Path spec = write("""
+                contract: people
+                version: 1
+                columns:
+                  - {name: name, type: string, pii: true}
+                  - {name: born, type: date, pii: true}
+                """, "partition_column: born\npii: {name: keep, born: drop}", "");
+        assertThat(loader(Map.of()).validate(spec)).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason())
+                .containsExactly("sources[0].pii = born: the partition column born picks each row's day and Silver partitions by it;"
+                        + " it cannot be dropped (keep it, or partition by another column)");
+    }
+
+    @Test
+    void inspectionNeedsNoHmacKey() throws Exception {
+        Path spec = write(CONTRACT, "partition_column: born\npii: {name: hash, email: mask, age: drop}", KEYS);
+        assertThat(loader(Map.of()).validate(spec)).extracting(SpecProblem::reason).allMatch(r -> r.contains("PII_V"));
+        PipelineSpec inspected = PipelineSpecLoader.forInspection(new SluiceEnvironment(Map.of()).interpolator()).load(spec);
+        assertThat(inspected.piiKeys().activeVersion()).isEmpty();
+        assertThat(inspected.source("people").orElseThrow().pii()).containsEntry("name", PiiPolicy.HASH);
+    }
 }

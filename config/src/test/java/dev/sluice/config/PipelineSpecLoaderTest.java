@@ -75,6 +75,7 @@ class PipelineSpecLoaderTest {
                 org.assertj.core.groups.Tuple.tuple("layers.silver[0].table", "gold.flights"),
                 org.assertj.core.groups.Tuple.tuple("layers.silver[0].key[0]", "flight_id"),
                 org.assertj.core.groups.Tuple.tuple("layers.silver[0].sql", "SELECT * FROM bronze.flights_raw {part}"),
+                org.assertj.core.groups.Tuple.tuple("layers.silver[0].sql", "bronze.flights_raw"),
                 org.assertj.core.groups.Tuple.tuple("layers.silver[0].sql", "{part}"),
                 org.assertj.core.groups.Tuple.tuple("layers.gold[0].input", "silver.nothing"),
                 org.assertj.core.groups.Tuple.tuple("layers.gold[0].colums", "{\"a\":\"long\"}"),
@@ -87,7 +88,7 @@ class PipelineSpecLoaderTest {
         assertThat(problems.stream().filter(p -> p.keyPath().equals("columns[1].type")).findFirst().orElseThrow().file())
                 .endsWith("contracts/bad-contract.yaml");
         assertThatThrownBy(() -> loader(Map.of()).load(bad)).isInstanceOf(SpecValidationException.class)
-                .hasMessageContaining("16 problem(s)");
+                .hasMessageContaining("17 problem(s)");
     }
 
     @Test

@@ -51,7 +51,7 @@ final class ContractCommand implements Runnable {
 
         @Override
         public Integer call() {
-            PipelineSpec spec = ctx.load(pipeline);
+            PipelineSpec spec = ctx.loadForInspection(pipeline);
             PrintWriter out = command.commandLine().getOut();
             try (Warehouse w = Warehouse.open(spec.warehouse())) {
                 Result<?> r = new SchemaDriftRepository(w.dsl()).summary(spec.name());

@@ -45,7 +45,10 @@ final class EraseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PipelineSpec spec = ctx.load(pipeline);
+        if (reason.isBlank()) {
+            throw new dev.sluice.core.BadInputException("--reason", -1, null, "say why (e.g. the request's ticket): it is recorded");
+        }
+        PipelineSpec spec = ctx.loadForInspection(pipeline);
         String who = requestedBy == null || requestedBy.isBlank() ? System.getProperty("user.name") : requestedBy;
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             Erasure.Result r = new TransactionTemplate(w.transactionManager()).execute(status ->

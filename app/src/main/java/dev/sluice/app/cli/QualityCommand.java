@@ -53,7 +53,7 @@ final class QualityCommand implements Runnable {
             if (!format.equals("table") && !format.equals("json")) {
                 throw new dev.sluice.core.BadInputException("--format", -1, null, "'" + format + "' is not table or json");
             }
-            PipelineSpec spec = ctx.load(pipeline);
+            PipelineSpec spec = ctx.loadForInspection(pipeline);
             Partition p = partition.equals("none") ? Partition.NONE : Partition.parseDaily(partition);
             PrintWriter out = command.commandLine().getOut();
             try (Warehouse w = Warehouse.open(spec.warehouse())) {

@@ -48,7 +48,7 @@ final class RollbackCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PipelineSpec spec = ctx.load(pipeline);
+        PipelineSpec spec = ctx.loadForInspection(pipeline);
         DatasetRef ref;
         try {
             ref = DatasetRef.parse(dataset);

@@ -48,4 +48,12 @@ final class SluiceContext {
     PipelineSpec load(String nameOrPath) {
         return loader().load(specFile(nameOrPath));
     }
+
+    /**
+     * Loads a spec for a command that inspects the warehouse and runs nothing: PII keys that are not
+     * set are not required ({@link PipelineSpecLoader#forInspection}).
+     */
+    PipelineSpec loadForInspection(String nameOrPath) {
+        return PipelineSpecLoader.forInspection(env.interpolator()).load(specFile(nameOrPath));
+    }
 }

@@ -40,7 +40,7 @@ final class SqlCommand implements Callable<Integer> {
             throw new dev.sluice.core.BadInputException("QUERY", -1, null,
                     "sluice sql only reads: start the query with SELECT, WITH, VALUES, SHOW, EXPLAIN or TABLE");
         }
-        PipelineSpec spec = ctx.load(pipeline);
+        PipelineSpec spec = ctx.loadForInspection(pipeline);
         try (Warehouse warehouse = Warehouse.open(spec.warehouse())) {
             org.jooq.Queries parsed;
             try {

@@ -26,6 +26,7 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code sluice erase}: redacts one data subject's raw value of one column wherever Sluice keeps
@@ -44,7 +45,11 @@ import org.jooq.impl.DSL;
  * are re-built from the redacted Bronze by re-running the affected partitions ({@code --rerun});
  * their kept earlier versions still hold the old tokens until pruned. Landed files are the
  * source's, not Sluice's, and are not touched. The value matches exactly (case-sensitive), after
- * parsing it as the column's type. Thread-safe (stateless apart from the DSL).
+ * parsing it as the column's type (a value that is not of the type is looked for in the raw text
+ * of {@code _parse_errors} and the quarantine only); a row that could not be split into columns (a
+ * line too long) has the value redacted wherever it appears in its raw text. Every row holding the
+ * value is redacted: erase by an identifying column (a name, an id), not by a shared one (an age).
+ * Thread-safe (stateless apart from the DSL).
  */
 public final class Erasure {
 
@@ -92,7 +97,11 @@ public final class Erasure {
             throw new BadInputException("--column", -1, column, "no source contract of pipeline " + spec.name()
                     + " has a column " + column);
         }
-        Object typed = parse(type, column, value);
+        if (value.isEmpty()) {
+            throw new BadInputException("--value", -1, column, "the value is empty; give the exact raw value to erase");
+        }
+        // a value that is not of the column's type can only live on in _parse_errors and the quarantine
+        Object typed = parse(type, value);
         long id = dsl.insertInto(LOG)
                 .set(DSL.field(DSL.name("pipeline")), spec.name())
                 .set(DSL.field(DSL.name("column_name")), column)
@@ -109,7 +118,7 @@ public final class Erasure {
         for (TableSpec t : bronze) {
             bronzeRows += eraseBronze(t, column, type, typed, value, marker, partitions);
         }
-        long quarantineRows = eraseQuarantine(spec.name(), column, value, marker, partitions);
+        long quarantineRows = eraseQuarantine(spec.name(), column, value, typed, marker, partitions);
         dsl.update(LOG).set(DSL.field(DSL.name("bronze_rows")), bronzeRows)
                 .set(DSL.field(DSL.name("quarantine_rows")), quarantineRows)
                 .set(DSL.field(DSL.name("partitions")), String.join(",", partitions))
@@ -117,17 +126,25 @@ public final class Erasure {
         return new Result(id, bronzeRows, quarantineRows, List.copyOf(partitions));
     }
 
-    private long eraseBronze(TableSpec t, String column, ColumnType type, Object typed, String raw, String marker,
+    private long eraseBronze(TableSpec t, String column, ColumnType type, @Nullable Object typed, String raw, String marker,
             TreeSet<String> partitions) {
+        Integer exists = dsl.resultQuery("SELECT COUNT(*) FROM information_schema.tables WHERE LOWER(table_schema) = ?"
+                + " AND LOWER(table_name) = ?", t.table().schema(), t.table().table()).fetchOne(0, Integer.class);
+        if (exists == null || exists == 0) {
+            return 0; // never loaded: nothing to erase
+        }
         Table<?> table = LayerTables.table(t.table());
         Field<Object> col = DSL.field(DSL.name(column));
         Field<String> errors = DSL.field(DSL.name("_parse_errors"), String.class);
         Field<String> partition = DSL.field(DSL.name("_partition"), String.class);
-        Condition holds = col.eq(DSL.val(typed));
-        partitions.addAll(dsl.selectDistinct(partition).from(table).where(holds).fetch(partition));
-        long rows = type == ColumnType.STRING
-                ? dsl.update(table).set(DSL.field(DSL.name(column), String.class), marker).where(holds).execute()
-                : dsl.update(table).setNull(col).where(holds).execute();
+        long rows = 0;
+        if (typed != null) {
+            Condition holds = col.eq(DSL.val(typed));
+            partitions.addAll(dsl.selectDistinct(partition).from(table).where(holds).fetch(partition));
+            rows = type == ColumnType.STRING
+                    ? dsl.update(table).set(DSL.field(DSL.name(column), String.class), marker).where(holds).execute()
+                    : dsl.update(table).setNull(col).where(holds).execute();
+        }
         // a value that did not parse is NULL in its column and kept raw in _parse_errors
         var withErrors = dsl.select(DSL.field(DSL.name("_source")), DSL.field(DSL.name("_source_pos")),
                         DSL.field(DSL.name("_run_id")), partition, errors)
@@ -145,7 +162,8 @@ public final class Erasure {
         return rows;
     }
 
-    private long eraseQuarantine(String pipeline, String column, String raw, String marker, TreeSet<String> partitions) {
+    private long eraseQuarantine(String pipeline, String column, String raw, @Nullable Object typed, String marker,
+            TreeSet<String> partitions) {
         Field<Long> qid = DSL.field(DSL.name("quarantine_id"), Long.class);
         Field<String> json = DSL.field(DSL.name("record_json"), String.class);
         Field<String> reason = DSL.field(DSL.name("reason"), String.class);
@@ -154,7 +172,7 @@ public final class Erasure {
         for (var r : dsl.select(qid, json, reason, partition).from(QUARANTINE)
                 .where(DSL.field(DSL.name("pipeline")).eq(pipeline)).fetch()) {
             String before = r.get(json);
-            String after = redactRecord(before, column, raw, marker);
+            String after = redactRecord(before, column, raw, typed, marker);
             if (!after.equals(before)) {
                 String why = r.get(reason).replace(raw, marker);
                 dsl.update(QUARANTINE).set(json, after).set(reason, why).where(qid.eq(r.get(qid))).execute();
@@ -166,7 +184,7 @@ public final class Erasure {
     }
 
     /** A quarantined record with the column's value (and its raw text in {@code _parse_errors}) redacted. */
-    private static String redactRecord(String recordJson, String column, String raw, String marker) {
+    private static String redactRecord(String recordJson, String column, String raw, @Nullable Object typed, String marker) {
         try {
             JsonNode node = JSON.readTree(recordJson);
             if (!(node instanceof ObjectNode record)) {
@@ -174,7 +192,8 @@ public final class Erasure {
             }
             boolean changed = false;
             JsonNode v = record.get(column);
-            if (v != null && !v.isNull() && v.asText().equals(raw)) {
+            boolean sameNumber = v != null && v.isNumber() && typed instanceof Number n && v.asDouble() == n.doubleValue();
+            if (v != null && !v.isNull() && (v.asText().equals(raw) || sameNumber)) {
                 record.put(column, marker);
                 changed = true;
             }
@@ -201,8 +220,17 @@ public final class Erasure {
             }
             boolean changed = false;
             for (JsonNode e : list) {
-                if (e instanceof ObjectNode o && column.equals(o.path("column").asText()) && raw.equals(o.path("value").asText())) {
+                if (!(e instanceof ObjectNode o)) {
+                    continue;
+                }
+                boolean wholeRow = o.path("column").isNull() || o.path("column").isMissingNode();
+                if (column.equals(o.path("column").asText()) && raw.equals(o.path("value").asText())) {
                     o.put("value", marker);
+                    o.put("reason", o.path("reason").asText().replace(raw, marker));
+                    changed = true;
+                } else if (wholeRow && o.path("value").asText().contains(raw)) {
+                    // the row could not be split into columns (e.g. a line too long): redact the value wherever it appears
+                    o.put("value", o.path("value").asText().replace(raw, marker));
                     o.put("reason", o.path("reason").asText().replace(raw, marker));
                     changed = true;
                 }
@@ -213,7 +241,8 @@ public final class Erasure {
         }
     }
 
-    private static Object parse(ColumnType type, String column, String value) {
+    /** The value as the column's type, or null when it is not one (then only raw text can hold it). */
+    private static @Nullable Object parse(ColumnType type, String value) {
         try {
             return switch (type) {
                 case INT -> Integer.valueOf(value);
@@ -225,8 +254,7 @@ public final class Erasure {
                 case STRING -> value;
             };
         } catch (RuntimeException e) {
-            throw new BadInputException("--value", -1, column, "the value is not of type " + type.id()
-                    + " (not repeated here: it is personal data)");
+            return null;
         }
     }
 }

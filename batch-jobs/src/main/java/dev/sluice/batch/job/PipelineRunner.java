@@ -304,6 +304,15 @@ public final class PipelineRunner {
                     .filter(st -> spec.table(dev.sluice.core.DatasetRef.parse(st.step())).map(TableSpec::partitioned).orElse(false))
                     .mapToLong(StepSummary::rowsWritten).sum();
         }
+        if (rowsRead > 0) {
+            Integer erasures = warehouse.dsl().resultQuery("SELECT COUNT(*) FROM sluice.erasure_log WHERE pipeline = ?", spec.name())
+                    .fetchOne(0, Integer.class);
+            if (erasures != null && erasures > 0) {
+                warnings.add("this run loaded " + rowsRead + " row(s) from landed files and " + erasures + " erasure request(s) are on"
+                        + " record for " + spec.name() + " (sluice.erasure_log): a landed file can bring an erased value back;"
+                        + " repeat those erasures (sluice erase) and ask the source to remove the values");
+            }
+        }
         if (failure == null && execution.getStatus() != BatchStatus.COMPLETED) {
             failure = "the job ended " + execution.getStatus() + ": " + reason(execution.getAllFailureExceptions());
         }
