@@ -67,4 +67,21 @@ public final class DuckDbReference {
             }
         }
     }
+
+    /**
+     * Rows of {@code day} in the original file that have an exact duplicate (every row of each
+     * group of identical rows counts), as the source gate's uniqueness check counts them.
+     */
+    public static long duplicatedRows(Path flights, LocalDate day) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
+             PreparedStatement ps = c.prepareStatement("SELECT COALESCE(SUM(n), 0) FROM (SELECT COUNT(*) n FROM read_parquet(?)"
+                     + " WHERE CAST(\"date\" AS DATE) = ? GROUP BY \"date\", delay, distance, origin, destination HAVING COUNT(*) > 1)")) {
+            ps.setString(1, flights.toString());
+            ps.setObject(2, day);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
 }
