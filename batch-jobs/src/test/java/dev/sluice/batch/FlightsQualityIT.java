@@ -80,6 +80,10 @@ class FlightsQualityIT {
             assertThat(result(dsl, "silver.flights", "2001-02-27", "delay_plausible")).startsWith("PASSED 0 ");
             assertThat(dsl.resultQuery("SELECT rule_id FROM sluice.quarantine WHERE partition_key = '2001-02-27'")
                     .fetch(0, String.class)).containsExactly("delay_out_of_range");
+            // the transform gate judges the rule's share: 1 row of the day's input, within max_share 0.001
+            long input = DuckDbReference.rawRows(original, LocalDate.parse("2001-02-27"));
+            assertThat(result(dsl, "silver.flights", "2001-02-27", "quarantine_delay_out_of_range"))
+                    .isEqualTo("PASSED 1 " + (1.0 / input));
             assertThat(dsl.resultQuery("SELECT COUNT(DISTINCT boundary) FROM sluice.quality_results").fetchOne(0, Integer.class))
                     .isEqualTo(3);
         }

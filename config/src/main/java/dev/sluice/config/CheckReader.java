@@ -125,6 +125,8 @@ final class CheckReader {
             default -> {
             }
         }
+        Optional.ofNullable(params.get("null_values")).map(Object::toString).filter(v -> !v.equals("ignore") && !v.equals("unexpected"))
+                .ifPresent(v -> c.problem("null_values", v, "ignore (NULLs are neither expected nor unexpected, the default) or unexpected"));
         if (e.parameters().contains("min_value")) {
             Object min = params.get("min_value");
             Object max = params.get("max_value");

@@ -12,10 +12,11 @@ public enum Expectation {
     EXPECT_COLUMN_VALUES_TO_NOT_BE_NULL(CheckFamily.COMPLETENESS, Kind.MAP, Set.of()),
     EXPECT_COLUMN_VALUES_TO_BE_NULL(CheckFamily.COMPLETENESS, Kind.MAP, Set.of()),
     EXPECT_COLUMN_VALUES_TO_BE_UNIQUE(CheckFamily.UNIQUENESS, Kind.MAP, Set.of()),
-    EXPECT_COLUMN_VALUES_TO_BE_IN_SET(CheckFamily.VALIDITY, Kind.MAP, Set.of("value_set")),
-    EXPECT_COLUMN_VALUES_TO_BE_BETWEEN(CheckFamily.VALIDITY, Kind.MAP, Set.of("min_value", "max_value", "strict_min", "strict_max")),
-    EXPECT_COLUMN_VALUES_TO_MATCH_REGEX(CheckFamily.VALIDITY, Kind.MAP, Set.of("regex")),
-    EXPECT_COLUMN_VALUES_TO_MATCH_STRFTIME_FORMAT(CheckFamily.VALIDITY, Kind.MAP, Set.of("strftime_format")),
+    EXPECT_COLUMN_VALUES_TO_BE_IN_SET(CheckFamily.VALIDITY, Kind.MAP, Set.of("value_set", "null_values")),
+    EXPECT_COLUMN_VALUES_TO_BE_BETWEEN(CheckFamily.VALIDITY, Kind.MAP,
+            Set.of("min_value", "max_value", "strict_min", "strict_max", "null_values")),
+    EXPECT_COLUMN_VALUES_TO_MATCH_REGEX(CheckFamily.VALIDITY, Kind.MAP, Set.of("regex", "null_values")),
+    EXPECT_COLUMN_VALUES_TO_MATCH_STRFTIME_FORMAT(CheckFamily.VALIDITY, Kind.MAP, Set.of("strftime_format", "null_values")),
     EXPECT_COLUMN_MEAN_TO_BE_BETWEEN(CheckFamily.DISTRIBUTION, Kind.AGGREGATE, Set.of("min_value", "max_value", "strict_min", "strict_max")),
     EXPECT_COLUMN_MIN_TO_BE_BETWEEN(CheckFamily.VALIDITY, Kind.AGGREGATE, Set.of("min_value", "max_value", "strict_min", "strict_max")),
     EXPECT_COLUMN_MAX_TO_BE_BETWEEN(CheckFamily.VALIDITY, Kind.AGGREGATE, Set.of("min_value", "max_value", "strict_min", "strict_max")),
@@ -69,6 +70,15 @@ public enum Expectation {
 
     public Kind kind() {
         return kind;
+    }
+
+    /**
+     * True when a NULL counts as an unexpected value ({@code null_values: unexpected}) rather than
+     * being ignored (the default, as in GE; Deequ's {@code isContainedIn} would count it as passing
+     * and SQL's {@code IN} as unknown, which is why the choice is explicit).
+     */
+    public static boolean nullsUnexpected(CheckSpec spec) {
+        return "unexpected".equals(spec.param("null_values").map(Object::toString).orElse("ignore"));
     }
 
     /** The parameter keys this expectation takes besides id, severity, column and mostly. */

@@ -488,13 +488,24 @@ public final class PipelineSpecLoader {
             List<QuarantineRule> rules = new ArrayList<>();
             Set<String> ids = new HashSet<>();
             for (YamlCursor r : t.list("quarantine", false)) {
-                r.allowOnly(Set.of("id", "when", "reason"));
+                r.allowOnly(Set.of("id", "when", "reason", "max_share", "severity"));
                 Optional<String> id = r.text("id", true);
                 Optional<String> when = r.text("when", true);
                 Optional<String> reason = r.text("reason", true);
                 id.filter(i -> !ids.add(i)).ifPresent(i -> r.problem("id", i, "duplicate rule id"));
+                Double maxShare = r.text("max_share", false).map(m -> {
+                    if (!CheckReader.isNumber(m) || Double.parseDouble(m) < 0 || Double.parseDouble(m) > 1) {
+                        r.problem("max_share", m, "a fraction in [0, 1], e.g. 0.001");
+                        return null;
+                    }
+                    return Double.parseDouble(m);
+                }).orElse(null);
+                Severity severity = r.text("severity", false).map(v -> Severity.parse(v).orElseGet(() -> {
+                    r.problem("severity", v, "error or warn");
+                    return Severity.ERROR;
+                })).orElse(Severity.ERROR);
                 if (id.isPresent() && when.isPresent() && reason.isPresent()) {
-                    rules.add(new QuarantineRule(id.get(), when.get(), reason.get()));
+                    rules.add(new QuarantineRule(id.get(), when.get(), reason.get(), maxShare, severity));
                 }
             }
             return rules;

@@ -49,6 +49,14 @@ public record TableSpec(Layer layer, DatasetRef table, @Nullable String source, 
         return Optional.ofNullable(input);
     }
 
+    /**
+     * True when the table has a quality gate: declared checks, or quarantine rules whose share the
+     * gate judges. Such a table's new version is published by its gate.
+     */
+    public boolean hasGate() {
+        return !checks.isEmpty() || quarantine.stream().anyMatch(r -> r.maxShare() != null);
+    }
+
     /** The step name of this table's job step, e.g. {@code silver.flights}. */
     public String stepName() {
         return table.qualifiedName();

@@ -68,8 +68,13 @@ public final class GateStep {
                 query(dsl, out, version), table.layer() == Layer.BRONZE ? "_source_pos" : null,
                 out.equals(Partition.NONE) ? null : out.date().plusDays(1).atStartOfDay());
         QualityResultRepository results = new QualityResultRepository(dsl);
-        GateResult result = gate.evaluate(table.table(), out, boundary(), source, table.checks(),
-                checkId -> results.acceptedHistory(table.table(), checkId, out));
+        long start = System.nanoTime();
+        GateResult declared = table.checks().isEmpty() ? new GateResult(table.table(), out, boundary(), List.of(), 0)
+                : gate.evaluate(table.table(), out, boundary(), source, table.checks(),
+                        checkId -> results.acceptedHistory(table.table(), checkId, out));
+        List<CheckResult> all = new java.util.ArrayList<>(declared.checks());
+        all.addAll(quarantineShares(dsl, partition, out));
+        GateResult result = new GateResult(table.table(), out, boundary(), all, (System.nanoTime() - start) / 1_000_000);
         TransactionTemplate own = new TransactionTemplate(warehouse.transactionManager());
         own.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
         own.executeWithoutResult(status -> results.save(spec.name(), run, result));
@@ -82,6 +87,33 @@ public final class GateStep {
             new LayerTransform(dsl, spec, table).publish(out, version, run);
         }
         return result;
+    }
+
+    /**
+     * The share of the partition's input rows each quarantine rule with a {@code max_share} sent to
+     * quarantine, judged against it (family validity; the rows themselves are in the quarantine).
+     */
+    private List<CheckResult> quarantineShares(DSLContext dsl, Partition partition, Partition out) {
+        List<dev.sluice.config.QuarantineRule> judged = table.quarantine().stream().filter(r -> r.maxShare() != null).toList();
+        if (judged.isEmpty()) {
+            return List.of();
+        }
+        long input = new LayerTransform(dsl, spec, table).inputCount(partition);
+        List<CheckResult> out2 = new java.util.ArrayList<>();
+        for (dev.sluice.config.QuarantineRule r : judged) {
+            Integer n = dsl.fetchCount(DSL.selectOne().from(DSL.table(DSL.name("sluice", "quarantine"))).where(
+                    DSL.field(DSL.name("pipeline")).eq(spec.name()), DSL.field(DSL.name("dataset")).eq(table.table().qualifiedName()),
+                    DSL.field(DSL.name("partition_key")).eq(out.key()), DSL.field(DSL.name("rule_id")).eq(r.id()),
+                    DSL.field(DSL.name("status")).eq("OPEN")));
+            double share = input == 0 ? 0 : (double) n / input;
+            boolean held = share <= r.maxShare();
+            CheckStatus status = held ? CheckStatus.PASSED
+                    : r.severity() == dev.sluice.config.Severity.ERROR ? CheckStatus.FAILED : CheckStatus.WARNED;
+            out2.add(new CheckResult("quarantine_" + r.id(), "quarantine_share_at_most", dev.sluice.config.CheckFamily.VALIDITY,
+                    r.severity(), status, share, share, "at most " + r.maxShare() + " of input rows quarantined by rule " + r.id(),
+                    n + " of " + input + " input row(s) quarantined by rule " + r.id(), input, n, List.of(), List.of()));
+        }
+        return out2;
     }
 
     /** One line per check that did not hold, for the run summary. */

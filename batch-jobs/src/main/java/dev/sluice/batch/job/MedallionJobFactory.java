@@ -59,7 +59,7 @@ public final class MedallionJobFactory {
         List<Step> steps = new java.util.ArrayList<>();
         for (TableSpec t : spec.tables()) {
             steps.add(t.layer() == Layer.BRONZE ? bronzeStep(spec, t, partition, run) : transformStep(spec, t, partition, run));
-            if (!t.checks().isEmpty()) {
+            if (t.hasGate()) {
                 steps.add(gateStep(spec, t, partition, run));
             }
         }

@@ -294,7 +294,7 @@ public final class PipelineRunner {
             if (se.getStatus() == BatchStatus.FAILED && failure == null) {
                 failure = "step " + t.stepName() + " failed: " + reason(se.getFailureExceptions());
             }
-            if (!t.checks().isEmpty()) {
+            if (t.hasGate()) {
                 failure = summarizeGate(t, execution, current, steps, warnings, failure);
             }
         }

@@ -122,10 +122,16 @@ public final class LayerTransform {
             collapsed = sum == null ? 0 : sum;
         }
         recordVersion(out, run, written, fingerprint, version);
-        if (table.checks().isEmpty()) {
+        if (!table.hasGate()) {
             publish(out, version, run);
         }
         return new TransformResult(inputCount, written, quarantined, collapsed, version, false);
+    }
+
+    /** Rows of the partition's input (Silver: the current Bronze load, quarantined rows included). */
+    public long inputCount(Partition partition) {
+        Partition in = input.partitioned() ? partition : Partition.NONE;
+        return dsl.fetchCount(DSL.selectOne().from(inputTable()).where(inputCondition(in)));
     }
 
     /**

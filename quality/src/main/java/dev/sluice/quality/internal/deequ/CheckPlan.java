@@ -133,6 +133,11 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
     private static CheckPlan compliance(CheckSpec spec, Check check, String pass, String threshold) {
         String q = SparkSql.identifier(spec.column());
         double mostly = spec.mostlyOrAll();
+        if (Expectation.nullsUnexpected(spec)) {
+            String strict = q + " IS NOT NULL AND COALESCE(" + pass + ", FALSE)";
+            Check c = check.satisfies(strict, spec.id(), Scala.onDouble(f -> f >= mostly), Scala.none(), Scala.nil(), Scala.none());
+            return new CheckPlan(spec, c, "NOT (" + strict + ")", threshold + " (NULL is unexpected)");
+        }
         Check c = check.satisfies(pass, spec.id(), Scala.onDouble(f -> f >= mostly), Scala.none(), Scala.nil(), Scala.none())
                 .where(q + " IS NOT NULL");
         return new CheckPlan(spec, c, q + " IS NOT NULL AND NOT COALESCE(" + pass + ", FALSE)", threshold);

@@ -167,7 +167,8 @@ public final class DeequGate implements QualityGate {
             PartitionSource source) {
         CheckSpec spec = plan.spec();
         Expectation e = spec.expectation();
-        boolean allRows = e == Expectation.EXPECT_COLUMN_VALUES_TO_NOT_BE_NULL || e == Expectation.EXPECT_COLUMN_VALUES_TO_BE_NULL;
+        boolean allRows = e == Expectation.EXPECT_COLUMN_VALUES_TO_NOT_BE_NULL || e == Expectation.EXPECT_COLUMN_VALUES_TO_BE_NULL
+                || Expectation.nullsUnexpected(spec);
         long elements = allRows ? counts.rows() : counts.nonNull(spec.column());
         if (elements == 0) {
             return new Outcome(true, null, null, 0, 0, List.of(), List.of(), "no values to judge");
