@@ -23,12 +23,10 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -36,8 +34,7 @@ import org.apache.spark.sql.functions;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The {@link QualityGate} on Deequ: reads the partition over JDBC into Spark (cached for the
- * gate's passes), runs all Deequ-backed checks in one {@code VerificationSuite} (scan-shareable
+ * The {@link QualityGate} on Deequ: reads the partition over JDBC into Spark, runs all Deequ-backed checks in one {@code VerificationSuite} (scan-shareable
  * analyzers share one pass), judges schema, freshness and anomaly checks, and collects up to
  * {@value CheckResult#SAMPLE} unexpected values per failing map check.
  *
@@ -63,22 +60,22 @@ public final class DeequGate implements QualityGate {
             List<CheckSpec> checks, MetricHistory history) {
         long start = System.nanoTime();
         SparkSession spark = SparkSessions.get(master);
-        Dataset<Row> df = read(spark, source).cache();
-        try {
-            List<CheckPlan> plans = new ArrayList<>();
-            for (CheckSpec c : checks) {
-                plans.add(CheckPlan.of(c, df.schema()));
-            }
-            Counts counts = Counts.of(df, checks);
-            Map<CheckSpec, ConstraintResult> deequ = runDeequ(df, plans);
-            List<CheckResult> results = new ArrayList<>();
-            for (CheckPlan p : plans) {
-                results.add(judge(p, deequ.get(p.spec()), df, counts, source, history));
-            }
-            return new GateResult(dataset, partition, boundary, results, (System.nanoTime() - start) / 1_000_000);
-        } finally {
-            df.unpersist();
+        // not cached: re-reading a partition over JDBC for the odd second pass (a uniqueness grouping,
+        // a sample of unexpected values) measured cheaper than materialising a cache for every gate
+        Dataset<Row> df = read(spark, source);
+        List<CheckPlan> plans = new ArrayList<>();
+        for (CheckSpec c : checks) {
+            plans.add(CheckPlan.of(c, df.schema()));
         }
+        Map<com.amazon.deequ.analyzers.Analyzer<?, com.amazon.deequ.metrics.Metric<?>>, String> countAnalyzers = Counts.analyzers(checks);
+        Map<Object, Object> metrics = new LinkedHashMap<>();
+        Map<CheckSpec, ConstraintResult> deequ = runDeequ(df, plans, countAnalyzers.keySet(), metrics);
+        Counts counts = Counts.of(countAnalyzers, metrics);
+        List<CheckResult> results = new ArrayList<>();
+        for (CheckPlan p : plans) {
+            results.add(judge(p, deequ.get(p.spec()), df, counts, source, history));
+        }
+        return new GateResult(dataset, partition, boundary, results, (System.nanoTime() - start) / 1_000_000);
     }
 
     private static Dataset<Row> read(SparkSession spark, PartitionSource source) {
@@ -97,8 +94,13 @@ public final class DeequGate implements QualityGate {
         }
     }
 
-    private static Map<CheckSpec, ConstraintResult> runDeequ(Dataset<Row> df, List<CheckPlan> plans) {
-        VerificationRunBuilder run = new VerificationSuite().onData(df);
+    /**
+     * Runs every Deequ check and the counting analyzers in one suite (scan-shareable analyzers share
+     * one pass over the data); {@code metrics} receives the analyzers' metrics.
+     */
+    private static Map<CheckSpec, ConstraintResult> runDeequ(Dataset<Row> df, List<CheckPlan> plans,
+            Set<com.amazon.deequ.analyzers.Analyzer<?, com.amazon.deequ.metrics.Metric<?>>> analyzers, Map<Object, Object> metrics) {
+        VerificationRunBuilder run = new VerificationSuite().onData(df).addRequiredAnalyzers(Scala.seq(new ArrayList<>(analyzers)));
         Map<com.amazon.deequ.checks.Check, CheckSpec> bySpec = new LinkedHashMap<>();
         for (CheckPlan p : plans) {
             if (p.deequ() != null) {
@@ -107,10 +109,9 @@ public final class DeequGate implements QualityGate {
             }
         }
         Map<CheckSpec, ConstraintResult> out = new LinkedHashMap<>();
-        if (bySpec.isEmpty()) {
-            return out;
-        }
         VerificationResult result = run.run();
+        scala.collection.JavaConverters.mapAsJavaMapConverter(result.metrics()).asJava().forEach((a, m) ->
+                metrics.put(a, m.value().isSuccess() ? m.value().get() : null));
         bySpec.forEach((check, spec) -> {
             var r = result.checkResults().get(check).get();
             out.put(spec, r.constraintResults().head());
@@ -256,27 +257,37 @@ public final class DeequGate implements QualityGate {
         }
     }
 
-    /** Row count and non-null counts of the checked columns, in one Spark pass. */
+    /** Row count and non-null counts of the checked columns, from Deequ's Size and Completeness metrics. */
     private record Counts(long rows, Map<String, Long> nonNull) {
-        static Counts of(Dataset<Row> df, List<CheckSpec> checks) {
-            Set<String> cols = new LinkedHashSet<>();
+
+        static final com.amazon.deequ.analyzers.Size SIZE = new com.amazon.deequ.analyzers.Size(Scala.none());
+
+        /** The analyzers to add to the suite, each with the column it counts ("" for the row count). */
+        @SuppressWarnings("unchecked")
+        static Map<com.amazon.deequ.analyzers.Analyzer<?, com.amazon.deequ.metrics.Metric<?>>, String> analyzers(List<CheckSpec> checks) {
+            Map<com.amazon.deequ.analyzers.Analyzer<?, com.amazon.deequ.metrics.Metric<?>>, String> out = new LinkedHashMap<>();
+            out.put((com.amazon.deequ.analyzers.Analyzer<?, com.amazon.deequ.metrics.Metric<?>>) (Object) SIZE, "");
             for (CheckSpec c : checks) {
                 if (c.column() != null && c.expectation().kind() == Expectation.Kind.MAP) {
-                    cols.add(c.column());
+                    out.put((com.amazon.deequ.analyzers.Analyzer<?, com.amazon.deequ.metrics.Metric<?>>) (Object)
+                            new com.amazon.deequ.analyzers.Completeness(c.column(), Scala.none(), Scala.none()), c.column());
                 }
             }
-            List<Column> aggs = new ArrayList<>();
-            for (String c : cols) {
-                aggs.add(functions.count(functions.col(SparkSql.identifier(c))));
-            }
-            Row r = aggs.isEmpty() ? df.agg(functions.count(functions.lit(1))).first()
-                    : df.agg(functions.count(functions.lit(1)), aggs.toArray(new Column[0])).first();
+            return out;
+        }
+
+        static Counts of(Map<com.amazon.deequ.analyzers.Analyzer<?, com.amazon.deequ.metrics.Metric<?>>, String> analyzers,
+                Map<Object, Object> metrics) {
+            Object size = metrics.get(SIZE);
+            long rows = size instanceof Number n ? Math.round(n.doubleValue()) : 0;
             Map<String, Long> nn = new LinkedHashMap<>();
-            int i = 1;
-            for (String c : cols) {
-                nn.put(c, r.getLong(i++));
-            }
-            return new Counts(r.getLong(0), nn);
+            analyzers.forEach((a, column) -> {
+                if (!column.isEmpty()) {
+                    Object completeness = metrics.get(a);
+                    nn.put(column, completeness instanceof Number n ? Math.round(n.doubleValue() * rows) : 0L);
+                }
+            });
+            return new Counts(rows, nn);
         }
 
         long nonNull(String column) {
