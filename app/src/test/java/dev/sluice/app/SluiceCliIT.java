@@ -92,6 +92,16 @@ class SluiceCliIT {
 
         Outcome sql = sluice(env, "sql", "SELECT attempt, status FROM sluice.run WHERE partition_key = '2001-07-01' ORDER BY attempt");
         assertThat(sql.out()).containsPattern("\\|\\s+0\\|COMPLETED").containsPattern("\\|\\s+1\\|COMPLETED").contains("2 row(s)");
+
+        Outcome quality = sluice(env, "quality", "show", "flights", "--partition", "2001-07-01");
+        assertThat(quality.code()).as(quality.err()).isZero();
+        assertThat(quality.out()).containsPattern("\\|bronze.flights_raw +\\|SOURCE +\\|rows_landed +\\|COMPLETENESS\\|ERROR +\\|PASSED")
+                .containsPattern("\\|silver.flights +\\|TRANSFORM\\|day_complete +\\|FRESHNESS +\\|WARN +\\|WARNED")
+                .containsPattern("\\|gold.airport_daily_delays\\|SINK +\\|one_row_per_airport");
+        Outcome json = sluice(env, "quality", "show", "flights", "--partition", "2001-07-01", "--format", "json");
+        assertThat(json.out()).contains("\"check_id\":\"row_count_in_line\"").contains("\"status\":\"INSUFFICIENT_HISTORY\"");
+        Outcome none = sluice(env, "quality", "show", "flights", "--partition", "2001-03-01");
+        assertThat(none.out()).contains("flights 2001-03-01: no quality results recorded");
     }
 
     @Test

@@ -21,12 +21,13 @@ import java.util.stream.Stream;
  * @param tables the layer tables in run order: Bronze, then Silver, then Gold, each in declaration order
  * @param sparkMaster the Spark master URL of the quality gates ({@code quality.spark_master}, default
  *     {@code $SLUICE_SPARK_MASTER} or {@code local[*]})
+ * @param lineage where the pipeline's OpenLineage events go
  * @param piiKeys the HMAC keys of {@code hash} PII policies ({@link PiiKeys#NONE} when none)
  * @param hash SHA-256 (hex) over the spec file and its contract files: what the run ran with
  */
 public record PipelineSpec(Path file, String name, String description, WarehouseSpec warehouse, int batchRows,
         long maxLineBytes, int keepVersions,
-        List<SourceSpec> sources, List<TableSpec> tables, String sparkMaster, PiiKeys piiKeys, String hash) {
+        List<SourceSpec> sources, List<TableSpec> tables, String sparkMaster, LineageSpec lineage, PiiKeys piiKeys, String hash) {
 
     public PipelineSpec {
         sources = List.copyOf(sources);

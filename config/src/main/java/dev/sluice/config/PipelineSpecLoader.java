@@ -120,7 +120,7 @@ public final class PipelineSpecLoader {
             return Optional.empty();
         }
         YamlCursor c = new YamlCursor(fileName, "", root, problems, env);
-        c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "versions", "pii", "quality", "sources", "layers"));
+        c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "versions", "pii", "quality", "lineage", "sources", "layers"));
         Optional<String> name = c.text("pipeline", true);
         name.filter(n -> !ContractLoader.IDENTIFIER.matcher(n).matches())
                 .ifPresent(n -> c.problem("pipeline", n, "a pipeline name is a lower-case identifier [a-z][a-z0-9_]*"));
@@ -144,6 +144,7 @@ public final class PipelineSpecLoader {
             q.allowOnly(Set.of("spark_master"));
             return q.text("spark_master", false).orElse(null);
         }).orElseGet(() -> env.interpolate("${SLUICE_SPARK_MASTER:-local[*]}").value());
+        LineageSpec lineage = lineage(c);
         Path dir = specFile.toAbsolutePath().getParent();
         List<Path> contractFiles = new ArrayList<>();
         Map<String, SourceSpec> sources = sources(c, dir, contractFiles);
@@ -157,7 +158,27 @@ public final class PipelineSpecLoader {
         }
         String hash = hash(specFile, contractFiles);
         return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), batchRows, maxLineBytes, keepVersions,
-                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, piiKeys, hash));
+                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, lineage, piiKeys, hash));
+    }
+
+    /** {@code lineage:}, each key defaulting as {@link LineageSpec} documents. */
+    private LineageSpec lineage(YamlCursor c) {
+        Optional<YamlCursor> l = c.map("lineage", false);
+        l.ifPresent(x -> x.allowOnly(Set.of("transport", "file", "url", "api_key", "namespace", "queue")));
+        java.util.function.BiFunction<String, String, String> value = (key, dflt) -> l.flatMap(x -> x.text(key, false))
+                .orElseGet(() -> env.interpolate(dflt).value());
+        String t = value.apply("transport", "${SLUICE_LINEAGE_TRANSPORT:-file}");
+        LineageSpec.Transport transport = LineageSpec.Transport.parse(t).orElseGet(() -> {
+            c.problem("lineage", t, "transport is one of file, console, http, none");
+            return LineageSpec.Transport.NONE;
+        });
+        String url = value.apply("url", "${SLUICE_LINEAGE_URL:-}");
+        if (transport == LineageSpec.Transport.HTTP && !url.startsWith("http://") && !url.startsWith("https://")) {
+            c.problem("lineage", url, "the http transport needs url: an http(s):// base URL (events go to POST {url}/api/v1/lineage)");
+        }
+        int queue = l.map(x -> x.integer("queue", 10_000, 1).orElse(10_000)).orElse(10_000);
+        return new LineageSpec(transport, value.apply("file", "${SLUICE_HOME}/lineage/events.ndjson"), url.isEmpty() ? null : url,
+                value.apply("api_key", "${SLUICE_LINEAGE_API_KEY:-}"), value.apply("namespace", "${SLUICE_LINEAGE_NAMESPACE:-sluice}"), queue);
     }
 
     private static Optional<WarehouseSpec> warehouse(YamlCursor c) {

@@ -1,6 +1,5 @@
 package dev.sluice.lineage;
 
-import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import java.time.Instant;
@@ -8,31 +7,73 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Records what a run read and wrote. Emission never fails or blocks a job beyond its queue
- * bound; implementations are thread-safe.
+ * Records what a run read and wrote, as OpenLineage run events. Emission never fails a job and
+ * never blocks it beyond its queue bound; implementations are thread-safe.
  */
-public interface LineageEmitter {
+public interface LineageEmitter extends AutoCloseable {
 
-    /** An emitter that records nothing (the default until the lineage issue). */
-    LineageEmitter NOOP = event -> { };
+    /** An emitter that records nothing. */
+    LineageEmitter NOOP = new LineageEmitter() {
+        @Override
+        public void emit(RunEvent event) {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    /** Whether the run is a pipeline partition's job or one of its steps. */
+    enum RunKind {
+        /** The job instance of one partition ({@code jobType} JOB). */
+        JOB,
+        /** One step of it ({@code jobType} TASK), whose parent is the job run. */
+        STEP
+    }
 
     /**
      * One state change of a job or step run.
      *
      * @param type the state
-     * @param run the run
-     * @param parent the parent run (a step's job run), or null
-     * @param job the job name (pipeline, or pipeline.step)
+     * @param run the run's id (a UUID)
+     * @param kind job or step
+     * @param job the job name: the pipeline, or {@code pipeline.step} for a step
+     * @param parentRun for a step, the job run; else null
+     * @param parentJob for a step, the job name; else null
      * @param partition the partition the run loads
-     * @param at when, UTC
+     * @param nominalStart the start of the partition's nominal interval, or null for a snapshot
+     * @param nominalEnd its end (exclusive), or null
+     * @param at when the state changed
      * @param inputs datasets read
      * @param outputs datasets written
+     * @param sql for a transform step, its SELECT; else null
+     * @param specHash SHA-256 of the spec and contract files the run ran with
      * @param error for FAIL, the one-paragraph reason; else null
      */
-    record RunEvent(RunEventType type, RunId run, @Nullable RunId parent, String job, Partition partition, Instant at,
-            List<DatasetRef> inputs, List<DatasetRef> outputs, @Nullable String error) {
+    record RunEvent(RunEventType type, RunId run, RunKind kind, String job, @Nullable RunId parentRun,
+            @Nullable String parentJob, Partition partition, @Nullable Instant nominalStart, @Nullable Instant nominalEnd,
+            Instant at, List<LineageDataset> inputs, List<LineageDataset> outputs, @Nullable String sql, String specHash,
+            @Nullable String error) {
+
+        public RunEvent {
+            inputs = List.copyOf(inputs);
+            outputs = List.copyOf(outputs);
+        }
     }
 
-    /** Emits {@code event}; never throws. */
+    /**
+     * The emitter {@code spec} configures (OpenLineage client; nothing for transport none).
+     *
+     * @param version Sluice's version, reported in the processing_engine facet
+     */
+    static LineageEmitter of(dev.sluice.config.LineageSpec spec, String version) {
+        return dev.sluice.lineage.internal.openlineage.OpenLineageEmitter.of(spec, version);
+    }
+
+    /** Queues {@code event} for emission; never throws, never blocks beyond the queue bound. */
     void emit(RunEvent event);
+
+    /** Emits what is queued (waiting at most the configured drain time) and stops. */
+    @Override
+    void close();
 }

@@ -54,23 +54,31 @@ public final class MedallionJobFactory {
         this.guard = new dev.sluice.batch.contract.ContractGuard(warehouse.dsl(), home);
     }
 
-    /** The job of {@code partition} of {@code spec}, run as {@code run}. */
+    /** The job of {@code partition} of {@code spec}, run as {@code run}, without lineage. */
     public Job job(PipelineSpec spec, Partition partition, RunId run) {
+        return job(spec, partition, run, dev.sluice.lineage.LineageEmitter.NOOP);
+    }
+
+    /** The job of {@code partition} of {@code spec}, run as {@code run}, its lineage sent to {@code lineage}. */
+    public Job job(PipelineSpec spec, Partition partition, RunId run, dev.sluice.lineage.LineageEmitter lineage) {
+        LineageListener events = new LineageListener(lineage, spec, partition, run, home);
         List<Step> steps = new java.util.ArrayList<>();
         for (TableSpec t : spec.tables()) {
-            steps.add(t.layer() == Layer.BRONZE ? bronzeStep(spec, t, partition, run) : transformStep(spec, t, partition, run));
+            steps.add(t.layer() == Layer.BRONZE ? bronzeStep(spec, t, partition, run, events.step(t, false))
+                    : transformStep(spec, t, partition, run, events.step(t, false)));
             if (t.hasGate()) {
-                steps.add(gateStep(spec, t, partition, run));
+                steps.add(gateStep(spec, t, partition, run, events.step(t, true)));
             }
         }
-        SimpleJobBuilder b = new JobBuilder(spec.name(), batch.repository()).start(steps.get(0));
+        SimpleJobBuilder b = new JobBuilder(spec.name(), batch.repository()).listener(events).start(steps.get(0));
         for (Step s : steps.subList(1, steps.size())) {
             b = b.next(s);
         }
         return b.build();
     }
 
-    private Step bronzeStep(PipelineSpec spec, TableSpec table, Partition partition, RunId run) {
+    private Step bronzeStep(PipelineSpec spec, TableSpec table, Partition partition, RunId run,
+            org.springframework.batch.core.listener.StepExecutionListener lineage) {
         SourceSpec source = spec.source(table.source()).orElseThrow();
         Partition p = source.partitioned() ? partition : Partition.NONE;
         LandedFileRepository landed = new LandedFileRepository(warehouse.dsl());
@@ -91,6 +99,7 @@ public final class MedallionJobFactory {
                     FaultPoints.reach("bronze-chunk:" + name);
                 })
                 .listener(boundary(name))
+                .listener(lineage)
                 .build();
     }
 
@@ -105,7 +114,8 @@ public final class MedallionJobFactory {
     }
 
     /** The quality gate of {@code table}: judges what its step wrote; publishes it when no error check failed. */
-    private Step gateStep(PipelineSpec spec, TableSpec table, Partition partition, RunId run) {
+    private Step gateStep(PipelineSpec spec, TableSpec table, Partition partition, RunId run,
+            org.springframework.batch.core.listener.StepExecutionListener lineage) {
         String name = dev.sluice.batch.gate.GateStep.stepName(table);
         dev.sluice.batch.gate.GateStep gate = new dev.sluice.batch.gate.GateStep(warehouse, spec, table,
                 dev.sluice.quality.QualityGate.deequ(spec.sparkMaster()));
@@ -119,10 +129,12 @@ public final class MedallionJobFactory {
                     return RepeatStatus.FINISHED;
                 }, warehouse.transactionManager())
                 .listener(boundary(name))
+                .listener(lineage)
                 .build();
     }
 
-    private Step transformStep(PipelineSpec spec, TableSpec table, Partition partition, RunId run) {
+    private Step transformStep(PipelineSpec spec, TableSpec table, Partition partition, RunId run,
+            org.springframework.batch.core.listener.StepExecutionListener lineage) {
         LayerTransform transform = new LayerTransform(warehouse.dsl(), spec, table);
         return new StepBuilder(table.table().qualifiedName(), batch.repository())
                 .tasklet((contribution, context) -> {
@@ -139,6 +151,7 @@ public final class MedallionJobFactory {
                     return RepeatStatus.FINISHED;
                 }, warehouse.transactionManager())
                 .listener(boundary(table.stepName()))
+                .listener(lineage)
                 .build();
     }
 }

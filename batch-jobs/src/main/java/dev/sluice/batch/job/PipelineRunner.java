@@ -51,6 +51,8 @@ public final class PipelineRunner {
     private final Warehouse warehouse;
     private final BatchInfrastructure batch;
     private final MedallionJobFactory jobs;
+    /** Sluice's version, reported in lineage (the jar's Implementation-Version, else "dev"). */
+    static final String VERSION = java.util.Objects.requireNonNullElse(PipelineRunner.class.getPackage().getImplementationVersion(), "dev");
     private final RunRepository runs;
     private final Path home;
 
@@ -218,7 +220,9 @@ public final class PipelineRunner {
 
     private JobExecution launch(PipelineSpec spec, Partition partition, RunId run, JobParameters params, int attempt) {
         try {
-            return batch.operator().start(jobs.job(spec, partition, run), params);
+            try (dev.sluice.lineage.LineageEmitter lineage = dev.sluice.lineage.LineageEmitter.of(spec.lineage(), VERSION)) {
+                return batch.operator().start(jobs.job(spec, partition, run, lineage), params);
+            }
         } catch (JobExecutionAlreadyRunningException e) {
             throw new RunRefusedException("attempt " + attempt + " of partition " + partition + " of pipeline "
                     + spec.name() + " (run " + run + ") has an execution marked running in Spring Batch's repository;"

@@ -1,0 +1,173 @@
+package dev.sluice.batch.job;
+
+import dev.sluice.batch.gate.GateStep;
+import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.SourceSpec;
+import dev.sluice.config.TableSpec;
+import dev.sluice.core.Layer;
+import dev.sluice.core.Partition;
+import dev.sluice.core.RunId;
+import dev.sluice.lineage.LineageDataset;
+import dev.sluice.lineage.LineageEmitter;
+import dev.sluice.lineage.LineageEmitter.RunEvent;
+import dev.sluice.lineage.LineageEmitter.RunKind;
+import dev.sluice.lineage.RunEventType;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.batch.core.BatchStatus;
+import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.listener.JobExecutionListener;
+import org.springframework.batch.core.listener.StepExecutionListener;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+
+/**
+ * Emits the lineage of one partition's job: START and one terminal event (COMPLETE, FAIL with the
+ * reason, ABORT when stopped) for the job run and for each step run, a step's parent being the job
+ * run. Datasets are named stably ({@code namespace} = the warehouse or the landing location,
+ * {@code name} = schema.table or the landing path template without its partition part); the
+ * partition, the published version and the rows written travel in facets. A step run's id is
+ * derived from the job run, the step and its execution, so a restarted step is a new run. Not
+ * thread-safe: one per job.
+ */
+final class LineageListener implements JobExecutionListener {
+
+    private final LineageEmitter emitter;
+    private final PipelineSpec spec;
+    private final Partition partition;
+    private final RunId run;
+    private final Path home;
+    private final String warehouse;
+
+    LineageListener(LineageEmitter emitter, PipelineSpec spec, Partition partition, RunId run, Path home) {
+        this.emitter = emitter;
+        this.spec = spec;
+        this.partition = partition;
+        this.run = run;
+        this.home = home.toAbsolutePath().normalize();
+        this.warehouse = warehouseNamespace(spec.warehouse().url());
+    }
+
+    /** The OpenLineage namespace of a warehouse: {@code h2:file:/path}, {@code postgres://host:port/db}. */
+    static String warehouseNamespace(String jdbcUrl) {
+        String u = jdbcUrl.startsWith("jdbc:") ? jdbcUrl.substring(5) : jdbcUrl;
+        int semi = u.indexOf(';');
+        u = semi < 0 ? u : u.substring(0, semi);
+        int q = u.indexOf('?');
+        u = q < 0 ? u : u.substring(0, q);
+        return u.startsWith("postgresql:") ? "postgres:" + u.substring("postgresql:".length()) : u;
+    }
+
+    @Override
+    public void beforeJob(JobExecution execution) {
+        emitter.emit(event(RunEventType.START, run, RunKind.JOB, spec.name(), null, null, jobInputs(), jobOutputs(), null));
+    }
+
+    @Override
+    public void afterJob(JobExecution execution) {
+        emitter.emit(event(terminal(execution.getStatus()), run, RunKind.JOB, spec.name(), null, null, jobInputs(), jobOutputs(),
+                execution.getStatus() == BatchStatus.COMPLETED ? null : PipelineRunner.reason(execution.getAllFailureExceptions())));
+    }
+
+    /** The listener of one step: {@code table}'s step, or its gate when {@code gate}. */
+    StepExecutionListener step(TableSpec table, boolean gate) {
+        String name = gate ? GateStep.stepName(table) : table.stepName();
+        return new StepExecutionListener() {
+            @Override
+            public void beforeStep(StepExecution se) {
+                emitter.emit(stepEvent(RunEventType.START, table, gate, name, se));
+            }
+
+            @Override
+            public org.springframework.batch.core.ExitStatus afterStep(StepExecution se) {
+                emitter.emit(stepEvent(terminal(se.getStatus() == BatchStatus.STARTED ? BatchStatus.COMPLETED : se.getStatus()),
+                        table, gate, name, se));
+                return null;
+            }
+        };
+    }
+
+    private RunEvent stepEvent(RunEventType type, TableSpec table, boolean gate, String name, StepExecution se) {
+        RunId stepRun = new RunId(UUID.nameUUIDFromBytes((run + "/" + name + "/" + se.getId()).getBytes(StandardCharsets.UTF_8)));
+        List<LineageDataset> inputs = new ArrayList<>();
+        List<LineageDataset> outputs = new ArrayList<>();
+        boolean done = type != RunEventType.START;
+        ExecutionContext ctx = se.getExecutionContext();
+        if (gate) {
+            inputs.add(table(table, null, null));
+        } else if (table.layer() == Layer.BRONZE) {
+            inputs.add(landing(spec.source(table.source()).orElseThrow()));
+            outputs.add(table(table, null, done ? se.getWriteCount() : null));
+        } else {
+            spec.table(table.inputTable().orElseThrow()).ifPresent(in -> inputs.add(table(in, null, null)));
+            String version = done && ctx.containsKey(StepMetrics.VERSION) ? Integer.toString(ctx.getInt(StepMetrics.VERSION)) : null;
+            outputs.add(table(table, version, done ? se.getWriteCount() : null));
+        }
+        String error = type == RunEventType.FAIL ? PipelineRunner.reason(se.getFailureExceptions()) : null;
+        return event(type, stepRun, RunKind.STEP, spec.name() + "." + name, run, spec.name(), inputs, outputs,
+                error, gate || table.layer() == Layer.BRONZE ? null : table.sql());
+    }
+
+    private RunEvent event(RunEventType type, RunId id, RunKind kind, String job, @Nullable RunId parent, @Nullable String parentJob,
+            List<LineageDataset> inputs, List<LineageDataset> outputs, @Nullable String error) {
+        return event(type, id, kind, job, parent, parentJob, inputs, outputs, error, null);
+    }
+
+    private RunEvent event(RunEventType type, RunId id, RunKind kind, String job, @Nullable RunId parent, @Nullable String parentJob,
+            List<LineageDataset> inputs, List<LineageDataset> outputs, @Nullable String error, @Nullable String sql) {
+        Instant start = partition.equals(Partition.NONE) ? null : partition.date().atStartOfDay().toInstant(ZoneOffset.UTC);
+        Instant end = start == null ? null : partition.date().plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC);
+        return new RunEvent(type, id, kind, job, parent, parentJob, partition, start, end, Instant.now(), inputs, outputs, sql,
+                spec.hash(), error);
+    }
+
+    private static RunEventType terminal(BatchStatus status) {
+        return switch (status) {
+            case COMPLETED -> RunEventType.COMPLETE;
+            case STOPPED, STOPPING, ABANDONED -> RunEventType.ABORT;
+            default -> RunEventType.FAIL;
+        };
+    }
+
+    private List<LineageDataset> jobInputs() {
+        return spec.sources().stream().map(this::landing).toList();
+    }
+
+    private List<LineageDataset> jobOutputs() {
+        return spec.tables().stream().map(t -> table(t, null, null)).toList();
+    }
+
+    private LineageDataset table(TableSpec t, @Nullable String version, @Nullable Long rows) {
+        List<LineageDataset.Field> fields = new ArrayList<>();
+        for (ColumnSpec c : t.columns()) {
+            fields.add(new LineageDataset.Field(c.name(), c.type().id()));
+        }
+        String key = t.partitioned() ? partition.key() : Partition.NONE.key();
+        return new LineageDataset(warehouse, t.table().qualifiedName(), fields, "_partition", key, version, rows);
+    }
+
+    /** A source's landed files: named by the path template without its partition part. */
+    private LineageDataset landing(SourceSpec s) {
+        Path template = Path.of(s.pathTemplate()).toAbsolutePath().normalize();
+        boolean underHome = template.startsWith(home);
+        Path rel = underHome ? home.relativize(template) : template;
+        List<String> parts = new ArrayList<>();
+        for (Path p : rel) {
+            if (!p.toString().contains(SourceSpec.PARTITION_PLACEHOLDER)) {
+                parts.add(p.toString());
+            }
+        }
+        String name = (underHome ? "" : "/") + String.join("/", parts);
+        List<LineageDataset.Field> fields = s.contract().columns().stream()
+                .map(c -> new LineageDataset.Field(c.name(), c.type().id())).toList();
+        return new LineageDataset("file://" + (underHome ? home : Path.of("/")), name, fields,
+                s.partitioned() ? "partition" : null, s.partitioned() ? partition.key() : null, null, null);
+    }
+}

@@ -1,0 +1,98 @@
+package dev.sluice.lineage.internal.openlineage;
+
+import dev.sluice.lineage.LineageDataset;
+import dev.sluice.lineage.LineageEmitter.RunEvent;
+import dev.sluice.lineage.LineageEmitter.RunKind;
+import io.openlineage.client.OpenLineage;
+import java.net.URI;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Sluice run events as OpenLineage 2-0-2 run events (https://openlineage.io/spec/2-0-2/OpenLineage.json)
+ * with these facets: run: {@code parent} (a step's job run), {@code nominalTime} (the partition's
+ * business interval), {@code processing_engine}, {@code errorMessage} (FAIL), and Sluice's own
+ * {@code sluice_run} (spec hash and partition; schema {@value #SLUICE_RUN_SCHEMA}); job:
+ * {@code jobType} (BATCH, integration SLUICE, JOB or TASK), {@code sql}; datasets: {@code schema},
+ * {@code version}, {@code partitioning} (the partition in a facet, never in the name), output
+ * {@code outputStatistics}. Stateless and thread-safe.
+ */
+final class EventMapper {
+
+    /** The schema of Sluice's own run facet, shipped in the lineage jar. */
+    static final String SLUICE_RUN_SCHEMA = "https://sluice.dev/spec/facets/1-0-0/SluiceRunFacet.json";
+    static final String PARTITION_SCHEMA = "https://openlineage.io/spec/facets/1-0-0/PartitionDatasetFacet.json";
+
+    private final OpenLineage ol;
+    private final URI producer;
+    private final String namespace;
+    private final String version;
+
+    EventMapper(URI producer, String namespace, String version) {
+        this.ol = new OpenLineage(producer);
+        this.producer = producer;
+        this.namespace = namespace;
+        this.version = version;
+    }
+
+    OpenLineage.RunEvent map(RunEvent e) {
+        OpenLineage.RunFacetsBuilder run = ol.newRunFacetsBuilder()
+                .processing_engine(ol.newProcessingEngineRunFacet(version, "sluice", version));
+        if (e.nominalStart() != null) {
+            run.nominalTime(ol.newNominalTimeRunFacet(e.nominalStart().atZone(ZoneOffset.UTC),
+                    e.nominalEnd() == null ? null : e.nominalEnd().atZone(ZoneOffset.UTC)));
+        }
+        if (e.parentRun() != null && e.parentJob() != null) {
+            run.parent(ol.newParentRunFacetBuilder()
+                    .run(ol.newParentRunFacetRun(UUID.fromString(e.parentRun().toString()), null))
+                    .job(ol.newParentRunFacetJob(namespace, e.parentJob(), null))
+                    .build());
+        }
+        if (e.error() != null) {
+            run.errorMessage(ol.newErrorMessageRunFacet(e.error(), "JAVA", null));
+        }
+        run.put("sluice_run", new CustomFacet(producer, URI.create(SLUICE_RUN_SCHEMA))
+                .with("specHash", e.specHash()).with("partition", e.partition().key()));
+        OpenLineage.JobFacetsBuilder job = ol.newJobFacetsBuilder()
+                .jobType(ol.newJobTypeJobFacet("BATCH", "SLUICE", e.kind() == RunKind.JOB ? "JOB" : "TASK", null));
+        if (e.sql() != null) {
+            job.sql(ol.newSQLJobFacet(e.sql(), null));
+        }
+        List<OpenLineage.InputDataset> inputs = e.inputs().stream()
+                .map(d -> ol.newInputDataset(d.namespace(), d.name(), datasetFacets(d), null)).toList();
+        List<OpenLineage.OutputDataset> outputs = e.outputs().stream()
+                .map(d -> ol.newOutputDataset(d.namespace(), d.name(), datasetFacets(d), d.rowCount() == null ? null
+                        : ol.newOutputDatasetOutputFacetsBuilder()
+                                .outputStatistics(ol.newOutputStatisticsOutputDatasetFacet(d.rowCount(), null, null)).build()))
+                .toList();
+        return ol.newRunEventBuilder()
+                .eventTime(ZonedDateTime.ofInstant(e.at(), ZoneOffset.UTC))
+                .eventType(OpenLineage.RunEvent.EventType.valueOf(e.type().name()))
+                .run(ol.newRun(UUID.fromString(e.run().toString()), run.build()))
+                .job(ol.newJob(namespace, e.job(), job.build()))
+                .inputs(inputs)
+                .outputs(outputs)
+                .build();
+    }
+
+    private OpenLineage.DatasetFacets datasetFacets(LineageDataset d) {
+        OpenLineage.DatasetFacetsBuilder b = ol.newDatasetFacetsBuilder();
+        if (!d.fields().isEmpty()) {
+            b.schema(ol.newSchemaDatasetFacet(d.fields().stream()
+                    .map(f -> ol.newSchemaDatasetFacetFields(f.name(), f.type(), null, null, null)).toList()));
+        }
+        if (d.version() != null) {
+            b.version(ol.newDatasetVersionDatasetFacet(d.version()));
+        }
+        if (d.partitionColumn() != null && d.partitionKey() != null) {
+            b.put("partitioning", new CustomFacet(producer, URI.create(PARTITION_SCHEMA))
+                    .with("columns", List.of(Map.of("columnName", d.partitionColumn())))
+                    .with("partitions", List.of(Map.of("identifier",
+                            List.of(Map.of("column", d.partitionColumn(), "value", d.partitionKey())))))) ;
+        }
+        return b.build();
+    }
+}

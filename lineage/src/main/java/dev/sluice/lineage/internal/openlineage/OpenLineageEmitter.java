@@ -1,0 +1,149 @@
+package dev.sluice.lineage.internal.openlineage;
+
+import dev.sluice.config.LineageSpec;
+import dev.sluice.lineage.LineageEmitter;
+import io.openlineage.client.OpenLineageClient;
+import io.openlineage.client.transports.ApiKeyTokenProvider;
+import io.openlineage.client.transports.ConsoleTransport;
+import io.openlineage.client.transports.FileConfig;
+import io.openlineage.client.transports.FileTransport;
+import io.openlineage.client.transports.HttpConfig;
+import io.openlineage.client.transports.HttpTransport;
+import io.openlineage.client.transports.Transport;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Emits run events through the OpenLineage Java client, asynchronously: {@link #emit} only offers
+ * the event to a bounded queue ({@code lineage.queue}); one daemon thread maps and sends them.
+ * When the queue is full the event is dropped, counted and logged (a lineage outage never slows a
+ * job); a send that fails is counted and logged, never thrown. {@link #close()} waits up to
+ * {@value #DRAIN_SECONDS} s for the queue to drain. Thread-safe.
+ */
+public final class OpenLineageEmitter implements LineageEmitter {
+
+    static final long DRAIN_SECONDS = 10;
+    private static final Logger LOG = LoggerFactory.getLogger(OpenLineageEmitter.class);
+    private static final URI PRODUCER = URI.create("https://github.com/sluice-dev/sluice");
+
+    private final BlockingQueue<RunEvent> queue;
+    private final OpenLineageClient client;
+    private final EventMapper mapper;
+    private final Thread sender;
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private final AtomicLong sent = new AtomicLong();
+    private volatile boolean closing;
+
+    /**
+     * @param version Sluice's version, for the processing_engine facet
+     */
+    public OpenLineageEmitter(LineageSpec spec, String version) {
+        this(spec, version, transport(spec));
+    }
+
+    OpenLineageEmitter(LineageSpec spec, String version, Transport transport) {
+        this.queue = new ArrayBlockingQueue<>(spec.queue());
+        this.client = new OpenLineageClient(transport);
+        this.mapper = new EventMapper(PRODUCER, spec.namespace(), version);
+        this.sender = new Thread(this::send, "sluice-lineage");
+        this.sender.setDaemon(true);
+        this.sender.start();
+    }
+
+    /** A lineage emitter for {@code spec}: NOOP for transport none. */
+    public static LineageEmitter of(LineageSpec spec, String version) {
+        return spec.transport() == LineageSpec.Transport.NONE ? LineageEmitter.NOOP : new OpenLineageEmitter(spec, version);
+    }
+
+    private static Transport transport(LineageSpec spec) {
+        return switch (spec.transport()) {
+            case CONSOLE, NONE -> new ConsoleTransport();
+            case FILE -> {
+                Path file = Path.of(spec.file());
+                try {
+                    if (file.getParent() != null) {
+                        Files.createDirectories(file.getParent());
+                    }
+                } catch (IOException e) {
+                    LOG.warn("lineage: cannot create {}: {}", file.getParent(), e.getMessage());
+                }
+                yield new FileTransport(new FileConfig(file.toAbsolutePath().toString()));
+            }
+            case HTTP -> {
+                HttpConfig config = new HttpConfig();
+                config.setUrl(URI.create(spec.url()));
+                config.setEndpoint("/api/v1/lineage");
+                config.setTimeoutInMillis(5000);
+                if (!spec.apiKey().isEmpty()) {
+                    ApiKeyTokenProvider token = new ApiKeyTokenProvider();
+                    token.setApiKey(spec.apiKey());
+                    config.setAuth(token);
+                }
+                yield new HttpTransport(config);
+            }
+        };
+    }
+
+    @Override
+    public void emit(RunEvent event) {
+        if (closing || !queue.offer(event)) {
+            long n = dropped.incrementAndGet();
+            LOG.warn("lineage: queue full or closed, dropped the {} event of {} ({} dropped so far)", event.type(), event.job(), n);
+        }
+    }
+
+    private void send() {
+        while (!closing || !queue.isEmpty()) {
+            RunEvent e;
+            try {
+                e = queue.poll(200, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException x) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (e == null) {
+                continue;
+            }
+            try {
+                client.emit(mapper.map(e));
+                sent.incrementAndGet();
+            } catch (RuntimeException x) {
+                long n = failed.incrementAndGet();
+                LOG.warn("lineage: sending the {} event of {} failed ({} failed so far): {}", e.type(), e.job(), n, x.getMessage());
+            }
+        }
+    }
+
+    /** Events sent, dropped (queue full) and failed (transport error) so far. */
+    public long[] counts() {
+        return new long[] {sent.get(), dropped.get(), failed.get()};
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        try {
+            sender.join(TimeUnit.SECONDS.toMillis(DRAIN_SECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (sender.isAlive()) {
+            sender.interrupt();
+            LOG.warn("lineage: {} event(s) not sent within {} s of closing", queue.size(), DRAIN_SECONDS);
+        }
+        try {
+            client.close();
+        } catch (Exception e) {
+            LOG.warn("lineage: closing the transport failed: {}", e.getMessage());
+        }
+    }
+}
