@@ -39,6 +39,10 @@ class LineageEventsIT {
     Path dir;
 
     private List<JsonNode> run(Path specFile, String partition, Path events) throws Exception {
+        return run(specFile, partition, events, w -> { });
+    }
+
+    private List<JsonNode> run(Path specFile, String partition, Path events, java.util.function.Consumer<Warehouse> then) throws Exception {
         Map<String, String> env = new HashMap<>(TestHome.environment(TestHome.withSampleData(), TestHome.freshH2Url(), "sa", "").variables());
         env.put("SLUICE_LINEAGE_TRANSPORT", "file");
         PipelineSpec spec = new PipelineSpecLoader(new dev.sluice.config.SluiceEnvironment(env).interpolator()).load(specFile);
@@ -46,6 +50,7 @@ class LineageEventsIT {
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             RunSummary s = new PipelineRunner(w, TestHome.withSampleData()).run(spec, Partition.parseDaily(partition), RunOptions.plain());
             assertThat(s.status()).isIn("COMPLETED", "FAILED");
+            then.accept(w);
         }
         List<JsonNode> out = new ArrayList<>();
         for (String line : Files.readAllLines(events)) {
@@ -118,6 +123,26 @@ class LineageEventsIT {
                 .anySatisfy(v -> assertThat(v).startsWith("core").contains("eventTime"))
                 .anySatisfy(v -> assertThat(v).startsWith("run.nominalTime").contains("nominalStartTime"))
                 .anySatisfy(v -> assertThat(v).startsWith("run.sluice_run").contains("specHash"));
+    }
+
+    @Test
+    void theStoreAnswersUpstreamDownstreamAndRuns() throws Exception {
+        run(TestHome.projectRoot().resolve("pipelines/flights.yaml"), "2001-07-01", dir.resolve("store.ndjson"), w -> {
+            var repo = new dev.sluice.batch.lineage.LineageRepository(w.dsl());
+            assertThat(repo.upstream("gold.airport_daily_delays", 10)).extracting(e -> e.from() + " -> " + e.to()).containsExactlyInAnyOrder(
+                    "silver.flights -> gold.airport_daily_delays",
+                    "bronze.flights_raw -> silver.flights", "silver.airports -> silver.flights",
+                    "landing/flights -> bronze.flights_raw", "bronze.airports_raw -> silver.airports",
+                    "landing/airports/airports.csv -> bronze.airports_raw");
+            assertThat(repo.upstream("gold.airport_daily_delays", 1)).hasSize(1);
+            assertThat(repo.downstream("landing/airports/airports.csv", 10)).extracting(e -> e.to()).containsExactlyInAnyOrder(
+                    "bronze.airports_raw", "silver.airports", "silver.flights", "gold.airport_daily_delays", "gold.route_daily");
+            var runs = repo.runs("silver.flights", "2001-07-01");
+            assertThat(runs).hasSize(1);
+            assertThat(runs.get(0).get("output_rows", Long.class)).isEqualTo(6L);
+            assertThat(runs.get(0).get("output_version", String.class)).isEqualTo("1");
+            assertThat(w.dsl().fetchCount(w.dsl().selectFrom("sluice.lineage_event"))).isEqualTo(20);
+        });
     }
 
     @Test

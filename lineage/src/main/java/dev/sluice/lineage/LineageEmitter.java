@@ -67,7 +67,31 @@ public interface LineageEmitter extends AutoCloseable {
      * @param version Sluice's version, reported in the processing_engine facet
      */
     static LineageEmitter of(dev.sluice.config.LineageSpec spec, String version) {
-        return dev.sluice.lineage.internal.openlineage.OpenLineageEmitter.of(spec, version);
+        return dev.sluice.lineage.internal.openlineage.OpenLineageEmitter.of(spec, version, Store.NONE);
+    }
+
+    /**
+     * The emitter {@code spec} configures, also handing every event to {@code store} (on the
+     * sender thread, also for transport none).
+     */
+    static LineageEmitter of(dev.sluice.config.LineageSpec spec, String version, Store store) {
+        return dev.sluice.lineage.internal.openlineage.OpenLineageEmitter.of(spec, version, store);
+    }
+
+    /**
+     * Where Sluice keeps the events it emits (its lineage store). Called on the emitter's sender
+     * thread; an exception is counted and logged like a transport failure.
+     */
+    @FunctionalInterface
+    interface Store {
+        /** Keeps nothing. */
+        Store NONE = (event, json) -> { };
+
+        /**
+         * @param event the event as Sluice built it
+         * @param openLineageJson the same event as sent: OpenLineage JSON
+         */
+        void store(RunEvent event, String openLineageJson);
     }
 
     /** Queues {@code event} for emission; never throws, never blocks beyond the queue bound. */

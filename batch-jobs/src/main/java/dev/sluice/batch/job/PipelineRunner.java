@@ -220,7 +220,8 @@ public final class PipelineRunner {
 
     private JobExecution launch(PipelineSpec spec, Partition partition, RunId run, JobParameters params, int attempt) {
         try {
-            try (dev.sluice.lineage.LineageEmitter lineage = dev.sluice.lineage.LineageEmitter.of(spec.lineage(), VERSION)) {
+            try (dev.sluice.lineage.LineageEmitter lineage = dev.sluice.lineage.LineageEmitter.of(spec.lineage(), VERSION,
+                    new dev.sluice.batch.lineage.LineageRepository(warehouse.dsl()))) {
                 return batch.operator().start(jobs.job(spec, partition, run, lineage), params);
             }
         } catch (JobExecutionAlreadyRunningException e) {

@@ -41,16 +41,22 @@ public final class OpenLineageEmitter implements LineageEmitter {
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private final AtomicLong sent = new AtomicLong();
+    private final Store store;
     private volatile boolean closing;
 
     /**
      * @param version Sluice's version, for the processing_engine facet
      */
     public OpenLineageEmitter(LineageSpec spec, String version) {
-        this(spec, version, transport(spec));
+        this(spec, version, transport(spec), Store.NONE);
     }
 
     OpenLineageEmitter(LineageSpec spec, String version, Transport transport) {
+        this(spec, version, transport, Store.NONE);
+    }
+
+    OpenLineageEmitter(LineageSpec spec, String version, Transport transport, Store store) {
+        this.store = store;
         this.queue = new ArrayBlockingQueue<>(spec.queue());
         this.client = new OpenLineageClient(transport);
         this.mapper = new EventMapper(PRODUCER, spec.namespace(), version);
@@ -59,14 +65,18 @@ public final class OpenLineageEmitter implements LineageEmitter {
         this.sender.start();
     }
 
-    /** A lineage emitter for {@code spec}: NOOP for transport none. */
-    public static LineageEmitter of(LineageSpec spec, String version) {
-        return spec.transport() == LineageSpec.Transport.NONE ? LineageEmitter.NOOP : new OpenLineageEmitter(spec, version);
+    /** A lineage emitter for {@code spec} that also stores every event: NOOP for transport none without a store. */
+    public static LineageEmitter of(LineageSpec spec, String version, Store store) {
+        if (spec.transport() == LineageSpec.Transport.NONE && store == Store.NONE) {
+            return LineageEmitter.NOOP;
+        }
+        return new OpenLineageEmitter(spec, version, transport(spec), store);
     }
 
     private static Transport transport(LineageSpec spec) {
         return switch (spec.transport()) {
-            case CONSOLE, NONE -> new ConsoleTransport();
+            case NONE -> new io.openlineage.client.transports.NoopTransport();
+            case CONSOLE -> new ConsoleTransport();
             case FILE -> {
                 Path file = Path.of(spec.file());
                 try {
@@ -114,7 +124,14 @@ public final class OpenLineageEmitter implements LineageEmitter {
                 continue;
             }
             try {
-                client.emit(mapper.map(e));
+                io.openlineage.client.OpenLineage.RunEvent mapped = mapper.map(e);
+                try {
+                    store.store(e, io.openlineage.client.OpenLineageClientUtils.toJson(mapped));
+                } catch (RuntimeException x) {
+                    long n = failed.incrementAndGet();
+                    LOG.warn("lineage: storing the {} event of {} failed ({} failed so far): {}", e.type(), e.job(), n, x.getMessage());
+                }
+                client.emit(mapped);
                 sent.incrementAndGet();
             } catch (RuntimeException x) {
                 long n = failed.incrementAndGet();

@@ -1,0 +1,140 @@
+package dev.sluice.batch.lineage;
+
+import dev.sluice.lineage.LineageDataset;
+import dev.sluice.lineage.LineageEmitter;
+import dev.sluice.lineage.LineageEmitter.RunEvent;
+import dev.sluice.lineage.RunEventType;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.Result;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code sluice.lineage_event} and {@code sluice.lineage_edge}: the events Sluice emitted and the
+ * dataset edges of completed step runs, and the queries over them: upstream and downstream
+ * closure (one set-based query per level), and the runs that wrote a dataset. Statements
+ * auto-commit (the store is written from the lineage sender thread). Thread-safe.
+ */
+public final class LineageRepository implements LineageEmitter.Store {
+
+    private static final Table<?> EVENTS = DSL.table(DSL.name("sluice", "lineage_event"));
+    private static final Table<?> EDGES = DSL.table(DSL.name("sluice", "lineage_edge"));
+    private static final Field<String> INPUT = DSL.field(DSL.name("input_name"), String.class);
+    private static final Field<String> OUTPUT = DSL.field(DSL.name("output_name"), String.class);
+    private static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);
+
+    private final DSLContext dsl;
+
+    public LineageRepository(DSLContext dsl) {
+        this.dsl = dsl;
+    }
+
+    @Override
+    public void store(RunEvent event, String openLineageJson) {
+        OffsetDateTime at = event.at().atOffset(ZoneOffset.UTC);
+        dsl.insertInto(EVENTS)
+                .set(DSL.field(DSL.name("run_id")), event.run().toString())
+                .set(DSL.field(DSL.name("parent_run_id")), event.parentRun() == null ? null : event.parentRun().toString())
+                .set(DSL.field(DSL.name("job")), event.job())
+                .set(DSL.field(DSL.name("event_type")), event.type().name())
+                .set(DSL.field(DSL.name("event_time")), at)
+                .set(PARTITION, event.partition().key())
+                .set(DSL.field(DSL.name("event_json")), openLineageJson)
+                .execute();
+        if (event.type() != RunEventType.COMPLETE || event.kind() != LineageEmitter.RunKind.STEP) {
+            return;
+        }
+        for (LineageDataset in : event.inputs()) {
+            for (LineageDataset out : event.outputs()) {
+                dsl.insertInto(EDGES)
+                        .set(DSL.field(DSL.name("run_id")), event.run().toString())
+                        .set(DSL.field(DSL.name("parent_run_id")), event.parentRun() == null ? null : event.parentRun().toString())
+                        .set(DSL.field(DSL.name("job")), event.job())
+                        .set(PARTITION, out.partitionKey() == null ? event.partition().key() : out.partitionKey())
+                        .set(DSL.field(DSL.name("input_namespace")), in.namespace())
+                        .set(INPUT, in.name())
+                        .set(DSL.field(DSL.name("output_namespace")), out.namespace())
+                        .set(OUTPUT, out.name())
+                        .set(DSL.field(DSL.name("output_version")), out.version())
+                        .set(DSL.field(DSL.name("output_rows")), out.rowCount())
+                        .set(DSL.field(DSL.name("event_time")), at)
+                        .execute();
+            }
+        }
+    }
+
+    /** An edge of the lineage graph: {@code from} feeds {@code to} through {@code job}. */
+    public record Edge(String from, String to, String job) {
+    }
+
+    /**
+     * The datasets upstream of {@code dataset} (what it is built from), level by level, at most
+     * {@code depth} levels, as edges in discovery order.
+     */
+    public List<Edge> upstream(String dataset, int depth) {
+        return walk(dataset, depth, true);
+    }
+
+    /** The datasets downstream of {@code dataset} (what is built from it), at most {@code depth} levels. */
+    public List<Edge> downstream(String dataset, int depth) {
+        return walk(dataset, depth, false);
+    }
+
+    private List<Edge> walk(String dataset, int depth, boolean up) {
+        Map<String, Edge> edges = new LinkedHashMap<>();
+        Set<String> seen = new LinkedHashSet<>(List.of(dataset));
+        Set<String> frontier = Set.of(dataset);
+        Field<String> job = DSL.field(DSL.name("job"), String.class);
+        for (int level = 0; level < depth && !frontier.isEmpty(); level++) {
+            var rows = dsl.selectDistinct(INPUT, OUTPUT, job).from(EDGES).where((up ? OUTPUT : INPUT).in(frontier)).fetch();
+            Set<String> next = new LinkedHashSet<>();
+            for (var r : rows) {
+                Edge e = new Edge(r.value1(), r.value2(), jobName(r.value3()));
+                edges.putIfAbsent(e.from() + "→" + e.to(), e);
+                String other = up ? e.from() : e.to();
+                if (seen.add(other)) {
+                    next.add(other);
+                }
+            }
+            frontier = next;
+        }
+        return new ArrayList<>(edges.values());
+    }
+
+    /** A step job's name without the step's dataset (e.g. {@code flights.silver.flights} → {@code flights}). */
+    private static String jobName(String job) {
+        int dot = job.indexOf('.');
+        return dot < 0 ? job : job.substring(0, dot);
+    }
+
+    /**
+     * The step runs that wrote {@code dataset} (newest first), optionally of one partition: run,
+     * parent (job) run, job, partition, version, rows, inputs, time.
+     */
+    public Result<? extends Record> runs(String dataset, @Nullable String partition) {
+        var where = OUTPUT.eq(dataset);
+        if (partition != null) {
+            where = where.and(PARTITION.eq(partition));
+        }
+        Field<String> inputs = DSL.groupConcatDistinct(INPUT).as("inputs");
+        return dsl.select(DSL.field(DSL.name("run_id")), DSL.field(DSL.name("parent_run_id")), DSL.field(DSL.name("job")),
+                        PARTITION, DSL.field(DSL.name("output_version")), DSL.field(DSL.name("output_rows")), inputs,
+                        DSL.max(DSL.field(DSL.name("event_time"), OffsetDateTime.class)).as("completed_at"))
+                .from(EDGES).where(where)
+                .groupBy(DSL.field(DSL.name("run_id")), DSL.field(DSL.name("parent_run_id")), DSL.field(DSL.name("job")), PARTITION,
+                        DSL.field(DSL.name("output_version")), DSL.field(DSL.name("output_rows")))
+                .orderBy(DSL.field(DSL.name("completed_at")).desc())
+                .fetch();
+    }
+}

@@ -1,0 +1,5 @@
+/** Sluice's lineage store in the warehouse and the lineage queries over it. */
+@NullMarked
+package dev.sluice.batch.lineage;
+
+import org.jspecify.annotations.NullMarked;
