@@ -142,6 +142,13 @@ class LineageEventsIT {
             assertThat(runs.get(0).get("output_rows", Long.class)).isEqualTo(6L);
             assertThat(runs.get(0).get("output_version", String.class)).isEqualTo("1");
             assertThat(w.dsl().fetchCount(w.dsl().selectFrom("sluice.lineage_event"))).isEqualTo(20);
+            assertThat(repo.columnOrigins("gold.airport_daily_delays", "avg_delay_min"))
+                    .extracting(e -> e.from() + " -> " + e.to() + " " + e.subtype()).containsExactly(
+                            "silver.flights.delay_min -> gold.airport_daily_delays.avg_delay_min AGGREGATION",
+                            "bronze.flights_raw.delay -> silver.flights.delay_min IDENTITY",
+                            "landing/flights.delay -> bronze.flights_raw.delay IDENTITY");
+            assertThat(repo.columnOrigins("silver.flights", "origin_state")).extracting(e -> e.from() + " " + e.subtype())
+                    .contains("silver.airports.state IDENTITY");
         });
     }
 

@@ -16,12 +16,33 @@ import org.jspecify.annotations.Nullable;
  * @param partitionKey the partition read or written, or null for a reference snapshot
  * @param version the published version written (Silver/Gold), or null
  * @param rowCount rows written (outputs), or null
+ * @param columnLineage for an output, where each of its columns comes from; empty when unknown
  */
 public record LineageDataset(String namespace, String name, List<Field> fields, @Nullable String partitionColumn,
-        @Nullable String partitionKey, @Nullable String version, @Nullable Long rowCount) {
+        @Nullable String partitionKey, @Nullable String version, @Nullable Long rowCount, List<ColumnInput> columnLineage) {
 
     public LineageDataset {
         fields = List.copyOf(fields);
+        columnLineage = List.copyOf(columnLineage);
+    }
+
+    /** A dataset without column lineage. */
+    public LineageDataset(String namespace, String name, List<Field> fields, @Nullable String partitionColumn,
+            @Nullable String partitionKey, @Nullable String version, @Nullable Long rowCount) {
+        this(namespace, name, fields, partitionColumn, partitionKey, version, rowCount, List.of());
+    }
+
+    /**
+     * One input of an output column (OpenLineage column lineage, DIRECT transformations).
+     *
+     * @param column the output column
+     * @param namespace the input dataset's namespace
+     * @param name the input dataset's name
+     * @param field the input column
+     * @param subtype IDENTITY (copied), TRANSFORMATION (computed from it) or AGGREGATION
+     * @param masking true when the value is hashed or masked on the way (a PII policy)
+     */
+    public record ColumnInput(String column, String namespace, String name, String field, String subtype, boolean masking) {
     }
 
     /** A column: its name and logical type (e.g. {@code delay_min}, {@code long}). */

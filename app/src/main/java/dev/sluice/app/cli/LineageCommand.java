@@ -20,7 +20,8 @@ import picocli.CommandLine.Parameters;
  * lineage store (every run, not only the latest).
  */
 @Command(name = "lineage", mixinStandardHelpOptions = true, description = "Lineage from the events of every run.",
-        subcommands = {LineageCommand.Upstream.class, LineageCommand.Downstream.class, LineageCommand.Runs.class})
+        subcommands = {LineageCommand.Upstream.class, LineageCommand.Downstream.class, LineageCommand.Runs.class,
+                LineageCommand.Columns.class})
 final class LineageCommand implements Runnable {
 
     @CommandLine.Spec
@@ -159,6 +160,51 @@ final class LineageCommand implements Runnable {
                 var r = new LineageRepository(w.dsl()).runs(dataset, partition);
                 out.println(format.equals("json") ? r.formatJSON(new org.jooq.JSONFormat().header(false)
                         .recordFormat(org.jooq.JSONFormat.RecordFormat.OBJECT)) : r.isEmpty() ? dataset + ": no runs recorded" : r.format(200));
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    /** Where a column comes from, back to the landed files. */
+    @Command(name = "columns", mixinStandardHelpOptions = true, description = "Where a column comes from: schema.table.column.")
+    static final class Columns implements Callable<Integer> {
+        private final SluiceContext ctx;
+
+        @Parameters(index = "0", paramLabel = "DATASET.COLUMN", description = "e.g. gold.airport_daily_delays.avg_delay_min")
+        String target;
+
+        @Option(names = "--pipeline", defaultValue = "flights")
+        String pipeline;
+
+        @Option(names = "--format", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE})")
+        String format;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec command;
+
+        Columns(SluiceContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            int dot = target.lastIndexOf('.');
+            if (dot <= 0 || dot == target.length() - 1) {
+                throw new BadInputException("DATASET.COLUMN", -1, null, "'" + target + "' is not dataset.column (e.g. gold.t.c)");
+            }
+            PipelineSpec spec = ctx.loadForInspection(pipeline);
+            PrintWriter out = command.commandLine().getOut();
+            try (Warehouse w = Warehouse.open(spec.warehouse())) {
+                var edges = new LineageRepository(w.dsl()).columnOrigins(target.substring(0, dot), target.substring(dot + 1));
+                if (format.equals("json")) {
+                    out.println(new ObjectMapper().writeValueAsString(edges));
+                } else if (edges.isEmpty()) {
+                    out.println(target + ": no column lineage recorded");
+                } else {
+                    out.printf(Locale.ROOT, "%-44s %-44s %s%n", "from", "to", "how");
+                    edges.forEach(e -> out.printf(Locale.ROOT, "%-44s %-44s %s%n", e.from(), e.to(),
+                            e.subtype().toLowerCase(Locale.ROOT) + (e.masking() ? ", masked (PII)" : "")));
+                }
             }
             return ExitCodes.OK;
         }

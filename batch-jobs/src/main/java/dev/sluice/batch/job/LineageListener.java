@@ -103,13 +103,14 @@ final class LineageListener implements JobExecutionListener {
         if (gate) {
             inputs.add(table(table, null, null));
         } else if (table.layer() == Layer.BRONZE) {
-            inputs.add(landing(spec.source(table.source()).orElseThrow()));
-            outputs.add(table(table, null, done ? se.getWriteCount() : null));
+            LineageDataset landing = landing(spec.source(table.source()).orElseThrow());
+            inputs.add(landing);
+            outputs.add(withColumns(table(table, null, done ? se.getWriteCount() : null), table, landing));
         } else {
             spec.table(table.inputTable().orElseThrow()).ifPresent(in -> inputs.add(table(in, null, null)));
             referenced(table).forEach(t -> inputs.add(table(t, null, null)));
             String version = done && ctx.containsKey(StepMetrics.VERSION) ? Integer.toString(ctx.getInt(StepMetrics.VERSION)) : null;
-            outputs.add(table(table, version, done ? se.getWriteCount() : null));
+            outputs.add(withColumns(table(table, version, done ? se.getWriteCount() : null), table, null));
         }
         String error = type == RunEventType.FAIL ? PipelineRunner.reason(se.getFailureExceptions()) : null;
         return event(type, stepRun, RunKind.STEP, spec.name() + "." + name, run, spec.name(), inputs, outputs,
@@ -133,6 +134,18 @@ final class LineageListener implements JobExecutionListener {
             }
         }
         return out;
+    }
+
+    /** {@code d} with the column lineage of {@code table} (a Bronze table's columns come from {@code landing}). */
+    private LineageDataset withColumns(LineageDataset d, TableSpec table, @Nullable LineageDataset landing) {
+        List<LineageDataset.ColumnInput> columns = new ArrayList<>();
+        for (dev.sluice.batch.lineage.ColumnLineage.Input in : dev.sluice.batch.lineage.ColumnLineage.of(spec, table)) {
+            String ns = landing != null ? landing.namespace() : warehouse;
+            String name = landing != null ? landing.name() : in.dataset();
+            columns.add(new LineageDataset.ColumnInput(in.column(), ns, name, in.field(), in.subtype(), in.masking()));
+        }
+        return new LineageDataset(d.namespace(), d.name(), d.fields(), d.partitionColumn(), d.partitionKey(), d.version(), d.rowCount(),
+                columns);
     }
 
     private RunEvent event(RunEventType type, RunId id, RunKind kind, String job, @Nullable RunId parent, @Nullable String parentJob,

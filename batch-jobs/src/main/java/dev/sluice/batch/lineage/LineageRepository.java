@@ -30,6 +30,7 @@ public final class LineageRepository implements LineageEmitter.Store {
 
     private static final Table<?> EVENTS = DSL.table(DSL.name("sluice", "lineage_event"));
     private static final Table<?> EDGES = DSL.table(DSL.name("sluice", "lineage_edge"));
+    private static final Table<?> COLUMNS = DSL.table(DSL.name("sluice", "lineage_column"));
     private static final Field<String> INPUT = DSL.field(DSL.name("input_name"), String.class);
     private static final Field<String> OUTPUT = DSL.field(DSL.name("output_name"), String.class);
     private static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);
@@ -54,6 +55,19 @@ public final class LineageRepository implements LineageEmitter.Store {
                 .execute();
         if (event.type() != RunEventType.COMPLETE || event.kind() != LineageEmitter.RunKind.STEP) {
             return;
+        }
+        for (LineageDataset out : event.outputs()) {
+            for (LineageDataset.ColumnInput c : out.columnLineage()) {
+                dsl.insertInto(COLUMNS)
+                        .set(DSL.field(DSL.name("run_id")), event.run().toString())
+                        .set(DSL.field(DSL.name("output_name")), out.name())
+                        .set(DSL.field(DSL.name("output_column")), c.column())
+                        .set(DSL.field(DSL.name("input_name")), c.name())
+                        .set(DSL.field(DSL.name("input_column")), c.field())
+                        .set(DSL.field(DSL.name("subtype")), c.subtype())
+                        .set(DSL.field(DSL.name("masking")), c.masking())
+                        .execute();
+            }
         }
         for (LineageDataset in : event.inputs()) {
             for (LineageDataset out : event.outputs()) {
@@ -110,6 +124,41 @@ public final class LineageRepository implements LineageEmitter.Store {
             frontier = next;
         }
         return new ArrayList<>(edges.values());
+    }
+
+    /** A column's origin: {@code to} (dataset.column) is built from {@code from} (dataset.column), by {@code subtype}. */
+    public record ColumnEdge(String from, String to, String subtype, boolean masking) {
+    }
+
+    /**
+     * Where {@code dataset}.{@code column} comes from, followed back to the landed files, as edges
+     * in discovery order.
+     */
+    public List<ColumnEdge> columnOrigins(String dataset, String column) {
+        List<ColumnEdge> out = new ArrayList<>();
+        Set<String> seen = new LinkedHashSet<>();
+        List<String[]> frontier = List.<String[]>of(new String[] {dataset, column});
+        Field<String> outName = DSL.field(DSL.name("output_name"), String.class);
+        Field<String> outCol = DSL.field(DSL.name("output_column"), String.class);
+        Field<String> inName = DSL.field(DSL.name("input_name"), String.class);
+        Field<String> inCol = DSL.field(DSL.name("input_column"), String.class);
+        Field<String> subtype = DSL.field(DSL.name("subtype"), String.class);
+        Field<Boolean> masking = DSL.field(DSL.name("masking"), Boolean.class);
+        for (int level = 0; level < 20 && !frontier.isEmpty(); level++) {
+            List<String[]> next = new ArrayList<>();
+            for (String[] f : frontier) {
+                for (var r : dsl.selectDistinct(inName, inCol, subtype, masking).from(COLUMNS)
+                        .where(outName.eq(f[0]), outCol.eq(f[1])).orderBy(inName, inCol).fetch()) {
+                    String from = r.value1() + "." + r.value2();
+                    if (seen.add(from + "→" + f[0] + "." + f[1])) {
+                        out.add(new ColumnEdge(from, f[0] + "." + f[1], r.value3(), Boolean.TRUE.equals(r.value4())));
+                        next.add(new String[] {r.value1(), r.value2()});
+                    }
+                }
+            }
+            frontier = next;
+        }
+        return out;
     }
 
     /** A step job's name without the step's dataset (e.g. {@code flights.silver.flights} → {@code flights}). */

@@ -25,6 +25,8 @@ final class EventMapper {
     /** The schema of Sluice's own run facet, shipped in the lineage jar. */
     static final String SLUICE_RUN_SCHEMA = "https://sluice.dev/spec/facets/1-0-0/SluiceRunFacet.json";
     static final String PARTITION_SCHEMA = "https://openlineage.io/spec/facets/1-0-0/PartitionDatasetFacet.json";
+    static final String COLUMN_LINEAGE_SCHEMA =
+            "https://openlineage.io/spec/facets/1-2-0/ColumnLineageDatasetFacet.json#/$defs/ColumnLineageDatasetFacet";
 
     private final OpenLineage ol;
     private final URI producer;
@@ -92,6 +94,17 @@ final class EventMapper {
                     .with("columns", List.of(Map.of("columnName", d.partitionColumn())))
                     .with("partitions", List.of(Map.of("identifier",
                             List.of(Map.of("column", d.partitionColumn(), "value", d.partitionKey())))))) ;
+        }
+        if (!d.columnLineage().isEmpty()) {
+            Map<String, Object> fields = new java.util.LinkedHashMap<>();
+            for (LineageDataset.ColumnInput c : d.columnLineage()) {
+                @SuppressWarnings("unchecked")
+                List<Object> inputs = (List<Object>) ((Map<String, Object>) fields.computeIfAbsent(c.column(),
+                        k -> new java.util.LinkedHashMap<>(Map.of("inputFields", new java.util.ArrayList<>())))).get("inputFields");
+                inputs.add(Map.of("namespace", c.namespace(), "name", c.name(), "field", c.field(),
+                        "transformations", List.of(Map.of("type", "DIRECT", "subtype", c.subtype(), "masking", c.masking()))));
+            }
+            b.put("columnLineage", new CustomFacet(producer, URI.create(COLUMN_LINEAGE_SCHEMA)).with("fields", fields));
         }
         return b.build();
     }
