@@ -34,9 +34,10 @@ final class CheckReader {
     }
 
     /**
-     * @param columns the columns the table has (business and metadata), for checking {@code column}
+     * @param columns the columns the table has (business and metadata) and their types, for
+     *     checking {@code column}, {@code column_list} and literals
      */
-    static List<CheckSpec> checks(YamlCursor table, Set<String> columns) {
+    static List<CheckSpec> checks(YamlCursor table, Map<String, ColumnType> columns) {
         List<CheckSpec> out = new ArrayList<>();
         Set<String> ids = new HashSet<>();
         for (YamlCursor c : table.list("checks", false)) {
@@ -67,8 +68,8 @@ final class CheckReader {
                 c.problem("mostly", mostly.toString(), "mostly applies to column-value checks (" + e.id() + " judges an aggregate)");
             }
             Optional<String> column = c.text("column", e.needsColumn());
-            column.filter(col -> !columns.contains(col))
-                    .ifPresent(col -> c.problem("column", col, "not a column of this table; it has " + String.join(", ", columns)));
+            column.filter(col -> !columns.containsKey(col))
+                    .ifPresent(col -> c.problem("column", col, "not a column of this table; it has " + String.join(", ", columns.keySet())));
             Map<String, Object> params = new LinkedHashMap<>();
             for (String p : e.parameters()) {
                 if (LISTS.contains(p)) {
@@ -82,6 +83,7 @@ final class CheckReader {
                 }
             }
             checkParams(c, e, params, column);
+            checkTypes(c, e, params, column.map(columns::get).orElse(null), columns);
             if (id.isPresent()) {
                 out.add(new CheckSpec(id.get(), e, severity, mostly, column.orElse(null), params));
             }
@@ -99,7 +101,13 @@ final class CheckReader {
                     c.problem("regex", r.toString(), "not a valid regular expression: " + x.getDescription());
                 }
             });
-            case EXPECT_COLUMN_VALUES_TO_MATCH_STRFTIME_FORMAT -> require(c, params, "strftime_format");
+            case EXPECT_COLUMN_VALUES_TO_MATCH_STRFTIME_FORMAT -> require(c, params, "strftime_format").ifPresent(f -> {
+                try {
+                    StrftimeFormats.formatter(f.toString());
+                } catch (IllegalArgumentException x) {
+                    c.problem("strftime_format", f.toString(), x.getMessage());
+                }
+            });
             case EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE, EXPECT_TABLE_COLUMNS_TO_MATCH_ORDERED_LIST -> require(c, params, "column_list");
             case EXPECT_PARTITION_TO_BE_FRESH -> require(c, params, "max_lag").ifPresent(v -> {
                 try {
@@ -119,8 +127,19 @@ final class CheckReader {
                     c.problem("strategy", strategy.toString(), "one of relative_rate_of_change, online_normal");
                 }
                 for (String n : List.of("max_rate_decrease", "max_rate_increase", "stddevs", "min_history")) {
+                    Optional.ofNullable(params.get(n)).filter(v -> isNumber(v.toString()) && Double.parseDouble(v.toString()) <= 0)
+                            .ifPresent(v -> c.problem(n, v.toString(), "must be positive"));
                     Optional.ofNullable(params.get(n)).ifPresent(v -> number(c, n, v.toString()));
                 }
+                Object dec = params.get("max_rate_decrease");
+                Object inc = params.get("max_rate_increase");
+                if (dec != null && inc != null && isNumber(dec.toString()) && isNumber(inc.toString())
+                        && Double.parseDouble(dec.toString()) >= Double.parseDouble(inc.toString())) {
+                    c.problem("max_rate_increase", inc.toString(), "must be above max_rate_decrease " + dec
+                            + " (they bound the value divided by the previous one, e.g. 0.5 and 2.0)");
+                }
+                Optional.ofNullable(params.get("min_history")).map(Object::toString).filter(v -> isNumber(v) && Double.parseDouble(v) % 1 != 0)
+                        .ifPresent(v -> c.problem("min_history", v, "a whole number of partitions"));
             }
             default -> {
             }
@@ -137,6 +156,47 @@ final class CheckReader {
                     && Double.parseDouble(min.toString()) > Double.parseDouble(max.toString())) {
                 c.problem("max_value", max.toString(), "is below min_value " + min);
             }
+        }
+    }
+
+    /** Literals against the column's type, the column's type against the expectation, flags, intervals. */
+    private static void checkTypes(YamlCursor c, Expectation e, Map<String, Object> params, ColumnType type,
+            Map<String, ColumnType> columns) {
+        for (String list : List.of("column_list")) {
+            if (params.get(list) instanceof List<?> cols) {
+                cols.stream().map(Object::toString).filter(x -> !columns.containsKey(x))
+                        .forEach(x -> c.problem(list, x, "not a column of this table; it has " + String.join(", ", columns.keySet())));
+            }
+        }
+        for (String flag : List.of("strict_min", "strict_max")) {
+            Optional.ofNullable(params.get(flag)).map(Object::toString).filter(v -> !v.equals("true") && !v.equals("false"))
+                    .ifPresent(v -> c.problem(flag, v, "true or false"));
+        }
+        if (type == null) {
+            return;
+        }
+        boolean numeric = type == ColumnType.INT || type == ColumnType.LONG || type == ColumnType.FLOAT || type == ColumnType.DOUBLE;
+        if (e.kind() == Expectation.Kind.AGGREGATE && !numeric) {
+            c.problem("column", type.id(), e.id() + " needs a numeric column (int, long, float, double)");
+        }
+        if (e == Expectation.EXPECT_PARTITION_TO_BE_FRESH && type != ColumnType.DATE && type != ColumnType.TIMESTAMP) {
+            c.problem("column", type.id(), "freshness needs a date or timestamp column");
+        }
+        if (e.kind() == Expectation.Kind.MAP) {
+            for (String bound : List.of("min_value", "max_value")) {
+                Optional.ofNullable(params.get(bound)).map(Object::toString).filter(v -> !type.acceptsLiteral(v))
+                        .ifPresent(v -> c.problem(bound, v, "not " + type.withArticle() + " value (the column is " + type.id() + ")"));
+            }
+            if (params.get("value_set") instanceof List<?> values) {
+                values.stream().map(String::valueOf).filter(v -> !type.acceptsLiteral(v))
+                        .forEach(v -> c.problem("value_set", v, "not " + type.withArticle() + " value (the column is " + type.id() + ")"));
+            }
+        }
+        Object min = params.get("min_value");
+        Object max = params.get("max_value");
+        if (min != null && max != null && min.toString().equals(max.toString())
+                && ("true".equals(String.valueOf(params.get("strict_min"))) || "true".equals(String.valueOf(params.get("strict_max"))))) {
+            c.problem("max_value", max.toString(), "a strict bound equal to the other one leaves no value allowed");
         }
     }
 

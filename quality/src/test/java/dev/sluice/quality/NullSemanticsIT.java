@@ -61,6 +61,11 @@ class NullSemanticsIT {
                     Expectation.EXPECT_TABLE_ROW_COUNT_TO_BE_BETWEEN, Severity.WARN, null, null, Map.of("min_value", 1)));
             assertThat(List.of(rows.status(), rows.observedValue())).containsExactly(CheckStatus.WARNED, 0L);
 
+            // a comparison that is NULL for every value (a number against text) measures 0: it fails, it never passes
+            CheckResult nullComparison = check(url, "SELECT * FROM v", new CheckSpec("c", Expectation.EXPECT_COLUMN_VALUES_TO_BE_BETWEEN,
+                    Severity.WARN, null, "code", Map.of("min_value", 5)));
+            assertThat(List.of(nullComparison.status(), nullComparison.unexpectedCount())).containsExactly(CheckStatus.WARNED, 3L);
+
             CheckResult meanOfSome = check(url, "SELECT * FROM v", new CheckSpec("m",
                     Expectation.EXPECT_COLUMN_MEAN_TO_BE_BETWEEN, Severity.ERROR, null, "n", Map.of("min_value", 1.5, "max_value", 2.5)));
             assertThat(List.of(meanOfSome.status(), meanOfSome.observedValue())).containsExactly(CheckStatus.PASSED, 2.0);

@@ -50,11 +50,17 @@ final class QualityCommand implements Runnable {
 
         @Override
         public Integer call() {
+            format = format.toLowerCase(java.util.Locale.ROOT);
             if (!format.equals("table") && !format.equals("json")) {
                 throw new dev.sluice.core.BadInputException("--format", -1, null, "'" + format + "' is not table or json");
             }
             PipelineSpec spec = ctx.loadForInspection(pipeline);
-            Partition p = partition.equals("none") ? Partition.NONE : Partition.parseDaily(partition);
+            Partition p;
+            try {
+                p = partition.equals("none") ? Partition.NONE : Partition.parseDaily(partition);
+            } catch (dev.sluice.core.SluiceException e) {
+                throw new dev.sluice.core.BadInputException("--partition", -1, null, e.getMessage());
+            }
             PrintWriter out = command.commandLine().getOut();
             try (Warehouse w = Warehouse.open(spec.warehouse())) {
                 Result<? extends Record> all = new QualityResultRepository(w.dsl()).latest(spec.name(), p);

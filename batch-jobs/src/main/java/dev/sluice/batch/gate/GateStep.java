@@ -144,8 +144,9 @@ public final class GateStep {
 
     /**
      * The SELECT of exactly the rows judged, with its values inlined (Spark runs it over JDBC): the
-     * table's declared columns plus {@code _source_pos} (Bronze: the row id of unexpected values)
-     * or {@code _partition}.
+     * table's declared columns and its metadata columns ({@code _source_pos} is the Bronze row id of
+     * unexpected values; {@code _ingested_at}, a time-zoned timestamp Spark's JDBC reader does not
+     * take, is left out).
      */
     private String query(DSLContext dsl, Partition out, @Nullable Integer version) {
         Field<String> partitionCol = DSL.field(DSL.name("b", "_partition"), String.class);
@@ -162,7 +163,10 @@ public final class GateStep {
         }
         List<org.jooq.SelectField<?>> columns = new java.util.ArrayList<>();
         table.columns().forEach(c -> columns.add(DSL.field(DSL.name("b", c.name()))));
-        columns.add(DSL.field(DSL.name("b", table.layer() == Layer.BRONZE ? "_source_pos" : "_partition")));
+        List<String> metadata = table.layer() == Layer.BRONZE
+                ? List.of("_partition", "_run_id", "_source", "_source_pos", "_row_hash", "_parse_errors")
+                : List.of("_partition", "_run_id", "_version");
+        metadata.forEach(m -> columns.add(DSL.field(DSL.name("b", m))));
         return dsl.renderInlined(dsl.select(columns).from(from).where(where));
     }
 

@@ -339,8 +339,9 @@ public final class PipelineRunner {
         }
         ExecutionContext ctx = g.getExecutionContext();
         boolean earlier = g.getJobExecutionId() != execution.getId();
-        steps.add(new StepSummary(name, t.layer(), g.getStatus().name(), 0, 0, 0, 0, 0,
-                ctx.getLong(StepMetrics.GATE_ELAPSED_MS, 0L), earlier, false));
+        long elapsed = g.getStartTime() == null || g.getEndTime() == null ? ctx.getLong(StepMetrics.GATE_ELAPSED_MS, 0L)
+                : Duration.between(g.getStartTime(), g.getEndTime()).toMillis();
+        steps.add(new StepSummary(name, t.layer(), g.getStatus().name(), 0, 0, 0, 0, 0, elapsed, earlier, false));
         String w = ctx.getString(StepMetrics.GATE_WARNINGS, "");
         if (!w.isEmpty() && !earlier) {
             warnings.addAll(List.of(w.split("\n")));

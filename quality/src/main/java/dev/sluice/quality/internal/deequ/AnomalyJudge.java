@@ -42,6 +42,27 @@ final class AnomalyJudge {
         return Optional.of(anomaly.detail().isDefined() ? anomaly.detail().get() : "anomalous");
     }
 
+    /** What was measured against what, in words: e.g. "row_count 6 is 0.04 % of the previous accepted 15626 (allowed 50 %–200 %)". */
+    static String explain(CheckSpec spec, List<Double> history, double value) {
+        String metric = spec.param("metric").map(Object::toString).orElse("row_count") + (spec.column() == null ? "" : " of " + spec.column());
+        String v = format(value);
+        if ("online_normal".equals(spec.param("strategy").map(Object::toString).orElse(""))) {
+            double mean = history.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+            double sd = Math.sqrt(history.stream().mapToDouble(x -> (x - mean) * (x - mean)).sum() / Math.max(1, history.size()));
+            return metric + " " + v + " against the mean " + format(mean) + " ± " + number(spec, "stddevs", 3) + " × " + format(sd)
+                    + " of " + history.size() + " accepted partitions";
+        }
+        double previous = history.get(history.size() - 1);
+        String ratio = previous == 0 ? "n/a" : String.format(java.util.Locale.ROOT, "%.2f %%", 100 * value / previous);
+        return metric + " " + v + " is " + ratio + " of the previous accepted " + format(previous) + " (allowed "
+                + Math.round(100 * number(spec, "max_rate_decrease", 0.5)) + " %–" + Math.round(100 * number(spec, "max_rate_increase", 2.0))
+                + " %)";
+    }
+
+    private static String format(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(java.util.Locale.ROOT, "%.4g", v);
+    }
+
     static String describe(CheckSpec spec) {
         String metric = spec.param("metric").map(Object::toString).orElse("row_count")
                 + (spec.column() == null ? "" : " of " + spec.column());

@@ -84,7 +84,7 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
             case EXPECT_COLUMN_VALUES_TO_MATCH_STRFTIME_FORMAT -> {
                 String format = spec.param("strftime_format").orElseThrow().toString();
                 try {
-                    StrftimeFormat.formatter(format);
+                    dev.sluice.config.StrftimeFormats.formatter(format);
                 } catch (IllegalArgumentException x) {
                     throw new InvalidCheckException(name + ": " + x.getMessage());
                 }

@@ -1,11 +1,7 @@
 package dev.sluice.quality.internal.deequ;
 
 import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
-import java.time.format.ResolverStyle;
-import java.time.temporal.ChronoField;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.sql.api.java.UDF2;
@@ -30,50 +26,11 @@ final class StrftimeFormat {
 
     static boolean matches(String value, String format) {
         try {
-            CACHE.computeIfAbsent(format, StrftimeFormat::formatter).parse(value);
+            CACHE.computeIfAbsent(format, dev.sluice.config.StrftimeFormats::formatter).parse(value);
             return true;
         } catch (DateTimeParseException | IllegalArgumentException e) {
             return false;
         }
     }
 
-    /**
-     * The java.time formatter of a strftime format.
-     *
-     * @throws IllegalArgumentException for a directive not supported here
-     */
-    static DateTimeFormatter formatter(String format) {
-        DateTimeFormatterBuilder b = new DateTimeFormatterBuilder().parseStrict().parseCaseInsensitive();
-        for (int i = 0; i < format.length(); i++) {
-            char ch = format.charAt(i);
-            if (ch != '%' || i + 1 == format.length()) {
-                b.appendLiteral(ch);
-                continue;
-            }
-            char d = format.charAt(++i);
-            switch (d) {
-                case 'Y' -> b.appendValue(ChronoField.YEAR, 4);
-                case 'y' -> b.appendValueReduced(ChronoField.YEAR, 2, 2, 1969);
-                case 'm' -> b.appendValue(ChronoField.MONTH_OF_YEAR, 2);
-                case 'd' -> b.appendValue(ChronoField.DAY_OF_MONTH, 2);
-                case 'H' -> b.appendValue(ChronoField.HOUR_OF_DAY, 2);
-                case 'I' -> b.appendValue(ChronoField.CLOCK_HOUR_OF_AMPM, 2);
-                case 'p' -> b.appendText(ChronoField.AMPM_OF_DAY);
-                case 'M' -> b.appendValue(ChronoField.MINUTE_OF_HOUR, 2);
-                case 'S' -> b.appendValue(ChronoField.SECOND_OF_MINUTE, 2);
-                case 'f' -> b.appendFraction(ChronoField.MICRO_OF_SECOND, 1, 6, false);
-                case 'j' -> b.appendValue(ChronoField.DAY_OF_YEAR, 3);
-                case 'b' -> b.appendPattern("MMM");
-                case 'B' -> b.appendPattern("MMMM");
-                case 'a' -> b.appendPattern("EEE");
-                case 'A' -> b.appendPattern("EEEE");
-                case 'z' -> b.appendOffset("+HHMM", "+0000");
-                case 'Z' -> b.appendZoneText(java.time.format.TextStyle.SHORT);
-                case '%' -> b.appendLiteral('%');
-                default -> throw new IllegalArgumentException("strftime directive %" + d + " is not supported");
-            }
-        }
-        return b.toFormatter(Locale.ROOT).withResolverStyle(ResolverStyle.STRICT)
-                .withChronology(java.time.chrono.IsoChronology.INSTANCE);
-    }
 }

@@ -1,0 +1,67 @@
+package dev.sluice.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Quality check declarations: every mistake found by validate, none left for the gate to trip on. */
+class CheckSpecValidationTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void badChecksAreReportedWithKeyPathValueAndReason() throws Exception {
+        Files.createDirectories(dir.resolve("contracts"));
+        Files.writeString(dir.resolve("contracts/t.v1.yaml"), """
+                contract: t
+                version: 1
+                columns:
+                  - {name: day, type: date}
+                  - {name: code, type: string}
+                  - {name: n, type: long}
+                """.replace("day", "d"));
+        Path spec = dir.resolve("t.yaml");
+        Files.writeString(spec, """
+                pipeline: t
+                warehouse: {url: "jdbc:h2:mem:x"}
+                sources: [{name: t, format: csv, path: "/l/{partition}", contract: contracts/t.v1.yaml}]
+                layers:
+                  bronze:
+                    - table: bronze.t_raw
+                      source: t
+                      checks:
+                        - {id: a, expect: expect_column_values_to_be_between, column: d, min_value: '2001-13-45', max_value: '2001-12-31'}
+                        - {id: b, expect: expect_metric_to_not_be_anomalous, metric: row_count, min_history: -1}
+                        - {id: c, expect: expect_column_values_to_match_strftime_format, column: code, strftime_format: '%Y-%Q-%d'}
+                        - {id: e, expect: expect_compound_columns_to_be_unique, column_list: [d, nosuch]}
+                        - {id: f, expect: expect_partition_to_be_fresh, column: code, max_lag: PT6H}
+                        - {id: g, expect: expect_column_mean_to_be_between, column: code, min_value: 1}
+                        - {id: h, expect: expect_column_values_to_be_between, column: n, min_value: abc, max_value: 10, strict_min: maybe}
+                        - {id: i, expect: expect_column_values_to_be_in_set, column: n, value_set: ['1', x]}
+                        - {id: j, expect: expect_metric_to_not_be_anomalous, metric: row_count, max_rate_decrease: 3, max_rate_increase: 0.1}
+                        - {id: k, expect: expect_column_values_to_be_between, column: n, min_value: 5, max_value: 5, strict_min: true}
+                        - {id: l, expect: expect_column_values_to_not_be_null, column: _source_pos}
+                  silver: [{table: silver.t, input: bronze.t_raw, key: [n], columns: {n: long}, sql: "SELECT n FROM {input} r"}]
+                  gold: [{table: gold.t, input: silver.t, key: [c], columns: {c: long}, sql: "SELECT COUNT(*) AS c FROM {input} s"}]
+                """);
+        var problems = new PipelineSpecLoader(new SluiceEnvironment(Map.of()).interpolator()).validate(spec);
+        assertThat(problems).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason()).containsExactlyInAnyOrder(
+                "layers.bronze[0].checks[0].min_value = 2001-13-45: not a date value (the column is date)",
+                "layers.bronze[0].checks[1].min_history = -1: must be positive",
+                "layers.bronze[0].checks[2].strftime_format = %Y-%Q-%d: strftime directive %Q is not supported",
+                "layers.bronze[0].checks[3].column_list = nosuch: not a column of this table; it has d, code, n, "
+                        + String.join(", ", PipelineSpecLoader.BRONZE_METADATA.keySet()),
+                "layers.bronze[0].checks[4].column = string: freshness needs a date or timestamp column",
+                "layers.bronze[0].checks[5].column = string: expect_column_mean_to_be_between needs a numeric column (int, long, float, double)",
+                "layers.bronze[0].checks[6].min_value = abc: not a long value (the column is long)",
+                "layers.bronze[0].checks[6].strict_min = maybe: true or false",
+                "layers.bronze[0].checks[7].value_set = x: not a long value (the column is long)",
+                "layers.bronze[0].checks[8].max_rate_increase = 0.1: must be above max_rate_decrease 3 (they bound the value divided by the previous one, e.g. 0.5 and 2.0)",
+                "layers.bronze[0].checks[9].max_value = 5: a strict bound equal to the other one leaves no value allowed");
+    }
+}
