@@ -147,6 +147,10 @@ class LineageEventsIT {
                             "silver.flights.delay_min -> gold.airport_daily_delays.avg_delay_min AGGREGATION",
                             "bronze.flights_raw.delay -> silver.flights.delay_min IDENTITY",
                             "landing/flights.delay -> bronze.flights_raw.delay IDENTITY");
+            assertThat(repo.impact("bronze.flights_raw", "2001-07-01")).extracting(i -> i.dataset() + "@" + i.partition() + " " + i.level())
+                    .containsExactly("silver.flights@2001-07-01 1", "gold.airport_daily_delays@2001-07-01 2", "gold.route_daily@2001-07-01 2");
+            assertThat(repo.impact("silver.airports", "none")).extracting(i -> i.dataset() + "@" + i.partition())
+                    .containsExactly("silver.flights@2001-07-01", "gold.airport_daily_delays@2001-07-01", "gold.route_daily@2001-07-01");
             assertThat(repo.columnOrigins("silver.flights", "origin_state")).extracting(e -> e.from() + " " + e.subtype())
                     .contains("silver.airports.state IDENTITY");
         });

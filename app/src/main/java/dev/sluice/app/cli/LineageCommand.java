@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "lineage", mixinStandardHelpOptions = true, description = "Lineage from the events of every run.",
         subcommands = {LineageCommand.Upstream.class, LineageCommand.Downstream.class, LineageCommand.Runs.class,
-                LineageCommand.Columns.class})
+                LineageCommand.Columns.class, LineageCommand.Impact.class})
 final class LineageCommand implements Runnable {
 
     @CommandLine.Spec
@@ -204,6 +204,50 @@ final class LineageCommand implements Runnable {
                     out.printf(Locale.ROOT, "%-44s %-44s %s%n", "from", "to", "how");
                     edges.forEach(e -> out.printf(Locale.ROOT, "%-44s %-44s %s%n", e.from(), e.to(),
                             e.subtype().toLowerCase(Locale.ROOT) + (e.masking() ? ", masked (PII)" : "")));
+                }
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    /** What a re-load of one partition makes stale downstream. */
+    @Command(name = "impact", mixinStandardHelpOptions = true,
+            description = "Every downstream dataset partition built from a dataset partition (none: a reference snapshot).")
+    static final class Impact implements Callable<Integer> {
+        private final SluiceContext ctx;
+
+        @Parameters(index = "0", paramLabel = "DATASET")
+        String dataset;
+
+        @Option(names = "--partition", required = true, paramLabel = "YYYY-MM-DD|none")
+        String partition;
+
+        @Option(names = "--pipeline", defaultValue = "flights")
+        String pipeline;
+
+        @Option(names = "--format", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE})")
+        String format;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec command;
+
+        Impact(SluiceContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            PipelineSpec spec = ctx.loadForInspection(pipeline);
+            PrintWriter out = command.commandLine().getOut();
+            try (Warehouse w = Warehouse.open(spec.warehouse())) {
+                var impacted = new LineageRepository(w.dsl()).impact(dataset, partition);
+                if (format.equals("json")) {
+                    out.println(new ObjectMapper().writeValueAsString(impacted));
+                } else if (impacted.isEmpty()) {
+                    out.println(dataset + " " + partition + ": nothing downstream recorded");
+                } else {
+                    out.printf(Locale.ROOT, "%-36s %-12s %-6s %s%n", "dataset", "partition", "level", "pipeline");
+                    impacted.forEach(i -> out.printf(Locale.ROOT, "%-36s %-12s %-6d %s%n", i.dataset(), i.partition(), i.level(), i.job()));
                 }
             }
             return ExitCodes.OK;

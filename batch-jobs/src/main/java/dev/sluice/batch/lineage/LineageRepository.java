@@ -126,6 +126,39 @@ public final class LineageRepository implements LineageEmitter.Store {
         return new ArrayList<>(edges.values());
     }
 
+    /** A dataset partition built (directly or not) from another: {@code dataset} partition {@code partition}. */
+    public record Impacted(String dataset, String partition, String job, int level) {
+    }
+
+    /**
+     * Every downstream dataset partition built from {@code dataset} partition {@code partition}
+     * (for a reference snapshot, {@code none}: every partition built from it), level by level: what
+     * a re-load of that partition would make stale.
+     */
+    public List<Impacted> impact(String dataset, String partition) {
+        Map<String, Impacted> out = new LinkedHashMap<>();
+        List<String[]> frontier = List.<String[]>of(new String[] {dataset, partition});
+        Field<String> job = DSL.field(DSL.name("job"), String.class);
+        for (int level = 1; level <= 50 && !frontier.isEmpty(); level++) {
+            List<String[]> next = new ArrayList<>();
+            for (String[] f : frontier) {
+                var where = INPUT.eq(f[0]);
+                if (!"none".equals(f[1])) {
+                    where = where.and(PARTITION.eq(f[1]));
+                }
+                for (var r : dsl.selectDistinct(OUTPUT, PARTITION, job).from(EDGES).where(where).orderBy(OUTPUT, PARTITION).fetch()) {
+                    String key = r.value1() + "@" + r.value2();
+                    if (!out.containsKey(key) && !(r.value1().equals(dataset) && r.value2().equals(partition))) {
+                        out.put(key, new Impacted(r.value1(), r.value2(), jobName(r.value3()), level));
+                        next.add(new String[] {r.value1(), r.value2()});
+                    }
+                }
+            }
+            frontier = next;
+        }
+        return new ArrayList<>(out.values());
+    }
+
     /** A column's origin: {@code to} (dataset.column) is built from {@code from} (dataset.column), by {@code subtype}. */
     public record ColumnEdge(String from, String to, String subtype, boolean masking) {
     }
