@@ -119,10 +119,10 @@ class LineageEventsIT {
         ((com.fasterxml.jackson.databind.node.ObjectNode) broken.path("run").path("facets").path("nominalTime")).put("nominalStartTime", "yesterday");
         ((com.fasterxml.jackson.databind.node.ObjectNode) broken.path("run").path("facets").path("sluice_run")).put("specHash", "x");
         List<String> violations = schemas.violations(broken);
-        assertThat(violations).anySatisfy(v -> assertThat(v).startsWith("core").contains("runId"))
-                .anySatisfy(v -> assertThat(v).startsWith("core").contains("eventTime"))
-                .anySatisfy(v -> assertThat(v).startsWith("run.nominalTime").contains("nominalStartTime"))
-                .anySatisfy(v -> assertThat(v).startsWith("run.sluice_run").contains("specHash"));
+        assertThat(violations).anySatisfy(v -> assertThat(v).startsWith("$.run.runId"))
+                .anySatisfy(v -> assertThat(v).startsWith("$.eventTime"))
+                .anySatisfy(v -> assertThat(v).startsWith("$.run.facets.nominalTime.nominalStartTime"))
+                .anySatisfy(v -> assertThat(v).startsWith("$.run.facets.sluice_run.specHash"));
     }
 
     @Test

@@ -1,0 +1,117 @@
+package dev.sluice.lineage;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaValidatorsConfig;
+import com.networknt.schema.SpecVersion;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Validates an OpenLineage event against the official schemas shipped in the lineage jar
+ * ({@code dev/sluice/lineage/spec}: core 2-0-2 and 13 facets; networknt json-schema-validator,
+ * draft 2020-12, format assertions on): the core schema for the event, and each facet whose
+ * schema is shipped against its own file, as {@code {"<key>": facet}} (the core schema checks only
+ * that a facet has {@code _producer} and {@code _schemaURL}). Versioned URLs resolve to the shipped
+ * files by file name; nothing is fetched. Thread-safe.
+ */
+public final class EventValidator {
+
+    private final String base;
+    private final boolean strict;
+    private final java.util.function.Predicate<String> exists;
+    private final JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012,
+            b -> b.schemaMappers(m -> m.mappings(s -> map(s) != null, this::map)));
+    private final SchemaValidatorsConfig config = SchemaValidatorsConfig.builder().formatAssertionsEnabled(true)
+            .pathType(com.networknt.schema.PathType.JSON_PATH).build();
+    private final Map<String, JsonSchema> schemas = new ConcurrentHashMap<>();
+
+    /**
+     * A validator on the schemas shipped in the lineage jar, for events from other tools: a facet
+     * whose schema is not shipped (a producer's custom facet) is checked by the core schema only.
+     */
+    public EventValidator() {
+        this.base = "classpath:dev/sluice/lineage/spec/";
+        this.strict = false;
+        this.exists = mapped -> EventValidator.class.getClassLoader().getResource(mapped.substring("classpath:".length())) != null;
+    }
+
+    /**
+     * A validator on the schemas in {@code specDir} ({@code OpenLineage.json} and
+     * {@code facets/*.json}), e.g. the conformance fixtures; a facet without a schema file there is
+     * itself a violation (Sluice's own events must have one for each facet).
+     */
+    public EventValidator(java.nio.file.Path specDir) {
+        this.base = specDir.toUri().toString();
+        this.strict = true;
+        this.exists = mapped -> !mapped.startsWith("file:") || java.nio.file.Files.isRegularFile(java.nio.file.Path.of(java.net.URI.create(mapped)));
+    }
+
+    private String map(String iri) {
+        if (iri.startsWith("https://openlineage.io/spec/facets/")) {
+            return base + "facets/" + iri.substring(iri.lastIndexOf('/') + 1);
+        }
+        if (iri.startsWith("https://openlineage.io/spec/") && iri.endsWith("/OpenLineage.json")) {
+            return base + "OpenLineage.json";
+        }
+        if (iri.startsWith("https://sluice.dev/spec/facets/")) {
+            return "classpath:dev/sluice/lineage/" + iri.substring(iri.lastIndexOf('/') + 1);
+        }
+        return null;
+    }
+
+    private JsonSchema schema(String url) {
+        return schemas.computeIfAbsent(url, u -> factory.getSchema(SchemaLocation.of(u), config));
+    }
+
+    /**
+     * Every violation, each as "where: message" (e.g. {@code $.run.runId: does not match the uuid
+     * pattern}); empty when the event is valid. A facet whose schema is not shipped is checked by
+     * the core schema only.
+     */
+    public List<String> violations(JsonNode event) {
+        List<String> out = new ArrayList<>();
+        // judged as the event kind it is, so that a failure names its path (the core's top-level oneOf would not)
+        String kind = event.has("run") ? "RunEvent" : event.has("dataset") ? "DatasetEvent" : "JobEvent";
+        schema("https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/" + kind).validate(event)
+                .forEach(m -> out.add(m.getMessage()));
+        facets(event.path("run").path("facets"), "$.run.facets", out);
+        facets(event.path("job").path("facets"), "$.job.facets", out);
+        for (String side : List.of("inputs", "outputs")) {
+            int i = 0;
+            for (JsonNode d : event.path(side)) {
+                String where = "$." + side + "[" + i++ + "]";
+                facets(d.path("facets"), where + ".facets", out);
+                facets(d.path("inputFacets"), where + ".inputFacets", out);
+                facets(d.path("outputFacets"), where + ".outputFacets", out);
+            }
+        }
+        return out;
+    }
+
+    private void facets(JsonNode facets, String where, List<String> out) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = facets.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> f = it.next();
+            String url = f.getValue().path("_schemaURL").asText();
+            int hash = url.indexOf('#');
+            String file = hash < 0 ? url : url.substring(0, hash);
+            String mapped = map(file);
+            if (mapped == null || !exists.test(mapped)) {
+                if (strict) {
+                    out.add(where + "." + f.getKey() + ": no schema for " + url);
+                }
+                continue;
+            }
+            ObjectNode wrapped = JsonNodeFactory.instance.objectNode();
+            wrapped.set(f.getKey(), f.getValue());
+            schema(file).validate(wrapped).forEach(m -> out.add(where + "." + m.getMessage().replaceFirst("^\\$\\.", "")));
+        }
+    }
+}
