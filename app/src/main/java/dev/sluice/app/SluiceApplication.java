@@ -17,7 +17,11 @@ public class SluiceApplication implements CommandLineRunner, ExitCodeGenerator {
 
     public static void main(String[] args) {
         SpringApplication app = new SpringApplication(SluiceApplication.class);
-        System.exit(SpringApplication.exit(app.run(args)));
+        var context = app.run(args);
+        if (!context.isActive()) {
+            return; // stopped by a signal (e.g. SIGTERM to `sluice serve`): the JVM is already shutting down
+        }
+        System.exit(SpringApplication.exit(context));
     }
 
     @Override

@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
 @Command(name = "sluice", mixinStandardHelpOptions = true, version = "sluice 0.1.0",
         description = "Batch-and-hybrid data pipelines: medallion loads, quality gates, lineage, hot path.",
         subcommands = {ValidateCommand.class, SampleDataCommand.class, RunCommand.class, QuickstartCommand.class,
-                SqlCommand.class, ContractCommand.class, RollbackCommand.class, EraseCommand.class, QualityCommand.class, LineageCommand.class},
+                SqlCommand.class, ContractCommand.class, RollbackCommand.class, EraseCommand.class, QualityCommand.class, LineageCommand.class, ServeCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:a run failed (a plain run restarts it from the failed step)",
                 "2:invalid input (spec, arguments, landing files)", "3:refused (partition COMPLETED: use --rerun)",

@@ -88,6 +88,50 @@ public final class LineageRepository implements LineageEmitter.Store {
         }
     }
 
+    /**
+     * Stores an OpenLineage run event received from another tool (already validated): the event
+     * as sent, and for a COMPLETE event its input × output dataset edges. Events are stored as they
+     * arrive, in any order: a step's event may come before its parent's; queries join them by run id.
+     */
+    public void storeForeign(com.fasterxml.jackson.databind.JsonNode e, String json) {
+        String runId = e.path("run").path("runId").asText();
+        String parent = e.path("run").path("facets").path("parent").path("run").path("runId").asText(null);
+        String job = e.path("job").path("name").asText();
+        String type = e.path("eventType").asText("OTHER");
+        OffsetDateTime at = OffsetDateTime.parse(e.path("eventTime").asText());
+        String partition = e.path("run").path("facets").path("sluice_run").path("partition").asText("none");
+        dsl.insertInto(EVENTS)
+                .set(DSL.field(DSL.name("run_id")), runId)
+                .set(DSL.field(DSL.name("parent_run_id")), parent)
+                .set(DSL.field(DSL.name("job")), job)
+                .set(DSL.field(DSL.name("event_type")), type)
+                .set(DSL.field(DSL.name("event_time")), at)
+                .set(PARTITION, partition)
+                .set(DSL.field(DSL.name("event_json")), json)
+                .execute();
+        if (!"COMPLETE".equals(type)) {
+            return;
+        }
+        for (com.fasterxml.jackson.databind.JsonNode in : e.path("inputs")) {
+            for (com.fasterxml.jackson.databind.JsonNode out : e.path("outputs")) {
+                var rows = out.path("outputFacets").path("outputStatistics").path("rowCount");
+                dsl.insertInto(EDGES)
+                        .set(DSL.field(DSL.name("run_id")), runId)
+                        .set(DSL.field(DSL.name("parent_run_id")), parent)
+                        .set(DSL.field(DSL.name("job")), job)
+                        .set(PARTITION, partition)
+                        .set(DSL.field(DSL.name("input_namespace")), in.path("namespace").asText())
+                        .set(INPUT, in.path("name").asText())
+                        .set(DSL.field(DSL.name("output_namespace")), out.path("namespace").asText())
+                        .set(OUTPUT, out.path("name").asText())
+                        .set(DSL.field(DSL.name("output_version")), out.path("facets").path("version").path("datasetVersion").asText(null))
+                        .set(DSL.field(DSL.name("output_rows")), rows.isNumber() ? rows.asLong() : null)
+                        .set(DSL.field(DSL.name("event_time")), at)
+                        .execute();
+            }
+        }
+    }
+
     /** An edge of the lineage graph: {@code from} feeds {@code to} through {@code job}. */
     public record Edge(String from, String to, String job) {
     }

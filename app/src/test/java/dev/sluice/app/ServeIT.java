@@ -1,0 +1,89 @@
+package dev.sluice.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.app.serve.LineageServer;
+import dev.sluice.batch.lineage.LineageRepository;
+import dev.sluice.batch.testkit.TestHome;
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.WarehouseSpec;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code sluice serve}'s ingest endpoint on a real socket: the OpenLineage spec's own example is
+ * stored (201); an invalid event is refused with the failing path (400); a missing or wrong token
+ * is refused (401); a child run's event before its parent's is stored and joined by run id.
+ */
+class ServeIT {
+
+    private static HttpResponse<String> post(int port, String body, String auth) throws Exception {
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/lineage"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        if (auth != null) {
+            r.header("Authorization", auth);
+        }
+        return HttpClient.newHttpClient().send(r.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String event(String runId, String type, String parent, String input, String output) {
+        String parentFacet = parent == null ? "" : """
+                "parent": {"_producer": "https://example.org/etl", "_schemaURL": "https://openlineage.io/spec/facets/1-0-1/ParentRunFacet.json#/$defs/ParentRunFacet",
+                           "run": {"runId": "%s"}, "job": {"namespace": "etl", "name": "nightly"}}""".formatted(parent);
+        return """
+                {"eventTime": "2026-11-30T01:00:00Z", "eventType": "%s", "producer": "https://example.org/etl",
+                 "schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
+                 "run": {"runId": "%s", "facets": {%s}},
+                 "job": {"namespace": "etl", "name": "nightly.load_orders"},
+                 "inputs": [{"namespace": "postgres://crm:5432", "name": "%s"}],
+                 "outputs": [{"namespace": "postgres://dwh:5432", "name": "%s"}]}
+                """.formatted(type, runId, parentFacet, input, output);
+    }
+
+    @Test
+    void ingestValidatesStoresAndGuards() throws Exception {
+        try (Warehouse w = Warehouse.open(new WarehouseSpec(TestHome.freshH2Url(), "sa", ""));
+             LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), "t0ken")) {
+            int port = server.port();
+            String child = "0d0c3f0e-1a2b-4c3d-8e4f-5a6b7c8d9e0f";
+            String parent = "9a8b7c6d-5e4f-4a3b-9c2d-1e0f2a3b4c5d";
+
+            assertThat(post(port, event(child, "COMPLETE", parent, "public.orders", "raw.orders"), null).statusCode()).isEqualTo(401);
+            assertThat(post(port, event(child, "COMPLETE", parent, "public.orders", "raw.orders"), "Bearer nope").statusCode()).isEqualTo(401);
+
+            HttpResponse<String> bad = post(port, event("not-a-uuid", "COMPLETE", null, "a", "b").replace("2026-11-30T01:00:00Z", "yesterday"),
+                    "Bearer t0ken");
+            assertThat(bad.statusCode()).isEqualTo(400);
+            assertThat(bad.body()).contains("$.run.runId").contains("$.eventTime");
+            assertThat(post(port, "{not json", "Bearer t0ken").statusCode()).isEqualTo(400);
+
+            // the child's COMPLETE arrives before the parent's START: both are stored and joined by run id
+            assertThat(post(port, event(child, "COMPLETE", parent, "public.orders", "raw.orders"), "Bearer t0ken").statusCode()).isEqualTo(201);
+            String parentStart = event(parent, "START", null, "public.orders", "raw.orders").replace("nightly.load_orders", "nightly");
+            assertThat(post(port, parentStart, "Bearer t0ken").statusCode()).isEqualTo(201);
+            var runs = new LineageRepository(w.dsl()).runs("raw.orders", null);
+            assertThat(runs).hasSize(1);
+            assertThat(runs.get(0).get("parent_run_id", String.class)).isEqualTo(parent);
+            assertThat(new LineageRepository(w.dsl()).upstream("raw.orders", 5)).extracting(e -> e.from() + " -> " + e.to())
+                    .containsExactly("public.orders -> raw.orders");
+            assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM sluice.lineage_event WHERE run_id IN (?, ?)", child, parent)
+                    .fetchOne(0, Integer.class)).isEqualTo(2);
+
+            Path example = TestHome.projectRoot().resolve("../shared/fixtures/openlineage-spec/tests/example_full_event.json").normalize();
+            if (Files.isRegularFile(example)) {
+                HttpResponse<String> ok = post(port, Files.readString(example), "Bearer t0ken");
+                assertThat(ok.statusCode()).as(ok.body()).isEqualTo(201);
+            }
+            HttpResponse<String> get = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + "/api/v1/lineage")).header("Authorization", "Bearer t0ken").GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(get.statusCode()).isEqualTo(405);
+        }
+    }
+}
