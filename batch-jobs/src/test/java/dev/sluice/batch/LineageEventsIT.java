@@ -103,6 +103,16 @@ class LineageEventsIT {
         assertThat(silver.path("inputs").get(0).path("name").asText()).isEqualTo("bronze.flights_raw");
         assertThat(silver.path("job").path("facets").path("sql").path("query").asText()).contains("COUNT(*) AS dup_count");
         assertThat(silver.path("run").path("facets").path("nominalTime").path("nominalStartTime").asText()).isEqualTo("2001-07-01T00:00:00Z");
+        JsonNode gate = all.stream().filter(e -> e.path("job").path("name").asText().equals("flights.gate.silver.flights")
+                && e.path("eventType").asText().equals("COMPLETE")).findFirst().orElseThrow();
+        JsonNode judged = gate.path("inputs").get(0).path("inputFacets");
+        assertThat(judged.path("dataQualityMetrics").path("rowCount").asLong()).isEqualTo(6);
+        assertThat(judged.path("dataQualityMetrics").path("columnMetrics").path("flight_date").path("nullCount").asLong()).isZero();
+        List<String> assertions = new ArrayList<>();
+        judged.path("dataQualityAssertions").path("assertions")
+                .forEach(a -> assertions.add(a.path("assertion").asText() + "=" + a.path("success").asBoolean()));
+        assertThat(assertions).containsExactly("delay_plausible=true", "day_complete=false", "dup_count_positive=true",
+                "flight_date_in_partition=true", "quarantine_delay_out_of_range=true");
         JsonNode bronze = all.stream().filter(e -> e.path("job").path("name").asText().equals("flights.bronze.flights_raw"))
                 .findFirst().orElseThrow();
         assertThat(bronze.path("inputs").get(0).path("name").asText()).isEqualTo("landing/flights");

@@ -17,19 +17,46 @@ import org.jspecify.annotations.Nullable;
  * @param version the published version written (Silver/Gold), or null
  * @param rowCount rows written (outputs), or null
  * @param columnLineage for an output, where each of its columns comes from; empty when unknown
+ * @param quality for an input a quality gate judged, what it found; else null
  */
 public record LineageDataset(String namespace, String name, List<Field> fields, @Nullable String partitionColumn,
-        @Nullable String partitionKey, @Nullable String version, @Nullable Long rowCount, List<ColumnInput> columnLineage) {
+        @Nullable String partitionKey, @Nullable String version, @Nullable Long rowCount, List<ColumnInput> columnLineage,
+        @Nullable Quality quality) {
 
     public LineageDataset {
         fields = List.copyOf(fields);
         columnLineage = List.copyOf(columnLineage);
     }
 
-    /** A dataset without column lineage. */
+    /** A dataset without column lineage or quality. */
     public LineageDataset(String namespace, String name, List<Field> fields, @Nullable String partitionColumn,
             @Nullable String partitionKey, @Nullable String version, @Nullable Long rowCount) {
-        this(namespace, name, fields, partitionColumn, partitionKey, version, rowCount, List.of());
+        this(namespace, name, fields, partitionColumn, partitionKey, version, rowCount, List.of(), null);
+    }
+
+    /** A dataset with column lineage, without quality. */
+    public LineageDataset(String namespace, String name, List<Field> fields, @Nullable String partitionColumn,
+            @Nullable String partitionKey, @Nullable String version, @Nullable Long rowCount, List<ColumnInput> columnLineage) {
+        this(namespace, name, fields, partitionColumn, partitionKey, version, rowCount, columnLineage, null);
+    }
+
+    /**
+     * What a quality gate found in a dataset partition (OpenLineage dataQualityMetrics and
+     * dataQualityAssertions input facets).
+     *
+     * @param rowCount rows judged, or null
+     * @param nullCounts NULLs per column, for the columns a completeness check judged
+     * @param assertions each check: its id, whether it held, its column (or null)
+     */
+    public record Quality(@Nullable Long rowCount, java.util.Map<String, Long> nullCounts, List<Assertion> assertions) {
+        public Quality {
+            nullCounts = java.util.Map.copyOf(nullCounts);
+            assertions = List.copyOf(assertions);
+        }
+    }
+
+    /** One check's outcome. */
+    public record Assertion(String assertion, boolean success, @Nullable String column) {
     }
 
     /**

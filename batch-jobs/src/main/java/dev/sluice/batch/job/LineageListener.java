@@ -45,8 +45,11 @@ final class LineageListener implements JobExecutionListener {
     private final RunId run;
     private final Path home;
     private final String warehouse;
+    private final dev.sluice.batch.warehouse.@Nullable Warehouse quality;
 
-    LineageListener(LineageEmitter emitter, PipelineSpec spec, Partition partition, RunId run, Path home) {
+    LineageListener(LineageEmitter emitter, PipelineSpec spec, Partition partition, RunId run, Path home,
+            dev.sluice.batch.warehouse.@Nullable Warehouse quality) {
+        this.quality = quality;
         this.emitter = emitter;
         this.spec = spec;
         this.partition = partition;
@@ -101,7 +104,8 @@ final class LineageListener implements JobExecutionListener {
         boolean done = type != RunEventType.START;
         ExecutionContext ctx = se.getExecutionContext();
         if (gate) {
-            inputs.add(table(table, null, null));
+            LineageDataset judged = table(table, null, null);
+            inputs.add(done ? withQuality(judged, table) : judged);
         } else if (table.layer() == Layer.BRONZE) {
             LineageDataset landing = landing(spec.source(table.source()).orElseThrow());
             inputs.add(landing);
@@ -134,6 +138,37 @@ final class LineageListener implements JobExecutionListener {
             }
         }
         return out;
+    }
+
+    /** {@code d} with what this run's gate of {@code table} found (from sluice.quality_results). */
+    private LineageDataset withQuality(LineageDataset d, TableSpec table) {
+        if (quality == null) {
+            return d;
+        }
+        var rows = quality.dsl().resultQuery("SELECT check_id, status, expectation, element_count, unexpected_count FROM sluice.quality_results"
+                + " WHERE dataset = ? AND partition_key = ? AND run_id = ? AND result_id IN (SELECT MAX(result_id) FROM sluice.quality_results"
+                + " WHERE dataset = ? AND partition_key = ? AND run_id = ? GROUP BY check_id) ORDER BY result_id",
+                table.table().qualifiedName(), d.partitionKey(), run.toString(), table.table().qualifiedName(), d.partitionKey(),
+                run.toString()).fetch();
+        List<LineageDataset.Assertion> assertions = new ArrayList<>();
+        java.util.Map<String, Long> nulls = new java.util.LinkedHashMap<>();
+        Long rowCount = null;
+        for (var r : rows) {
+            String check = r.get(0, String.class);
+            String status = r.get(1, String.class);
+            String expectation = r.get(2, String.class);
+            String column = table.checks().stream().filter(c -> c.id().equals(check)).findFirst().map(c -> c.column()).orElse(null);
+            assertions.add(new LineageDataset.Assertion(check, "PASSED".equals(status) || "INSUFFICIENT_HISTORY".equals(status), column));
+            if ("expect_column_values_to_not_be_null".equals(expectation) && column != null) {
+                nulls.put(column, r.get(4, Long.class));
+                rowCount = r.get(3, Long.class);
+            }
+            if ("expect_table_row_count_to_be_between".equals(expectation)) {
+                rowCount = r.get(3, Long.class);
+            }
+        }
+        return new LineageDataset(d.namespace(), d.name(), d.fields(), d.partitionColumn(), d.partitionKey(), d.version(), d.rowCount(),
+                d.columnLineage(), new LineageDataset.Quality(rowCount, nulls, assertions));
     }
 
     /** {@code d} with the column lineage of {@code table} (a Bronze table's columns come from {@code landing}). */

@@ -61,7 +61,7 @@ public final class MedallionJobFactory {
 
     /** The job of {@code partition} of {@code spec}, run as {@code run}, its lineage sent to {@code lineage}. */
     public Job job(PipelineSpec spec, Partition partition, RunId run, dev.sluice.lineage.LineageEmitter lineage) {
-        LineageListener events = new LineageListener(lineage, spec, partition, run, home);
+        LineageListener events = new LineageListener(lineage, spec, partition, run, home, warehouse);
         List<Step> steps = new java.util.ArrayList<>();
         for (TableSpec t : spec.tables()) {
             steps.add(t.layer() == Layer.BRONZE ? bronzeStep(spec, t, partition, run, events.step(t, false))

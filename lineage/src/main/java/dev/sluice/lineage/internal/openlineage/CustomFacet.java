@@ -15,7 +15,7 @@ import java.util.Map;
  */
 @JsonPropertyOrder({"_producer", "_schemaURL"})
 @JsonInclude(JsonInclude.Include.NON_NULL)
-final class CustomFacet implements OpenLineage.RunFacet, OpenLineage.DatasetFacet {
+final class CustomFacet implements OpenLineage.RunFacet, OpenLineage.DatasetFacet, OpenLineage.InputDatasetFacet {
 
     private final URI producer;
     private final URI schemaUrl;

@@ -25,6 +25,10 @@ final class EventMapper {
     /** The schema of Sluice's own run facet, shipped in the lineage jar. */
     static final String SLUICE_RUN_SCHEMA = "https://sluice.dev/spec/facets/1-0-0/SluiceRunFacet.json";
     static final String PARTITION_SCHEMA = "https://openlineage.io/spec/facets/1-0-0/PartitionDatasetFacet.json";
+    static final String METRICS_SCHEMA =
+            "https://openlineage.io/spec/facets/1-0-3/DataQualityMetricsInputDatasetFacet.json#/$defs/DataQualityMetricsInputDatasetFacet";
+    static final String ASSERTIONS_SCHEMA =
+            "https://openlineage.io/spec/facets/1-1-0/DataQualityAssertionsDatasetFacet.json#/$defs/DataQualityAssertionsDatasetFacet";
     static final String COLUMN_LINEAGE_SCHEMA =
             "https://openlineage.io/spec/facets/1-2-0/ColumnLineageDatasetFacet.json#/$defs/ColumnLineageDatasetFacet";
 
@@ -64,7 +68,7 @@ final class EventMapper {
             job.sql(ol.newSQLJobFacet(e.sql(), null));
         }
         List<OpenLineage.InputDataset> inputs = e.inputs().stream()
-                .map(d -> ol.newInputDataset(d.namespace(), d.name(), datasetFacets(d), null)).toList();
+                .map(d -> ol.newInputDataset(d.namespace(), d.name(), datasetFacets(d), inputFacets(d))).toList();
         List<OpenLineage.OutputDataset> outputs = e.outputs().stream()
                 .map(d -> ol.newOutputDataset(d.namespace(), d.name(), datasetFacets(d), d.rowCount() == null ? null
                         : ol.newOutputDatasetOutputFacetsBuilder()
@@ -77,6 +81,33 @@ final class EventMapper {
                 .job(ol.newJob(namespace, e.job(), job.build()))
                 .inputs(inputs)
                 .outputs(outputs)
+                .build();
+    }
+
+    /** The quality a gate found, as dataQualityMetrics and dataQualityAssertions; null without a gate. */
+    private OpenLineage.@org.jspecify.annotations.Nullable InputDatasetInputFacets inputFacets(LineageDataset d) {
+        if (d.quality() == null) {
+            return null;
+        }
+        LineageDataset.Quality q = d.quality();
+        Map<String, Object> columns = new java.util.LinkedHashMap<>();
+        q.nullCounts().forEach((c, n) -> columns.put(c, Map.of("nullCount", n)));
+        CustomFacet metrics = new CustomFacet(producer, URI.create(METRICS_SCHEMA)).with("columnMetrics", columns);
+        if (q.rowCount() != null) {
+            metrics.with("rowCount", q.rowCount());
+        }
+        List<Object> assertions = q.assertions().stream().map(a -> {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("assertion", a.assertion());
+            m.put("success", a.success());
+            if (a.column() != null) {
+                m.put("column", a.column());
+            }
+            return (Object) m;
+        }).toList();
+        return ol.newInputDatasetInputFacetsBuilder()
+                .put("dataQualityMetrics", metrics)
+                .put("dataQualityAssertions", new CustomFacet(producer, URI.create(ASSERTIONS_SCHEMA)).with("assertions", assertions))
                 .build();
     }
 
