@@ -167,6 +167,41 @@ class LineageEventsIT {
     }
 
     @Test
+    void aRestartIsANewOpenLineageRunOfTheSameAttempt() throws Exception {
+        Path specFile = TestHome.copyFlightsSpec(dir.resolve("restart"));
+        String good = Files.readString(specFile);
+        Files.writeString(specFile, good.replace("MAX(delay_min) AS max_delay_min", "MAX(delay_minutes) AS max_delay_min"));
+        Path events = dir.resolve("restart.ndjson");
+        Map<String, String> env = new HashMap<>(TestHome.environment(TestHome.withSampleData(), TestHome.freshH2Url(), "sa", "").variables());
+        var loader = new PipelineSpecLoader(new dev.sluice.config.SluiceEnvironment(env).interpolator());
+        try (Warehouse w = Warehouse.open(loader.load(specFile).warehouse())) {
+            PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
+            assertThat(runner.run(withLineageFile(loader.load(specFile), events), Partition.parseDaily("2001-07-01"), RunOptions.plain())
+                    .status()).isEqualTo("FAILED");
+            Files.writeString(specFile, good);
+            assertThat(runner.run(withLineageFile(loader.load(specFile), events), Partition.parseDaily("2001-07-01"), RunOptions.plain())
+                    .status()).isEqualTo("COMPLETED");
+        }
+        Map<String, List<String>> byRun = new LinkedHashMap<>();
+        List<String> jobRuns = new ArrayList<>();
+        Map<String, String> attempts = new HashMap<>();
+        for (String line : Files.readAllLines(events)) {
+            JsonNode e = JSON.readTree(line);
+            String id = e.path("run").path("runId").asText();
+            byRun.computeIfAbsent(id, k -> new ArrayList<>()).add(e.path("eventType").asText());
+            if (e.path("job").path("name").asText().equals("flights") && !jobRuns.contains(id)) {
+                jobRuns.add(id);
+            }
+            attempts.put(id, e.path("run").path("facets").path("sluice_run").path("attemptRunId").asText());
+        }
+        assertThat(byRun.values()).allSatisfy(types -> assertThat(types).hasSize(2).startsWith("START"));
+        assertThat(jobRuns).hasSize(2);
+        assertThat(byRun.get(jobRuns.get(0))).containsExactly("START", "FAIL");
+        assertThat(byRun.get(jobRuns.get(1))).containsExactly("START", "COMPLETE");
+        assertThat(attempts.get(jobRuns.get(1))).isEqualTo(jobRuns.get(0)).isEqualTo(attempts.get(jobRuns.get(0)));
+    }
+
+    @Test
     void aRunFailedByAGateEmitsFailWithItsErrorAndNoComplete() throws Exception {
         Path spec = TestHome.copyFlightsSpec(dir.resolve("spec"));
         String good = Files.readString(spec);

@@ -177,18 +177,30 @@ public final class PipelineSpecLoader {
         l.ifPresent(x -> x.allowOnly(Set.of("transport", "file", "url", "api_key", "namespace", "queue")));
         java.util.function.BiFunction<String, String, String> value = (key, dflt) -> l.flatMap(x -> x.text(key, false))
                 .orElseGet(() -> env.interpolate(dflt).value());
-        String t = value.apply("transport", "${SLUICE_LINEAGE_TRANSPORT:-file}");
+        String t = value.apply("transport", "${SLUICE_LINEAGE_TRANSPORT:-file}").toLowerCase(java.util.Locale.ROOT);
+        YamlCursor where = l.orElse(c);
+        String prefix = l.isPresent() ? "" : "lineage.";
         LineageSpec.Transport transport = LineageSpec.Transport.parse(t).orElseGet(() -> {
-            c.problem("lineage", t, "transport is one of file, console, http, none");
+            where.problem(prefix + "transport", t, "one of file, console, http, none (SLUICE_LINEAGE_TRANSPORT)");
             return LineageSpec.Transport.NONE;
         });
         String url = value.apply("url", "${SLUICE_LINEAGE_URL:-}");
-        if (transport == LineageSpec.Transport.HTTP && !url.startsWith("http://") && !url.startsWith("https://")) {
-            c.problem("lineage", url, "the http transport needs url: an http(s):// base URL (events go to POST {url}/api/v1/lineage)");
+        if (transport == LineageSpec.Transport.HTTP && !validHttpUrl(url)) {
+            where.problem(prefix + "url", url, "the http transport needs an http(s)://host[:port] base URL"
+                    + " (events go to POST {url}/api/v1/lineage; SLUICE_LINEAGE_URL)");
         }
         int queue = l.map(x -> x.integer("queue", 10_000, 1).orElse(10_000)).orElse(10_000);
         return new LineageSpec(transport, value.apply("file", "${SLUICE_HOME}/lineage/events.ndjson"), url.isEmpty() ? null : url,
                 value.apply("api_key", "${SLUICE_LINEAGE_API_KEY:-}"), value.apply("namespace", "${SLUICE_LINEAGE_NAMESPACE:-sluice}"), queue);
+    }
+
+    private static boolean validHttpUrl(String url) {
+        try {
+            java.net.URI u = new java.net.URI(url);
+            return ("http".equals(u.getScheme()) || "https".equals(u.getScheme())) && u.getHost() != null && u.getPort() <= 65535;
+        } catch (java.net.URISyntaxException e) {
+            return false;
+        }
     }
 
     private static Optional<WarehouseSpec> warehouse(YamlCursor c) {

@@ -49,11 +49,13 @@ public interface LineageEmitter extends AutoCloseable {
      * @param sql for a transform step, its SELECT; else null
      * @param specHash SHA-256 of the spec and contract files the run ran with
      * @param error for FAIL, the one-paragraph reason; else null
+     * @param attempt Sluice's run id of the attempt (sluice.run), which its restarts share; each
+     *     execution is its own OpenLineage run ({@code run})
      */
     record RunEvent(RunEventType type, RunId run, RunKind kind, String job, @Nullable RunId parentRun,
             @Nullable String parentJob, Partition partition, @Nullable Instant nominalStart, @Nullable Instant nominalEnd,
             Instant at, List<LineageDataset> inputs, List<LineageDataset> outputs, @Nullable String sql, String specHash,
-            @Nullable String error) {
+            @Nullable String error, RunId attempt) {
 
         public RunEvent {
             inputs = List.copyOf(inputs);

@@ -32,6 +32,11 @@ final class LineageCommand implements Runnable {
         command.commandLine().usage(command.commandLine().getOut());
     }
 
+    /** A Graphviz ID string's content: backslash and double quote escaped. */
+    static String dot(String text) {
+        return text.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+
     /** Options of the graph queries. */
     abstract static class Graph implements Callable<Integer> {
         private final SluiceContext ctx;
@@ -76,12 +81,15 @@ final class LineageCommand implements Runnable {
                     case "dot" -> {
                         out.println("digraph lineage {");
                         out.println("  rankdir=LR;");
-                        edges.forEach(e -> out.printf(Locale.ROOT, "  \"%s\" -> \"%s\" [label=\"%s\"];%n", e.from(), e.to(), e.job()));
+                        edges.forEach(e -> out.printf(Locale.ROOT, "  \"%s\" -> \"%s\" [label=\"%s\"];%n", dot(e.from()), dot(e.to()),
+                                dot(e.job())));
                         out.println("}");
                     }
                     default -> {
                         if (edges.isEmpty()) {
-                            out.println(dataset + ": nothing " + direction() + " recorded");
+                            out.println(dataset + ": nothing " + direction() + " recorded"
+                                    + (new LineageRepository(w.dsl()).known(dataset) ? "" : " (no recorded run reads or writes a dataset of this name)"));
+                            return ExitCodes.OK;
                         }
                         out.printf(Locale.ROOT, "%-36s %-36s %s%n", "from", "to", "job");
                         edges.forEach(e -> out.printf(Locale.ROOT, "%-36s %-36s %s%n", e.from(), e.to(), e.job()));
@@ -237,6 +245,13 @@ final class LineageCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            if (!partition.equals("none")) {
+                try {
+                    dev.sluice.core.Partition.parseDaily(partition);
+                } catch (dev.sluice.core.SluiceException e) {
+                    throw new BadInputException("--partition", -1, null, e.getMessage() + " (or none for a reference snapshot)");
+                }
+            }
             PipelineSpec spec = ctx.loadForInspection(pipeline);
             PrintWriter out = command.commandLine().getOut();
             try (Warehouse w = Warehouse.open(spec.warehouse())) {

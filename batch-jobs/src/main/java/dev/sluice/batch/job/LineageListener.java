@@ -45,17 +45,21 @@ final class LineageListener implements JobExecutionListener {
     private final RunId run;
     private final Path home;
     private final String warehouse;
+    private final boolean restart;
+    private RunId jobRun;
     private final dev.sluice.batch.warehouse.@Nullable Warehouse quality;
 
     LineageListener(LineageEmitter emitter, PipelineSpec spec, Partition partition, RunId run, Path home,
-            dev.sluice.batch.warehouse.@Nullable Warehouse quality) {
+            dev.sluice.batch.warehouse.@Nullable Warehouse quality, boolean restart) {
         this.quality = quality;
+        this.restart = restart;
         this.emitter = emitter;
         this.spec = spec;
         this.partition = partition;
         this.run = run;
         this.home = home.toAbsolutePath().normalize();
         this.warehouse = warehouseNamespace(spec.warehouse().url());
+        this.jobRun = run;
     }
 
     /** The OpenLineage namespace of a warehouse: {@code h2:file:/path}, {@code postgres://host:port/db}. */
@@ -68,14 +72,24 @@ final class LineageListener implements JobExecutionListener {
         return u.startsWith("postgresql:") ? "postgres:" + u.substring("postgresql:".length()) : u;
     }
 
+    /**
+     * The OpenLineage run of this job execution: the attempt's run id for its first execution, a
+     * derived id for a restart, so that every OpenLineage run has one START and one terminal event.
+     */
+    private RunId jobRun(JobExecution execution) {
+        return !restart ? run
+                : new RunId(UUID.nameUUIDFromBytes((run + "/execution/" + execution.getId()).getBytes(StandardCharsets.UTF_8)));
+    }
+
     @Override
     public void beforeJob(JobExecution execution) {
-        emitter.emit(event(RunEventType.START, run, RunKind.JOB, spec.name(), null, null, jobInputs(), jobOutputs(), null));
+        jobRun = jobRun(execution);
+        emitter.emit(event(RunEventType.START, jobRun, RunKind.JOB, spec.name(), null, null, jobInputs(), jobOutputs(), null));
     }
 
     @Override
     public void afterJob(JobExecution execution) {
-        emitter.emit(event(terminal(execution.getStatus()), run, RunKind.JOB, spec.name(), null, null, jobInputs(), jobOutputs(),
+        emitter.emit(event(terminal(execution.getStatus()), jobRun, RunKind.JOB, spec.name(), null, null, jobInputs(), jobOutputs(),
                 execution.getStatus() == BatchStatus.COMPLETED ? null : PipelineRunner.reason(execution.getAllFailureExceptions())));
     }
 
@@ -98,7 +112,7 @@ final class LineageListener implements JobExecutionListener {
     }
 
     private RunEvent stepEvent(RunEventType type, TableSpec table, boolean gate, String name, StepExecution se) {
-        RunId stepRun = new RunId(UUID.nameUUIDFromBytes((run + "/" + name + "/" + se.getId()).getBytes(StandardCharsets.UTF_8)));
+        RunId stepRun = new RunId(UUID.nameUUIDFromBytes((jobRun + "/" + name + "/" + se.getId()).getBytes(StandardCharsets.UTF_8)));
         List<LineageDataset> inputs = new ArrayList<>();
         List<LineageDataset> outputs = new ArrayList<>();
         boolean done = type != RunEventType.START;
@@ -117,7 +131,7 @@ final class LineageListener implements JobExecutionListener {
             outputs.add(withColumns(table(table, version, done ? se.getWriteCount() : null), table, null));
         }
         String error = type == RunEventType.FAIL ? PipelineRunner.reason(se.getFailureExceptions()) : null;
-        return event(type, stepRun, RunKind.STEP, spec.name() + "." + name, run, spec.name(), inputs, outputs,
+        return event(type, stepRun, RunKind.STEP, spec.name() + "." + name, jobRun, spec.name(), inputs, outputs,
                 error, gate || table.layer() == Layer.BRONZE ? null : table.sql());
     }
 
@@ -193,7 +207,7 @@ final class LineageListener implements JobExecutionListener {
         Instant start = partition.equals(Partition.NONE) ? null : partition.date().atStartOfDay().toInstant(ZoneOffset.UTC);
         Instant end = start == null ? null : partition.date().plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC);
         return new RunEvent(type, id, kind, job, parent, parentJob, partition, start, end, Instant.now(), inputs, outputs, sql,
-                spec.hash(), error);
+                spec.hash(), error, run);
     }
 
     private static RunEventType terminal(BatchStatus status) {

@@ -56,12 +56,15 @@ public final class MedallionJobFactory {
 
     /** The job of {@code partition} of {@code spec}, run as {@code run}, without lineage. */
     public Job job(PipelineSpec spec, Partition partition, RunId run) {
-        return job(spec, partition, run, dev.sluice.lineage.LineageEmitter.NOOP);
+        return job(spec, partition, run, dev.sluice.lineage.LineageEmitter.NOOP, false);
     }
 
-    /** The job of {@code partition} of {@code spec}, run as {@code run}, its lineage sent to {@code lineage}. */
-    public Job job(PipelineSpec spec, Partition partition, RunId run, dev.sluice.lineage.LineageEmitter lineage) {
-        LineageListener events = new LineageListener(lineage, spec, partition, run, home, warehouse);
+    /**
+     * The job of {@code partition} of {@code spec}, run as {@code run}, its lineage sent to
+     * {@code lineage}; {@code restart} when it resumes a failed attempt (a new OpenLineage run).
+     */
+    public Job job(PipelineSpec spec, Partition partition, RunId run, dev.sluice.lineage.LineageEmitter lineage, boolean restart) {
+        LineageListener events = new LineageListener(lineage, spec, partition, run, home, warehouse, restart);
         List<Step> steps = new java.util.ArrayList<>();
         for (TableSpec t : spec.tables()) {
             steps.add(t.layer() == Layer.BRONZE ? bronzeStep(spec, t, partition, run, events.step(t, false))

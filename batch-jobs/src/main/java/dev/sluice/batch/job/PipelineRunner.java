@@ -147,7 +147,7 @@ public final class PipelineRunner {
                 .addString("requester", String.valueOf(options.requester()), false)
                 .addString("trace.id", String.valueOf(options.traceId()), false)
                 .toJobParameters();
-        JobExecution execution = launch(spec, partition, run, params, attempt);
+        JobExecution execution = launch(spec, partition, run, params, attempt, restart);
         RunSummary summary = summarize(spec, partition, attempt, run, restart, execution);
         runs.finish(run, summary.status(), execution.getId(), summary.failure(), toJson(summary));
         summary.warnings().forEach(w -> LOG.warn("{}", w));
@@ -218,11 +218,11 @@ public final class PipelineRunner {
         }
     }
 
-    private JobExecution launch(PipelineSpec spec, Partition partition, RunId run, JobParameters params, int attempt) {
+    private JobExecution launch(PipelineSpec spec, Partition partition, RunId run, JobParameters params, int attempt, boolean restart) {
         try {
             try (dev.sluice.lineage.LineageEmitter lineage = dev.sluice.lineage.LineageEmitter.of(spec.lineage(), VERSION,
                     new dev.sluice.batch.lineage.LineageRepository(warehouse.dsl()))) {
-                return batch.operator().start(jobs.job(spec, partition, run, lineage), params);
+                return batch.operator().start(jobs.job(spec, partition, run, lineage, restart), params);
             }
         } catch (JobExecutionAlreadyRunningException e) {
             throw new RunRefusedException("attempt " + attempt + " of partition " + partition + " of pipeline "

@@ -132,6 +132,11 @@ public final class LineageRepository implements LineageEmitter.Store {
         }
     }
 
+    /** True when some recorded step run read or wrote a dataset named {@code dataset}. */
+    public boolean known(String dataset) {
+        return dsl.fetchExists(DSL.selectOne().from(EDGES).where(INPUT.eq(dataset).or(OUTPUT.eq(dataset))));
+    }
+
     /** An edge of the lineage graph: {@code from} feeds {@code to} through {@code job}. */
     public record Edge(String from, String to, String job) {
     }

@@ -61,7 +61,7 @@ final class EventMapper {
             run.errorMessage(ol.newErrorMessageRunFacet(e.error(), "JAVA", null));
         }
         run.put("sluice_run", new CustomFacet(producer, URI.create(SLUICE_RUN_SCHEMA))
-                .with("specHash", e.specHash()).with("partition", e.partition().key()));
+                .with("specHash", e.specHash()).with("partition", e.partition().key()).with("attemptRunId", e.attempt().toString()));
         OpenLineage.JobFacetsBuilder job = ol.newJobFacetsBuilder()
                 .jobType(ol.newJobTypeJobFacet("BATCH", "SLUICE", e.kind() == RunKind.JOB ? "JOB" : "TASK", null));
         if (e.sql() != null) {

@@ -34,7 +34,7 @@ public final class OpenLineageEmitter implements LineageEmitter {
     private static final Logger LOG = LoggerFactory.getLogger(OpenLineageEmitter.class);
     private static final URI PRODUCER = URI.create("https://github.com/sluice-dev/sluice");
 
-    private final BlockingQueue<RunEvent> queue;
+    private final BlockingQueue<io.openlineage.client.OpenLineage.RunEvent> queue;
     private final OpenLineageClient client;
     private final EventMapper mapper;
     private final Thread sender;
@@ -103,9 +103,22 @@ public final class OpenLineageEmitter implements LineageEmitter {
         };
     }
 
+    /**
+     * Maps the event, stores it (on the caller's thread, so that Sluice's own store is complete
+     * whatever the transport does) and queues it for the transport.
+     */
     @Override
     public void emit(RunEvent event) {
-        if (closing || !queue.offer(event)) {
+        io.openlineage.client.OpenLineage.RunEvent mapped;
+        try {
+            mapped = mapper.map(event);
+            store.store(event, io.openlineage.client.OpenLineageClientUtils.toJson(mapped));
+        } catch (RuntimeException x) {
+            long n = failed.incrementAndGet();
+            LOG.warn("lineage: storing the {} event of {} failed ({} failed so far): {}", event.type(), event.job(), n, x.getMessage());
+            return;
+        }
+        if (closing || !queue.offer(mapped)) {
             long n = dropped.incrementAndGet();
             LOG.warn("lineage: queue full or closed, dropped the {} event of {} ({} dropped so far)", event.type(), event.job(), n);
         }
@@ -113,7 +126,7 @@ public final class OpenLineageEmitter implements LineageEmitter {
 
     private void send() {
         while (!closing || !queue.isEmpty()) {
-            RunEvent e;
+            io.openlineage.client.OpenLineage.RunEvent e;
             try {
                 e = queue.poll(200, TimeUnit.MILLISECONDS);
             } catch (InterruptedException x) {
@@ -124,18 +137,12 @@ public final class OpenLineageEmitter implements LineageEmitter {
                 continue;
             }
             try {
-                io.openlineage.client.OpenLineage.RunEvent mapped = mapper.map(e);
-                try {
-                    store.store(e, io.openlineage.client.OpenLineageClientUtils.toJson(mapped));
-                } catch (RuntimeException x) {
-                    long n = failed.incrementAndGet();
-                    LOG.warn("lineage: storing the {} event of {} failed ({} failed so far): {}", e.type(), e.job(), n, x.getMessage());
-                }
-                client.emit(mapped);
+                client.emit(e);
                 sent.incrementAndGet();
             } catch (RuntimeException x) {
                 long n = failed.incrementAndGet();
-                LOG.warn("lineage: sending the {} event of {} failed ({} failed so far): {}", e.type(), e.job(), n, x.getMessage());
+                LOG.warn("lineage: sending the {} event of {} failed ({} failed so far): {}", e.getEventType(), e.getJob().getName(), n,
+                        x.getMessage());
             }
         }
     }
@@ -156,6 +163,10 @@ public final class OpenLineageEmitter implements LineageEmitter {
         if (sender.isAlive()) {
             sender.interrupt();
             LOG.warn("lineage: {} event(s) not sent within {} s of closing", queue.size(), DRAIN_SECONDS);
+        }
+        if (dropped.get() > 0 || failed.get() > 0) {
+            LOG.warn("lineage: {} event(s) sent, {} dropped (queue full), {} failed (transport or store); all were stored unless a store failure says otherwise",
+                    sent.get(), dropped.get(), failed.get());
         }
         try {
             client.close();

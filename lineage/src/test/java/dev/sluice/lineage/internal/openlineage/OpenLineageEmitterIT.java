@@ -34,7 +34,7 @@ class OpenLineageEmitterIT {
                 "2001-07-01", "3", 42L);
         return new LineageEmitter.RunEvent(type, run, LineageEmitter.RunKind.JOB, "p", null, null, Partition.parseDaily("2001-07-01"),
                 Instant.parse("2001-07-01T00:00:00Z"), Instant.parse("2001-07-02T00:00:00Z"), Instant.now(), List.of(), List.of(out),
-                null, "0".repeat(64), null);
+                null, "0".repeat(64), null, run);
     }
 
     @Test
@@ -107,7 +107,8 @@ class OpenLineageEmitterIT {
             }
         };
         LineageSpec spec = new LineageSpec(LineageSpec.Transport.CONSOLE, "", null, "", "sluice", 2);
-        OpenLineageEmitter emitter = new OpenLineageEmitter(spec, "dev", slow);
+        List<String> stored = new CopyOnWriteArrayList<>();
+        OpenLineageEmitter emitter = new OpenLineageEmitter(spec, "dev", slow, (event, json) -> stored.add(json));
         RunId run = RunId.newId();
         // the transport blocks until released: were emit to wait for it, this loop would never end
         for (int i = 0; i < 10; i++) {
@@ -118,5 +119,7 @@ class OpenLineageEmitterIT {
         release.countDown();
         emitter.close();
         assertThat(emitter.counts()[0] + emitter.counts()[1]).isEqualTo(10);
+        // Sluice's own store has every event, whatever the transport did
+        assertThat(stored).hasSize(10).allSatisfy(json -> assertThat(json).contains("\"eventType\":\"START\""));
     }
 }
