@@ -174,14 +174,14 @@ public final class PipelineSpecLoader {
     /** {@code lineage:}, each key defaulting as {@link LineageSpec} documents. */
     private LineageSpec lineage(YamlCursor c) {
         Optional<YamlCursor> l = c.map("lineage", false);
-        l.ifPresent(x -> x.allowOnly(Set.of("transport", "file", "url", "api_key", "namespace", "queue")));
+        l.ifPresent(x -> x.allowOnly(Set.of("transport", "file", "url", "api_key", "namespace", "queue", "kafka_bootstrap", "topic")));
         java.util.function.BiFunction<String, String, String> value = (key, dflt) -> l.flatMap(x -> x.text(key, false))
                 .orElseGet(() -> env.interpolate(dflt).value());
         String t = value.apply("transport", "${SLUICE_LINEAGE_TRANSPORT:-file}").toLowerCase(java.util.Locale.ROOT);
         YamlCursor where = l.orElse(c);
         String prefix = l.isPresent() ? "" : "lineage.";
         LineageSpec.Transport transport = LineageSpec.Transport.parse(t).orElseGet(() -> {
-            where.problem(prefix + "transport", t, "one of file, console, http, none (SLUICE_LINEAGE_TRANSPORT)");
+            where.problem(prefix + "transport", t, "one of file, console, http, kafka, none (SLUICE_LINEAGE_TRANSPORT)");
             return LineageSpec.Transport.NONE;
         });
         String url = value.apply("url", "${SLUICE_LINEAGE_URL:-}");
@@ -191,7 +191,8 @@ public final class PipelineSpecLoader {
         }
         int queue = l.map(x -> x.integer("queue", 10_000, 1).orElse(10_000)).orElse(10_000);
         return new LineageSpec(transport, value.apply("file", "${SLUICE_HOME}/lineage/events.ndjson"), url.isEmpty() ? null : url,
-                value.apply("api_key", "${SLUICE_LINEAGE_API_KEY:-}"), value.apply("namespace", "${SLUICE_LINEAGE_NAMESPACE:-sluice}"), queue);
+                value.apply("api_key", "${SLUICE_LINEAGE_API_KEY:-}"), value.apply("namespace", "${SLUICE_LINEAGE_NAMESPACE:-sluice}"), queue,
+                value.apply("kafka_bootstrap", "${SLUICE_KAFKA_BOOTSTRAP:-localhost:9092}"), value.apply("topic", "${SLUICE_LINEAGE_TOPIC:-openlineage}"));
     }
 
     private static boolean validHttpUrl(String url) {

@@ -88,6 +88,18 @@ public final class OpenLineageEmitter implements LineageEmitter {
                 }
                 yield new FileTransport(new FileConfig(file.toAbsolutePath().toString()));
             }
+            case KAFKA -> {
+                java.util.Properties props = new java.util.Properties();
+                props.put("bootstrap.servers", spec.kafkaBootstrap());
+                props.put("key.serializer", "org.apache.kafka.common.serialization.StringSerializer");
+                props.put("value.serializer", "org.apache.kafka.common.serialization.StringSerializer");
+                props.put("acks", "all");
+                props.put("delivery.timeout.ms", "10000");
+                props.put("request.timeout.ms", "5000");
+                props.put("max.block.ms", "5000");
+                yield new io.openlineage.client.transports.KafkaTransport(
+                        new io.openlineage.client.transports.KafkaConfig(spec.topic(), null, props));
+            }
             case HTTP -> {
                 HttpConfig config = new HttpConfig();
                 config.setUrl(URI.create(spec.url()));
