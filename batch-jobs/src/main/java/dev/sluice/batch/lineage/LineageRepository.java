@@ -186,20 +186,21 @@ public final class LineageRepository implements LineageEmitter.Store {
      */
     public List<Impacted> impact(String dataset, String partition) {
         Map<String, Impacted> out = new LinkedHashMap<>();
-        List<String[]> frontier = List.<String[]>of(new String[] {dataset, partition});
+        Map<String, Set<String>> frontier = new LinkedHashMap<>(Map.of(dataset, new LinkedHashSet<>(List.of(partition))));
         Field<String> job = DSL.field(DSL.name("job"), String.class);
         for (int level = 1; level <= 50 && !frontier.isEmpty(); level++) {
-            List<String[]> next = new ArrayList<>();
-            for (String[] f : frontier) {
-                var where = INPUT.eq(f[0]);
-                if (!"none".equals(f[1])) {
-                    where = where.and(PARTITION.eq(f[1]));
+            // one query per dataset of the level: its partitions at once (a snapshot's 'none' means every partition)
+            Map<String, Set<String>> next = new LinkedHashMap<>();
+            for (Map.Entry<String, Set<String>> f : frontier.entrySet()) {
+                var where = INPUT.eq(f.getKey());
+                if (!f.getValue().contains("none")) {
+                    where = where.and(PARTITION.in(f.getValue()));
                 }
                 for (var r : dsl.selectDistinct(OUTPUT, PARTITION, job).from(EDGES).where(where).orderBy(OUTPUT, PARTITION).fetch()) {
                     String key = r.value1() + "@" + r.value2();
                     if (!out.containsKey(key) && !(r.value1().equals(dataset) && r.value2().equals(partition))) {
                         out.put(key, new Impacted(r.value1(), r.value2(), jobName(r.value3()), level));
-                        next.add(new String[] {r.value1(), r.value2()});
+                        next.computeIfAbsent(r.value1(), k -> new LinkedHashSet<>()).add(r.value2());
                     }
                 }
             }
