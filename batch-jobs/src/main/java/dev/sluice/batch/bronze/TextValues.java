@@ -30,12 +30,29 @@ final class TextValues {
                 case FLOAT -> (float) finite(Float.parseFloat(decimal(text.strip())));
                 case BOOLEAN -> parseBoolean(text.strip());
                 case DATE -> LocalDate.parse(text.strip());
-                case TIMESTAMP -> LocalDateTime.parse(text.strip().replace(' ', 'T'));
+                case TIMESTAMP -> timestamp(text.strip().replace(' ', 'T'));
             };
         } catch (NumberFormatException | DateTimeParseException e) {
             throw new BadInputException(file, row, column.name(), "'" + abbreviate(text.replace('\0', '?')) + "' is not "
                     + column.type().withArticle() + (e.getMessage() != null && e.getMessage().startsWith("holds") ? " (" + e.getMessage() + ")"
                     : e.getMessage() != null && e.getMessage().equals("out of range") ? " (out of range)" : ""), e);
+        }
+    }
+
+    /**
+     * An ISO local date-time, or one with an offset ({@code Z}, {@code +02:00}) read as that instant
+     * in UTC: a timestamp column is naive and holds UTC when the source says which zone it is in
+     * (as JSON epoch times are read).
+     */
+    private static LocalDateTime timestamp(String text) {
+        try {
+            return LocalDateTime.parse(text);
+        } catch (DateTimeParseException local) {
+            try {
+                return java.time.OffsetDateTime.parse(text).withOffsetSameInstant(java.time.ZoneOffset.UTC).toLocalDateTime();
+            } catch (DateTimeParseException offset) {
+                throw local;
+            }
         }
     }
 
