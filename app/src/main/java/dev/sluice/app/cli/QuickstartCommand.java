@@ -57,6 +57,9 @@ final class QuickstartCommand implements Callable<Integer> {
                   ./sluice sql "SELECT * FROM gold.airport_daily_delays WHERE flight_date = DATE '2001-02-22' ORDER BY flights DESC"
                   ./sluice sql "SELECT rule_id, partition_key, source, source_pos, record_json FROM sluice.quarantine"
                   ./sluice sql "SELECT partition_key, attempt, status, spec_hash FROM sluice.run ORDER BY partition_key"
+                  ./sluice quality show flights --partition 2001-07-01      (the 6-row day: a row-count anomaly, an incomplete day)
+                  ./sluice lineage upstream gold.airport_daily_delays --format dot
+                  ./sluice lineage columns gold.airport_daily_delays.avg_delay_min
                   ./sluice run flights --partition 2001-02-22            (refused: already COMPLETED)
                   ./sluice run flights --partition 2001-02-22 --rerun    (attempt 1; Silver and Gold stay identical)
                   the full log of every run: """ + ctx.home().resolve("logs/sluice.log"));
