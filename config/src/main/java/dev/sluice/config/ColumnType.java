@@ -49,27 +49,37 @@ public enum ColumnType {
      * ({@code 2001-01-31}) or ISO local date-time ({@code 2001-01-31T06:00}); any text for string.
      */
     public boolean acceptsLiteral(String literal) {
+        return parseLiteral(literal).isPresent();
+    }
+
+    /**
+     * A contract or check literal as the Java value of this type ({@link #acceptsLiteral} says which
+     * texts are literals): Integer, Long, Double (float and double), Boolean, LocalDate,
+     * LocalDateTime or String; empty when the text is not a literal of this type.
+     */
+    public Optional<Object> parseLiteral(String literal) {
         try {
-            switch (this) {
-                case INT -> Integer.parseInt(literal);
-                case LONG -> Long.parseLong(literal);
+            return Optional.of(switch (this) {
+                case INT -> Integer.valueOf(literal);
+                case LONG -> Long.valueOf(literal);
                 case FLOAT, DOUBLE -> {
-                    if (!Double.isFinite(Double.parseDouble(literal))) {
-                        return false;
+                    double d = Double.parseDouble(literal);
+                    if (!Double.isFinite(d)) {
+                        throw new NumberFormatException("not finite");
                     }
+                    yield d;
                 }
-                case BOOLEAN -> {
-                    return literal.equals("true") || literal.equals("false");
-                }
+                case BOOLEAN -> switch (literal) {
+                    case "true" -> Boolean.TRUE;
+                    case "false" -> Boolean.FALSE;
+                    default -> throw new IllegalArgumentException("not a boolean");
+                };
                 case DATE -> java.time.LocalDate.parse(literal);
                 case TIMESTAMP -> java.time.LocalDateTime.parse(literal);
-                case STRING -> {
-                    return true;
-                }
-            }
-            return true;
+                case STRING -> literal;
+            });
         } catch (RuntimeException e) {
-            return false;
+            return Optional.empty();
         }
     }
 

@@ -174,12 +174,9 @@ final class ContractLoader {
         return text.get();
     }
 
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private static int compare(ColumnType type, String a, String b) {
-        return switch (type) {
-            case DATE -> java.time.LocalDate.parse(a).compareTo(java.time.LocalDate.parse(b));
-            case TIMESTAMP -> java.time.LocalDateTime.parse(a).compareTo(java.time.LocalDateTime.parse(b));
-            default -> Double.compare(Double.parseDouble(a), Double.parseDouble(b));
-        };
+        return ((Comparable) type.parseLiteral(a).orElseThrow()).compareTo(type.parseLiteral(b).orElseThrow());
     }
 
     static String typeList() {

@@ -14,8 +14,6 @@ import dev.sluice.core.BadInputException;
 import dev.sluice.core.Layer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -101,7 +99,7 @@ public final class Erasure {
             throw new BadInputException("--value", -1, column, "the value is empty; give the exact raw value to erase");
         }
         // a value that is not of the column's type can only live on in _parse_errors and the quarantine
-        Object typed = parse(type, value);
+        Object typed = type.parseLiteral(value).orElse(null);
         long id = dsl.insertInto(LOG)
                 .set(DSL.field(DSL.name("pipeline")), spec.name())
                 .set(DSL.field(DSL.name("column_name")), column)
@@ -238,23 +236,6 @@ public final class Erasure {
             return changed ? JSON.writeValueAsString(list) : errorsJson;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** The value as the column's type, or null when it is not one (then only raw text can hold it). */
-    private static @Nullable Object parse(ColumnType type, String value) {
-        try {
-            return switch (type) {
-                case INT -> Integer.valueOf(value);
-                case LONG -> Long.valueOf(value);
-                case FLOAT, DOUBLE -> Double.valueOf(value);
-                case BOOLEAN -> Boolean.valueOf(value);
-                case DATE -> LocalDate.parse(value);
-                case TIMESTAMP -> LocalDateTime.parse(value);
-                case STRING -> value;
-            };
-        } catch (RuntimeException e) {
-            return null;
         }
     }
 }

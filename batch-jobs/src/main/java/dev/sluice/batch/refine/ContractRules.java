@@ -3,8 +3,6 @@ package dev.sluice.batch.refine;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.ColumnType;
 import dev.sluice.config.ContractSpec;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import org.jooq.Condition;
@@ -60,15 +58,7 @@ final class ContractRules {
     /** A contract literal as a typed SQL literal (validated by the contract loader). */
     @SuppressWarnings("unchecked")
     private static Field<Object> literal(ColumnType type, String text) {
-        Object value = switch (type) {
-            case INT -> Integer.valueOf(text);
-            case LONG -> Long.valueOf(text);
-            case FLOAT, DOUBLE -> Double.valueOf(text);
-            case BOOLEAN -> Boolean.valueOf(text);
-            case DATE -> LocalDate.parse(text);
-            case TIMESTAMP -> LocalDateTime.parse(text);
-            case STRING -> text;
-        };
+        Object value = type.parseLiteral(text).orElseThrow(() -> new IllegalArgumentException(text + " is not " + type.withArticle()));
         return (Field<Object>) (Field<?>) DSL.inline(value);
     }
 }
