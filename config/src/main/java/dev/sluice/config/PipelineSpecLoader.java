@@ -36,21 +36,6 @@ public final class PipelineSpecLoader {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z_]*)}");
     private static final Pattern BRONZE_REFERENCE = Pattern.compile("(?i)\\bbronze\\s*\\.\\s*[a-z_][a-z0-9_]*");
     private static final Set<String> SQL_PLACEHOLDERS = Set.of("input", "partition");
-    /** Metadata columns of Bronze tables (batch-jobs' LayerTables) that checks may name, with their types. */
-    static final Map<String, ColumnType> BRONZE_METADATA = ordered("_partition", ColumnType.STRING, "_run_id", ColumnType.STRING,
-            "_source", ColumnType.STRING, "_source_pos", ColumnType.LONG, "_row_hash", ColumnType.STRING,
-            "_parse_errors", ColumnType.STRING);
-    /** Metadata columns of Silver/Gold tables that checks may name. */
-    static final Map<String, ColumnType> REFINED_METADATA = ordered("_partition", ColumnType.STRING, "_run_id", ColumnType.STRING,
-            "_version", ColumnType.INT);
-
-    private static Map<String, ColumnType> ordered(Object... pairs) {
-        Map<String, ColumnType> m = new LinkedHashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            m.put((String) pairs[i], (ColumnType) pairs[i + 1]);
-        }
-        return java.util.Collections.unmodifiableMap(m);
-    }
 
     private final EnvInterpolator env;
     private final boolean requireSecrets;
@@ -462,7 +447,7 @@ public final class PipelineSpecLoader {
                 });
                 Map<String, ColumnType> known = new LinkedHashMap<>();
                 source.ifPresent(src -> src.contract().columns().forEach(col -> known.put(col.name(), col.type())));
-                known.putAll(BRONZE_METADATA);
+                known.putAll(MetadataColumns.BRONZE);
                 List<CheckSpec> checks = CheckReader.checks(t, known);
                 if (ref.isPresent() && source.isPresent()) {
                     SourceSpec s = source.get();
@@ -497,7 +482,7 @@ public final class PipelineSpecLoader {
             List<QuarantineRule> rules = layer == Layer.SILVER ? quarantine(t) : List.of();
             Map<String, ColumnType> known = new LinkedHashMap<>();
             columns.forEach(col -> known.put(col.name(), col.type()));
-            known.putAll(REFINED_METADATA);
+            known.putAll(MetadataColumns.REFINED);
             List<CheckSpec> checks = CheckReader.checks(t, known);
             if (ref.isPresent() && input.isPresent() && sql.isPresent()) {
                 tables.add(new TableSpec(layer, ref.get(), null, input.get(), partitioned, key, columns,

@@ -55,7 +55,7 @@ class CheckSpecValidationTest {
                 "layers.bronze[0].checks[1].min_history = -1: must be positive",
                 "layers.bronze[0].checks[2].strftime_format = %Y-%Q-%d: strftime directive %Q is not supported",
                 "layers.bronze[0].checks[3].column_list = nosuch: not a column of this table; it has d, code, n, "
-                        + String.join(", ", PipelineSpecLoader.BRONZE_METADATA.keySet()),
+                        + String.join(", ", MetadataColumns.BRONZE.keySet()),
                 "layers.bronze[0].checks[4].column = string: freshness needs a date or timestamp column",
                 "layers.bronze[0].checks[5].column = string: expect_column_mean_to_be_between needs a numeric column (int, long, float, double)",
                 "layers.bronze[0].checks[6].min_value = abc: not a long value (the column is long)",

@@ -144,9 +144,8 @@ public final class GateStep {
 
     /**
      * The SELECT of exactly the rows judged, with its values inlined (Spark runs it over JDBC): the
-     * table's declared columns and its metadata columns ({@code _source_pos} is the Bronze row id of
-     * unexpected values; {@code _ingested_at}, a time-zoned timestamp Spark's JDBC reader does not
-     * take, is left out).
+     * table's declared columns and the metadata columns checks may name ({@link dev.sluice.config.MetadataColumns};
+     * {@code _source_pos} is the Bronze row id of unexpected values).
      */
     private String query(DSLContext dsl, Partition out, @Nullable Integer version) {
         Field<String> partitionCol = DSL.field(DSL.name("b", "_partition"), String.class);
@@ -163,10 +162,8 @@ public final class GateStep {
         }
         List<org.jooq.SelectField<?>> columns = new java.util.ArrayList<>();
         table.columns().forEach(c -> columns.add(DSL.field(DSL.name("b", c.name()))));
-        List<String> metadata = table.layer() == Layer.BRONZE
-                ? List.of("_partition", "_run_id", "_source", "_source_pos", "_row_hash", "_parse_errors")
-                : List.of("_partition", "_run_id", "_version");
-        metadata.forEach(m -> columns.add(DSL.field(DSL.name("b", m))));
+        (table.layer() == Layer.BRONZE ? dev.sluice.config.MetadataColumns.BRONZE : dev.sluice.config.MetadataColumns.REFINED)
+                .keySet().forEach(m -> columns.add(DSL.field(DSL.name("b", m))));
         return dsl.renderInlined(dsl.select(columns).from(from).where(where));
     }
 
