@@ -99,12 +99,14 @@ public final class GateStep {
             return List.of();
         }
         long input = new LayerTransform(dsl, spec, table).inputCount(partition);
+        Field<String> ruleId = DSL.field(DSL.name("rule_id"), String.class);
+        java.util.Map<String, Integer> quarantined = dsl.select(ruleId, DSL.count()).from(DSL.table(DSL.name("sluice", "quarantine")))
+                .where(DSL.field(DSL.name("pipeline")).eq(spec.name()), DSL.field(DSL.name("dataset")).eq(table.table().qualifiedName()),
+                        DSL.field(DSL.name("partition_key")).eq(out.key()), DSL.field(DSL.name("status")).eq("OPEN"))
+                .groupBy(ruleId).fetchMap(ruleId, DSL.count());
         List<CheckResult> out2 = new java.util.ArrayList<>();
         for (dev.sluice.config.QuarantineRule r : judged) {
-            Integer n = dsl.fetchCount(DSL.selectOne().from(DSL.table(DSL.name("sluice", "quarantine"))).where(
-                    DSL.field(DSL.name("pipeline")).eq(spec.name()), DSL.field(DSL.name("dataset")).eq(table.table().qualifiedName()),
-                    DSL.field(DSL.name("partition_key")).eq(out.key()), DSL.field(DSL.name("rule_id")).eq(r.id()),
-                    DSL.field(DSL.name("status")).eq("OPEN")));
+            int n = quarantined.getOrDefault(r.id(), 0);
             double share = input == 0 ? 0 : (double) n / input;
             boolean held = share <= r.maxShare();
             CheckStatus status = held ? CheckStatus.PASSED

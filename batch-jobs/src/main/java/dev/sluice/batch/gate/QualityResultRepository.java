@@ -103,6 +103,21 @@ public final class QualityResultRepository {
                 .orderBy(f("r", "result_id", Long.class)).fetch();
     }
 
+    /** One check's latest result in a run: what lineage reports of a gate. */
+    public record RunResult(String checkId, String expectation, String status, long elementCount, long unexpectedCount) {
+    }
+
+    /** The latest result of each check of {@code dataset} partition {@code partition} in run {@code run}, in evaluation order. */
+    public List<RunResult> latestOfRun(DatasetRef dataset, Partition partition, RunId run) {
+        return dsl.select(f("r", "check_id", String.class), f("r", "expectation", String.class), f("r", "status", String.class),
+                        f("r", "element_count", Long.class), f("r", "unexpected_count", Long.class))
+                .from(T.as("r"))
+                .where(f("r", "dataset", String.class).eq(dataset.qualifiedName()), f("r", "partition_key", String.class).eq(partition.key()),
+                        f("r", "run_id", String.class).eq(run.toString()), f("r", "result_id", Long.class).eq(latestOf("r")))
+                .orderBy(f("r", "result_id", Long.class))
+                .fetch(r -> new RunResult(r.value1(), r.value2(), r.value3(), r.value4(), r.value5()));
+    }
+
     /** The id of the latest evaluation of the same (dataset, partition, check) as the row of {@code alias}. */
     private static Field<Long> latestOf(String alias) {
         return DSL.field(DSL.select(DSL.max(f("r2", "result_id", Long.class))).from(T.as("r2")).where(

@@ -159,26 +159,20 @@ final class LineageListener implements JobExecutionListener {
         if (quality == null) {
             return d;
         }
-        var rows = quality.dsl().resultQuery("SELECT check_id, status, expectation, element_count, unexpected_count FROM sluice.quality_results"
-                + " WHERE dataset = ? AND partition_key = ? AND run_id = ? AND result_id IN (SELECT MAX(result_id) FROM sluice.quality_results"
-                + " WHERE dataset = ? AND partition_key = ? AND run_id = ? GROUP BY check_id) ORDER BY result_id",
-                table.table().qualifiedName(), d.partitionKey(), run.toString(), table.table().qualifiedName(), d.partitionKey(),
-                run.toString()).fetch();
+        Partition judged = table.partitioned() ? partition : Partition.NONE;
         List<LineageDataset.Assertion> assertions = new ArrayList<>();
         java.util.Map<String, Long> nulls = new java.util.LinkedHashMap<>();
         Long rowCount = null;
-        for (var r : rows) {
-            String check = r.get(0, String.class);
-            String status = r.get(1, String.class);
-            String expectation = r.get(2, String.class);
-            String column = table.checks().stream().filter(c -> c.id().equals(check)).findFirst().map(c -> c.column()).orElse(null);
-            assertions.add(new LineageDataset.Assertion(check, "PASSED".equals(status) || "INSUFFICIENT_HISTORY".equals(status), column));
-            if ("expect_column_values_to_not_be_null".equals(expectation) && column != null) {
-                nulls.put(column, r.get(4, Long.class));
-                rowCount = r.get(3, Long.class);
+        for (var r : new dev.sluice.batch.gate.QualityResultRepository(quality.dsl()).latestOfRun(table.table(), judged, run)) {
+            String column = table.checks().stream().filter(c -> c.id().equals(r.checkId())).findFirst().map(c -> c.column()).orElse(null);
+            assertions.add(new LineageDataset.Assertion(r.checkId(), "PASSED".equals(r.status()) || "INSUFFICIENT_HISTORY".equals(r.status()),
+                    column));
+            if ("expect_column_values_to_not_be_null".equals(r.expectation()) && column != null) {
+                nulls.put(column, r.unexpectedCount());
+                rowCount = r.elementCount();
             }
-            if ("expect_table_row_count_to_be_between".equals(expectation)) {
-                rowCount = r.get(3, Long.class);
+            if ("expect_table_row_count_to_be_between".equals(r.expectation())) {
+                rowCount = r.elementCount();
             }
         }
         return new LineageDataset(d.namespace(), d.name(), d.fields(), d.partitionColumn(), d.partitionKey(), d.version(), d.rowCount(),
