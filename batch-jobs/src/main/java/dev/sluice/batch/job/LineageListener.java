@@ -126,32 +126,13 @@ final class LineageListener implements JobExecutionListener {
             outputs.add(withColumns(table(table, null, done ? se.getWriteCount() : null), table, landing));
         } else {
             spec.table(table.inputTable().orElseThrow()).ifPresent(in -> inputs.add(table(in, null, null)));
-            referenced(table).forEach(t -> inputs.add(table(t, null, null)));
+            dev.sluice.batch.lineage.ColumnLineage.referenced(spec, table).forEach(t -> inputs.add(table(t, null, null)));
             String version = done && ctx.containsKey(StepMetrics.VERSION) ? Integer.toString(ctx.getInt(StepMetrics.VERSION)) : null;
             outputs.add(withColumns(table(table, version, done ? se.getWriteCount() : null), table, null));
         }
         String error = type == RunEventType.FAIL ? PipelineRunner.reason(se.getFailureExceptions()) : null;
         return event(type, stepRun, RunKind.STEP, spec.name() + "." + name, jobRun, spec.name(), inputs, outputs,
                 error, gate || table.layer() == Layer.BRONZE ? null : table.sql());
-    }
-
-    /**
-     * The other tables of the pipeline that a transform's SQL or its quarantine rules read (e.g. the
-     * airports a flights Silver joins), besides its declared input.
-     */
-    private List<TableSpec> referenced(TableSpec table) {
-        StringBuilder text = new StringBuilder(table.sql());
-        table.quarantine().forEach(r -> text.append(' ').append(r.when()));
-        String sql = text.toString().toLowerCase(java.util.Locale.ROOT);
-        List<TableSpec> out = new ArrayList<>();
-        for (TableSpec t : spec.tables()) {
-            if (!t.equals(table) && !t.table().equals(table.inputTable().orElse(null))
-                    && java.util.regex.Pattern.compile("\\b" + java.util.regex.Pattern.quote(t.table().qualifiedName()) + "\\b")
-                            .matcher(sql).find()) {
-                out.add(t);
-            }
-        }
-        return out;
     }
 
     /** {@code d} with what this run's gate of {@code table} found (from sluice.quality_results). */

@@ -49,11 +49,7 @@ public final class ColumnLineage {
         }
         List<TableSpec> candidates = new ArrayList<>();
         spec.table(table.inputTable().orElseThrow()).ifPresent(candidates::add);
-        for (TableSpec t : spec.tables()) {
-            if (!t.equals(table) && !candidates.contains(t) && sql.contains(t.table().qualifiedName())) {
-                candidates.add(t);
-            }
-        }
+        candidates.addAll(referenced(spec, table));
         Set<String> outputs = new LinkedHashSet<>();
         table.columns().forEach(c -> outputs.add(c.name()));
         List<Input> out = new ArrayList<>();
@@ -85,6 +81,24 @@ public final class ColumnLineage {
                 }
             }
             out.addAll(found.values());
+        }
+        return out;
+    }
+
+    /**
+     * The other tables of the pipeline that a transform's SQL or its quarantine rules name (e.g. the
+     * airports a flights Silver joins), besides its declared input: inputs of its lineage too.
+     */
+    public static List<TableSpec> referenced(PipelineSpec spec, TableSpec table) {
+        StringBuilder text = new StringBuilder(table.sql());
+        table.quarantine().forEach(r -> text.append(' ').append(r.when()));
+        String sql = stripLiterals(text.toString().toLowerCase(Locale.ROOT));
+        List<TableSpec> out = new ArrayList<>();
+        for (TableSpec t : spec.tables()) {
+            if (!t.equals(table) && !t.table().equals(table.inputTable().orElse(null))
+                    && Pattern.compile("\\b" + Pattern.quote(t.table().qualifiedName()) + "\\b").matcher(sql).find()) {
+                out.add(t);
+            }
         }
         return out;
     }
