@@ -44,15 +44,8 @@ public final class LineageRepository implements LineageEmitter.Store {
     @Override
     public void store(RunEvent event, String openLineageJson) {
         OffsetDateTime at = event.at().atOffset(ZoneOffset.UTC);
-        dsl.insertInto(EVENTS)
-                .set(DSL.field(DSL.name("run_id")), event.run().toString())
-                .set(DSL.field(DSL.name("parent_run_id")), event.parentRun() == null ? null : event.parentRun().toString())
-                .set(DSL.field(DSL.name("job")), event.job())
-                .set(DSL.field(DSL.name("event_type")), event.type().name())
-                .set(DSL.field(DSL.name("event_time")), at)
-                .set(PARTITION, event.partition().key())
-                .set(DSL.field(DSL.name("event_json")), openLineageJson)
-                .execute();
+        String parent = event.parentRun() == null ? null : event.parentRun().toString();
+        insertEvent(event.run().toString(), parent, event.job(), event.type().name(), at, event.partition().key(), openLineageJson);
         if (event.type() != RunEventType.COMPLETE || event.kind() != LineageEmitter.RunKind.STEP) {
             return;
         }
@@ -71,19 +64,8 @@ public final class LineageRepository implements LineageEmitter.Store {
         }
         for (LineageDataset in : event.inputs()) {
             for (LineageDataset out : event.outputs()) {
-                dsl.insertInto(EDGES)
-                        .set(DSL.field(DSL.name("run_id")), event.run().toString())
-                        .set(DSL.field(DSL.name("parent_run_id")), event.parentRun() == null ? null : event.parentRun().toString())
-                        .set(DSL.field(DSL.name("job")), event.job())
-                        .set(PARTITION, out.partitionKey() == null ? event.partition().key() : out.partitionKey())
-                        .set(DSL.field(DSL.name("input_namespace")), in.namespace())
-                        .set(INPUT, in.name())
-                        .set(DSL.field(DSL.name("output_namespace")), out.namespace())
-                        .set(OUTPUT, out.name())
-                        .set(DSL.field(DSL.name("output_version")), out.version())
-                        .set(DSL.field(DSL.name("output_rows")), out.rowCount())
-                        .set(DSL.field(DSL.name("event_time")), at)
-                        .execute();
+                insertEdge(event.run().toString(), parent, event.job(), out.partitionKey() == null ? event.partition().key() : out.partitionKey(),
+                        in.namespace(), in.name(), out.namespace(), out.name(), out.version(), out.rowCount(), at);
             }
         }
     }
@@ -100,6 +82,22 @@ public final class LineageRepository implements LineageEmitter.Store {
         String type = e.path("eventType").asText("OTHER");
         OffsetDateTime at = OffsetDateTime.parse(e.path("eventTime").asText());
         String partition = e.path("run").path("facets").path("sluice_run").path("partition").asText("none");
+        insertEvent(runId, parent, job, type, at, partition, json);
+        if (!"COMPLETE".equals(type)) {
+            return;
+        }
+        for (com.fasterxml.jackson.databind.JsonNode in : e.path("inputs")) {
+            for (com.fasterxml.jackson.databind.JsonNode out : e.path("outputs")) {
+                var rows = out.path("outputFacets").path("outputStatistics").path("rowCount");
+                insertEdge(runId, parent, job, partition, in.path("namespace").asText(), in.path("name").asText(),
+                        out.path("namespace").asText(), out.path("name").asText(),
+                        out.path("facets").path("version").path("datasetVersion").asText(null), rows.isNumber() ? rows.asLong() : null, at);
+            }
+        }
+    }
+
+    private void insertEvent(String runId, @Nullable String parent, String job, String type, OffsetDateTime at, String partition,
+            String json) {
         dsl.insertInto(EVENTS)
                 .set(DSL.field(DSL.name("run_id")), runId)
                 .set(DSL.field(DSL.name("parent_run_id")), parent)
@@ -109,27 +107,23 @@ public final class LineageRepository implements LineageEmitter.Store {
                 .set(PARTITION, partition)
                 .set(DSL.field(DSL.name("event_json")), json)
                 .execute();
-        if (!"COMPLETE".equals(type)) {
-            return;
-        }
-        for (com.fasterxml.jackson.databind.JsonNode in : e.path("inputs")) {
-            for (com.fasterxml.jackson.databind.JsonNode out : e.path("outputs")) {
-                var rows = out.path("outputFacets").path("outputStatistics").path("rowCount");
-                dsl.insertInto(EDGES)
-                        .set(DSL.field(DSL.name("run_id")), runId)
-                        .set(DSL.field(DSL.name("parent_run_id")), parent)
-                        .set(DSL.field(DSL.name("job")), job)
-                        .set(PARTITION, partition)
-                        .set(DSL.field(DSL.name("input_namespace")), in.path("namespace").asText())
-                        .set(INPUT, in.path("name").asText())
-                        .set(DSL.field(DSL.name("output_namespace")), out.path("namespace").asText())
-                        .set(OUTPUT, out.path("name").asText())
-                        .set(DSL.field(DSL.name("output_version")), out.path("facets").path("version").path("datasetVersion").asText(null))
-                        .set(DSL.field(DSL.name("output_rows")), rows.isNumber() ? rows.asLong() : null)
-                        .set(DSL.field(DSL.name("event_time")), at)
-                        .execute();
-            }
-        }
+    }
+
+    private void insertEdge(String runId, @Nullable String parent, String job, String partition, String inputNamespace, String input,
+            String outputNamespace, String output, @Nullable String version, @Nullable Long rows, OffsetDateTime at) {
+        dsl.insertInto(EDGES)
+                .set(DSL.field(DSL.name("run_id")), runId)
+                .set(DSL.field(DSL.name("parent_run_id")), parent)
+                .set(DSL.field(DSL.name("job")), job)
+                .set(PARTITION, partition)
+                .set(DSL.field(DSL.name("input_namespace")), inputNamespace)
+                .set(INPUT, input)
+                .set(DSL.field(DSL.name("output_namespace")), outputNamespace)
+                .set(OUTPUT, output)
+                .set(DSL.field(DSL.name("output_version")), version)
+                .set(DSL.field(DSL.name("output_rows")), rows)
+                .set(DSL.field(DSL.name("event_time")), at)
+                .execute();
     }
 
     /** True when some recorded step run read or wrote a dataset named {@code dataset}. */
