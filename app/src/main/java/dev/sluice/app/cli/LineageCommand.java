@@ -37,27 +37,72 @@ final class LineageCommand implements Runnable {
         return text.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 
-    /** Options of the graph queries. */
-    abstract static class Graph implements Callable<Integer> {
+    /**
+     * What every lineage query shares: {@code --pipeline} (whose warehouse holds the lineage),
+     * {@code --format}, the checked arguments, and the warehouse opened for the answer.
+     */
+    abstract static class Query implements Callable<Integer> {
         private final SluiceContext ctx;
-
-        @Parameters(index = "0", paramLabel = "DATASET", description = "schema.table, or a landing name such as landing/flights")
-        String dataset;
 
         @Option(names = "--pipeline", defaultValue = "flights", description = "whose warehouse holds the lineage (default: ${DEFAULT-VALUE})")
         String pipeline;
 
-        @Option(names = "--depth", defaultValue = "10", description = "levels to follow (default: ${DEFAULT-VALUE})")
-        int depth;
-
-        @Option(names = "--format", defaultValue = "table", description = "table, json or dot (Graphviz) (default: ${DEFAULT-VALUE})")
+        @Option(names = "--format", defaultValue = "table", description = "table or json (graphs also dot, for Graphviz) (default: ${DEFAULT-VALUE})")
         String format;
 
         @CommandLine.Spec
         CommandLine.Model.CommandSpec command;
 
-        Graph(SluiceContext ctx) {
+        Query(SluiceContext ctx) {
             this.ctx = ctx;
+        }
+
+        /** The formats this query answers in. */
+        List<String> formats() {
+            return List.of("table", "json");
+        }
+
+        /**
+         * Checks the arguments before anything is opened.
+         *
+         * @throws BadInputException naming the argument
+         */
+        void check() {
+        }
+
+        /** Prints the answer in {@link #format}. */
+        abstract void answer(LineageRepository repo, PrintWriter out) throws Exception;
+
+        @Override
+        public Integer call() throws Exception {
+            if (!formats().contains(format)) {
+                throw new BadInputException("--format", -1, null, "'" + format + "' is not one of " + String.join(", ", formats()));
+            }
+            check();
+            PipelineSpec spec = ctx.loadForInspection(pipeline);
+            try (Warehouse w = Warehouse.open(spec.warehouse())) {
+                answer(new LineageRepository(w.dsl()), command.commandLine().getOut());
+            }
+            return ExitCodes.OK;
+        }
+
+        /** {@code value} as JSON (Jackson). */
+        static String json(Object value) throws Exception {
+            return new ObjectMapper().writeValueAsString(value);
+        }
+    }
+
+    /** The graph queries: edges level by level from a dataset. */
+    abstract static class Graph extends Query {
+
+        @Parameters(index = "0", paramLabel = "DATASET", description = "schema.table, or a landing name such as landing/flights")
+        String dataset;
+
+        @Option(names = "--depth", defaultValue = "10", description = "levels to follow (default: ${DEFAULT-VALUE})")
+        int depth;
+
+        Graph(SluiceContext ctx) {
+            super(ctx);
         }
 
         abstract List<Edge> edges(LineageRepository repo);
@@ -65,38 +110,39 @@ final class LineageCommand implements Runnable {
         abstract String direction();
 
         @Override
-        public Integer call() throws Exception {
-            if (!List.of("table", "json", "dot").contains(format)) {
-                throw new BadInputException("--format", -1, null, "'" + format + "' is not table, json or dot");
-            }
+        List<String> formats() {
+            return List.of("table", "json", "dot");
+        }
+
+        @Override
+        void check() {
             if (depth < 1) {
                 throw new BadInputException("--depth", -1, null, "at least 1");
             }
-            PipelineSpec spec = ctx.loadForInspection(pipeline);
-            PrintWriter out = command.commandLine().getOut();
-            try (Warehouse w = Warehouse.open(spec.warehouse())) {
-                List<Edge> edges = edges(new LineageRepository(w.dsl()));
-                switch (format) {
-                    case "json" -> out.println(new ObjectMapper().writeValueAsString(edges));
-                    case "dot" -> {
-                        out.println("digraph lineage {");
-                        out.println("  rankdir=LR;");
-                        edges.forEach(e -> out.printf(Locale.ROOT, "  \"%s\" -> \"%s\" [label=\"%s\"];%n", dot(e.from()), dot(e.to()),
-                                dot(e.job())));
-                        out.println("}");
+        }
+
+        @Override
+        void answer(LineageRepository repo, PrintWriter out) throws Exception {
+            List<Edge> edges = edges(repo);
+            switch (format) {
+                case "json" -> out.println(json(edges));
+                case "dot" -> {
+                    out.println("digraph lineage {");
+                    out.println("  rankdir=LR;");
+                    edges.forEach(e -> out.printf(Locale.ROOT, "  \"%s\" -> \"%s\" [label=\"%s\"];%n", dot(e.from()), dot(e.to()),
+                            dot(e.job())));
+                    out.println("}");
+                }
+                default -> {
+                    if (edges.isEmpty()) {
+                        out.println(dataset + ": nothing " + direction() + " recorded"
+                                + (repo.known(dataset) ? "" : " (no recorded run reads or writes a dataset of this name)"));
+                        return;
                     }
-                    default -> {
-                        if (edges.isEmpty()) {
-                            out.println(dataset + ": nothing " + direction() + " recorded"
-                                    + (new LineageRepository(w.dsl()).known(dataset) ? "" : " (no recorded run reads or writes a dataset of this name)"));
-                            return ExitCodes.OK;
-                        }
-                        out.printf(Locale.ROOT, "%-36s %-36s %s%n", "from", "to", "job");
-                        edges.forEach(e -> out.printf(Locale.ROOT, "%-36s %-36s %s%n", e.from(), e.to(), e.job()));
-                    }
+                    out.printf(Locale.ROOT, "%-36s %-36s %s%n", "from", "to", "job");
+                    edges.forEach(e -> out.printf(Locale.ROOT, "%-36s %-36s %s%n", e.from(), e.to(), e.job()));
                 }
             }
-            return ExitCodes.OK;
         }
     }
 
@@ -138,91 +184,65 @@ final class LineageCommand implements Runnable {
 
     /** Which runs wrote a dataset (and which partition version, from what). */
     @Command(name = "runs", mixinStandardHelpOptions = true, description = "The step runs that wrote a dataset, newest first.")
-    static final class Runs implements Callable<Integer> {
-        private final SluiceContext ctx;
+    static final class Runs extends Query {
 
         @Parameters(index = "0", paramLabel = "DATASET")
         String dataset;
 
-        @Option(names = "--pipeline", defaultValue = "flights")
-        String pipeline;
-
         @Option(names = "--partition", paramLabel = "YYYY-MM-DD")
         String partition;
 
-        @Option(names = "--format", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE})")
-        String format;
-
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec command;
-
         Runs(SluiceContext ctx) {
-            this.ctx = ctx;
+            super(ctx);
         }
 
         @Override
-        public Integer call() {
-            PipelineSpec spec = ctx.loadForInspection(pipeline);
-            PrintWriter out = command.commandLine().getOut();
-            try (Warehouse w = Warehouse.open(spec.warehouse())) {
-                var r = new LineageRepository(w.dsl()).runs(dataset, partition);
-                out.println(format.equals("json") ? r.formatJSON(new org.jooq.JSONFormat().header(false)
-                        .recordFormat(org.jooq.JSONFormat.RecordFormat.OBJECT)) : r.isEmpty() ? dataset + ": no runs recorded" : r.format(200));
-            }
-            return ExitCodes.OK;
+        void answer(LineageRepository repo, PrintWriter out) {
+            var r = repo.runs(dataset, partition);
+            out.println(format.equals("json") ? r.formatJSON(new org.jooq.JSONFormat().header(false)
+                    .recordFormat(org.jooq.JSONFormat.RecordFormat.OBJECT)) : r.isEmpty() ? dataset + ": no runs recorded" : r.format(200));
         }
     }
 
     /** Where a column comes from, back to the landed files. */
     @Command(name = "columns", mixinStandardHelpOptions = true, description = "Where a column comes from: schema.table.column.")
-    static final class Columns implements Callable<Integer> {
-        private final SluiceContext ctx;
+    static final class Columns extends Query {
 
         @Parameters(index = "0", paramLabel = "DATASET.COLUMN", description = "e.g. gold.airport_daily_delays.avg_delay_min")
         String target;
 
-        @Option(names = "--pipeline", defaultValue = "flights")
-        String pipeline;
-
-        @Option(names = "--format", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE})")
-        String format;
-
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec command;
-
         Columns(SluiceContext ctx) {
-            this.ctx = ctx;
+            super(ctx);
         }
 
         @Override
-        public Integer call() throws Exception {
+        void check() {
             int dot = target.lastIndexOf('.');
             if (dot <= 0 || dot == target.length() - 1) {
                 throw new BadInputException("DATASET.COLUMN", -1, null, "'" + target + "' is not dataset.column (e.g. gold.t.c)");
             }
-            PipelineSpec spec = ctx.loadForInspection(pipeline);
-            PrintWriter out = command.commandLine().getOut();
-            try (Warehouse w = Warehouse.open(spec.warehouse())) {
-                var edges = new LineageRepository(w.dsl()).columnOrigins(target.substring(0, dot), target.substring(dot + 1));
-                if (format.equals("json")) {
-                    out.println(new ObjectMapper().writeValueAsString(edges));
-                } else if (edges.isEmpty()) {
-                    out.println(target + ": no column lineage recorded");
-                } else {
-                    out.printf(Locale.ROOT, "%-44s %-44s %s%n", "from", "to", "how");
-                    edges.forEach(e -> out.printf(Locale.ROOT, "%-44s %-44s %s%n", e.from(), e.to(),
-                            e.subtype().toLowerCase(Locale.ROOT) + (e.masking() ? ", masked (PII)" : "")));
-                }
+        }
+
+        @Override
+        void answer(LineageRepository repo, PrintWriter out) throws Exception {
+            int dot = target.lastIndexOf('.');
+            var edges = repo.columnOrigins(target.substring(0, dot), target.substring(dot + 1));
+            if (format.equals("json")) {
+                out.println(json(edges));
+            } else if (edges.isEmpty()) {
+                out.println(target + ": no column lineage recorded");
+            } else {
+                out.printf(Locale.ROOT, "%-44s %-44s %s%n", "from", "to", "how");
+                edges.forEach(e -> out.printf(Locale.ROOT, "%-44s %-44s %s%n", e.from(), e.to(),
+                        e.subtype().toLowerCase(Locale.ROOT) + (e.masking() ? ", masked (PII)" : "")));
             }
-            return ExitCodes.OK;
         }
     }
 
     /** What a re-load of one partition makes stale downstream. */
     @Command(name = "impact", mixinStandardHelpOptions = true,
             description = "Every downstream dataset partition built from a dataset partition (none: a reference snapshot).")
-    static final class Impact implements Callable<Integer> {
-        private final SluiceContext ctx;
+    static final class Impact extends Query {
 
         @Parameters(index = "0", paramLabel = "DATASET")
         String dataset;
@@ -230,21 +250,12 @@ final class LineageCommand implements Runnable {
         @Option(names = "--partition", required = true, paramLabel = "YYYY-MM-DD|none")
         String partition;
 
-        @Option(names = "--pipeline", defaultValue = "flights")
-        String pipeline;
-
-        @Option(names = "--format", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE})")
-        String format;
-
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec command;
-
         Impact(SluiceContext ctx) {
-            this.ctx = ctx;
+            super(ctx);
         }
 
         @Override
-        public Integer call() throws Exception {
+        void check() {
             if (!partition.equals("none")) {
                 try {
                     dev.sluice.core.Partition.parseDaily(partition);
@@ -252,20 +263,19 @@ final class LineageCommand implements Runnable {
                     throw new BadInputException("--partition", -1, null, e.getMessage() + " (or none for a reference snapshot)");
                 }
             }
-            PipelineSpec spec = ctx.loadForInspection(pipeline);
-            PrintWriter out = command.commandLine().getOut();
-            try (Warehouse w = Warehouse.open(spec.warehouse())) {
-                var impacted = new LineageRepository(w.dsl()).impact(dataset, partition);
-                if (format.equals("json")) {
-                    out.println(new ObjectMapper().writeValueAsString(impacted));
-                } else if (impacted.isEmpty()) {
-                    out.println(dataset + " " + partition + ": nothing downstream recorded");
-                } else {
-                    out.printf(Locale.ROOT, "%-36s %-12s %-6s %s%n", "dataset", "partition", "level", "pipeline");
-                    impacted.forEach(i -> out.printf(Locale.ROOT, "%-36s %-12s %-6d %s%n", i.dataset(), i.partition(), i.level(), i.job()));
-                }
+        }
+
+        @Override
+        void answer(LineageRepository repo, PrintWriter out) throws Exception {
+            var impacted = repo.impact(dataset, partition);
+            if (format.equals("json")) {
+                out.println(json(impacted));
+            } else if (impacted.isEmpty()) {
+                out.println(dataset + " " + partition + ": nothing downstream recorded");
+            } else {
+                out.printf(Locale.ROOT, "%-36s %-12s %-6s %s%n", "dataset", "partition", "level", "pipeline");
+                impacted.forEach(i -> out.printf(Locale.ROOT, "%-36s %-12s %-6d %s%n", i.dataset(), i.partition(), i.level(), i.job()));
             }
-            return ExitCodes.OK;
         }
     }
 }
