@@ -167,8 +167,13 @@ public final class Erasure {
         Field<String> reason = DSL.field(DSL.name("reason"), String.class);
         Field<String> partition = DSL.field(DSL.name("partition_key"), String.class);
         long rows = 0;
-        for (var r : dsl.select(qid, json, reason, partition).from(QUARANTINE)
-                .where(DSL.field(DSL.name("pipeline")).eq(pipeline)).fetch()) {
+        // only records whose text can hold the value are parsed: a number may be written another way
+        // (-118.10 as -118.1) and a quote or backslash is escaped in JSON, so those are not filtered
+        var where = DSL.field(DSL.name("pipeline")).eq(pipeline);
+        if (!(typed instanceof Number) && raw.indexOf('"') < 0 && raw.indexOf('\\') < 0) {
+            where = where.and(json.contains(raw));
+        }
+        for (var r : dsl.select(qid, json, reason, partition).from(QUARANTINE).where(where).fetch()) {
             String before = r.get(json);
             String after = redactRecord(before, column, raw, typed, marker);
             if (!after.equals(before)) {
