@@ -48,6 +48,7 @@ public final class QualityResultRepository {
     /** Records every check of {@code gate}. */
     public void save(String pipeline, RunId run, GateResult gate) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        List<org.jooq.Query> inserts = new ArrayList<>();
         for (CheckResult c : gate.checks()) {
             Map<Field<?>, Object> row = new LinkedHashMap<>();
             row.put(DSL.field(DSL.name("pipeline")), pipeline);
@@ -69,7 +70,10 @@ public final class QualityResultRepository {
             row.put(DSL.field(DSL.name("unexpected_json")), c.unexpectedValues().isEmpty() ? null : cut(json(c), 20000));
             row.put(DSL.field(DSL.name("gate_elapsed_ms")), gate.elapsedMs());
             row.put(DSL.field(DSL.name("evaluated_at")), now);
-            dsl.insertInto(T).set(row).execute();
+            inserts.add(dsl.insertInto(T).set(row));
+        }
+        if (!inserts.isEmpty()) {
+            dsl.batch(inserts).execute(); // one round trip for the gate's checks
         }
     }
 
