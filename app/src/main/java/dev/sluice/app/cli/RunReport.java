@@ -24,7 +24,7 @@ final class RunReport {
         out.println();
         out.printf(Locale.ROOT, "  %-32s %-10s %12s %12s %9s%n", "step", "status", "rows in", "rows out", "elapsed");
         for (StepSummary st : s.steps()) {
-            if (st.step().startsWith("gate.")) {
+            if (st.gate()) {
                 out.printf(Locale.ROOT, "  %-32s %-10s %12s %12s %9s%s%n", st.step(), st.status(), "", "", seconds(st.elapsedMs()),
                         st.earlierExecution() ? "  (completed before the restart)" : "  (quality gate: sluice quality show)");
                 continue;

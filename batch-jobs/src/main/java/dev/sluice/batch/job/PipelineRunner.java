@@ -284,7 +284,7 @@ public final class PipelineRunner {
             boolean earlier = se.getJobExecutionId() != execution.getId();
             steps.add(new StepSummary(t.stepName(), t.layer(), se.getStatus().name(),
                     t.layer() == Layer.BRONZE ? se.getReadCount() : 0, se.getWriteCount(), in, q, c, elapsed, earlier,
-                    Boolean.parseBoolean(ctx.getString(StepMetrics.UNCHANGED, "false"))));
+                    Boolean.parseBoolean(ctx.getString(StepMetrics.UNCHANGED, "false")), false));
             boolean partitionedData = t.partitioned();
             if (partitionedData && t.layer() == Layer.BRONZE && !earlier) {
                 rowsRead += se.getReadCount();
@@ -305,7 +305,7 @@ public final class PipelineRunner {
         }
         if (bronze == 0 && steps.stream().noneMatch(st -> st.layer() == Layer.SILVER && st.status().equals("COMPLETED"))) {
             // Silver did not complete: the Bronze rows are what this attempt's Bronze steps wrote
-            bronze = steps.stream().filter(st -> st.layer() == Layer.BRONZE && !st.step().startsWith("gate."))
+            bronze = steps.stream().filter(st -> st.layer() == Layer.BRONZE && !st.gate())
                     .filter(st -> spec.table(dev.sluice.core.DatasetRef.parse(st.step())).map(TableSpec::partitioned).orElse(false))
                     .mapToLong(StepSummary::rowsWritten).sum();
         }
@@ -341,7 +341,7 @@ public final class PipelineRunner {
         boolean earlier = g.getJobExecutionId() != execution.getId();
         long elapsed = g.getStartTime() == null || g.getEndTime() == null ? ctx.getLong(StepMetrics.GATE_ELAPSED_MS, 0L)
                 : Duration.between(g.getStartTime(), g.getEndTime()).toMillis();
-        steps.add(new StepSummary(name, t.layer(), g.getStatus().name(), 0, 0, 0, 0, 0, elapsed, earlier, false));
+        steps.add(new StepSummary(name, t.layer(), g.getStatus().name(), 0, 0, 0, 0, 0, elapsed, earlier, false, true));
         String w = ctx.getString(StepMetrics.GATE_WARNINGS, "");
         if (!w.isEmpty() && !earlier) {
             warnings.addAll(List.of(w.split("\n")));

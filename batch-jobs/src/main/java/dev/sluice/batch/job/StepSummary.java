@@ -18,8 +18,9 @@ import dev.sluice.core.Layer;
  * @param earlierExecution true when the step completed in an earlier execution of this attempt
  *     (the run restarted after it)
  * @param unchanged true when a reference snapshot's input had not changed and it was not rewritten
+ * @param gate true for a table's quality gate step ({@code gate.<table>}; it reads and writes no rows)
  */
 public record StepSummary(String step, Layer layer, String status, long rowsRead, long rowsWritten,
         long inputRows, long quarantined, long collapsed, long elapsedMs, boolean earlierExecution,
-        boolean unchanged) {
+        boolean unchanged, boolean gate) {
 }
