@@ -23,6 +23,20 @@ public interface QualityGate {
             List<CheckSpec> checks, MetricHistory history);
 
     /**
+     * Evaluates {@code checks} on every partition of {@code batch} in one pass over their rows
+     * (one read, one grouped aggregation, one grouped count per uniqueness check), with exactly
+     * the results {@link #evaluate} gives each partition alone; anomaly checks are judged in
+     * partition order, each against the stored history plus the batch's earlier accepted values.
+     *
+     * @return each member's result, in partition order; a result's {@code elapsedMs} is its share
+     *     of the batch's wall time
+     * @throws InvalidCheckException when a check cannot be evaluated as declared
+     * @throws dev.sluice.core.SluiceException when the rows cannot be read
+     */
+    java.util.SortedMap<Partition, GateResult> evaluateAll(DatasetRef dataset, Boundary boundary, PartitionBatch batch,
+            List<CheckSpec> checks, PartitionHistory history);
+
+    /**
      * The Deequ gate on the JVM's one SparkSession.
      *
      * @param sparkMaster e.g. {@code local[*]}; the first gate of the JVM creates the session

@@ -72,10 +72,18 @@ public final class DeequGate implements QualityGate {
         Map<CheckSpec, ConstraintResult> deequ = runDeequ(df, plans, countAnalyzers.keySet(), metrics);
         Counts counts = Counts.of(countAnalyzers, metrics);
         List<CheckResult> results = new ArrayList<>();
+        CheckJudge.PartitionData data = new CheckJudge.PartitionData(df, counts, source.rowIdColumn(), source.nominalEnd(),
+                column -> df.agg(functions.max(functions.col(SparkSql.identifier(column)))).first().get(0), history);
         for (CheckPlan p : plans) {
-            results.add(judge(p, deequ.get(p.spec()), df, counts, source, history));
+            results.add(CheckJudge.judge(p, deequ.get(p.spec()), data));
         }
         return new GateResult(dataset, partition, boundary, results, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    @Override
+    public java.util.SortedMap<Partition, GateResult> evaluateAll(DatasetRef dataset, Boundary boundary,
+            dev.sluice.quality.PartitionBatch batch, List<CheckSpec> checks, dev.sluice.quality.PartitionHistory history) {
+        return GroupedEvaluation.run(SparkSessions.get(master), dataset, boundary, batch, checks, history);
     }
 
     private static Dataset<Row> read(SparkSession spark, PartitionSource source) {
@@ -119,182 +127,10 @@ public final class DeequGate implements QualityGate {
         return out;
     }
 
-    private CheckResult judge(CheckPlan plan, @Nullable ConstraintResult deequ, Dataset<Row> df, Counts counts,
-            PartitionSource source, MetricHistory history) {
-        CheckSpec spec = plan.spec();
-        Expectation e = spec.expectation();
-        Outcome o = switch (e.kind()) {
-            case MAP -> mapOutcome(plan, deequ, df, counts, source);
-            case AGGREGATE, TABLE -> {
-                Double metric = metric(deequ);
-                boolean held = deequ != null && deequ.status() == ConstraintStatus$.MODULE$.Success();
-                if (e == Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE && counts.rows() == 0) {
-                    yield new Outcome(true, null, null, 0, 0, List.of(), List.of(), "no rows to judge");
-                }
-                if (e == Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE && metric != null) {
-                    long rows = counts.rows();
-                    long dupes = Math.round(rows * (1 - metric));
-                    yield new Outcome(held, metric, metric, rows, dupes, List.of(), List.of(),
-                            dupes + " of " + rows + " row(s) share their " + spec.list("column_list") + " with another row");
-                }
-                Object observed = e == Expectation.EXPECT_TABLE_ROW_COUNT_TO_BE_BETWEEN
-                        ? (Object) (metric == null ? 0L : metric.longValue()) : metric;
-                yield new Outcome(held, metric, observed, counts.rows(), 0, List.of(), List.of(),
-                        metric == null ? "no values to measure" : "measured " + observed);
-            }
-            case SCHEMA -> schemaOutcome(spec, df);
-            case FRESHNESS -> freshnessOutcome(spec, df, source);
-            case ANOMALY -> {
-                Double metric = metric(deequ);
-                List<Double> past = history.accepted(spec.id());
-                if (metric == null) {
-                    yield new Outcome(false, null, null, counts.rows(), 0, List.of(), List.of(), "no values to measure");
-                }
-                if (past.size() < AnomalyJudge.minHistory(spec)) {
-                    yield new Outcome(true, metric, metric, counts.rows(), 0, List.of(), List.of(),
-                            "insufficient history: " + past.size() + " accepted partition(s), " + AnomalyJudge.minHistory(spec) + " needed")
-                            .insufficient();
-                }
-                boolean anomalous = AnomalyJudge.anomaly(spec, past, metric).isPresent();
-                yield new Outcome(!anomalous, metric, metric, counts.rows(), 0, List.of(), List.of(),
-                        (anomalous ? "anomaly: " : "in line: ") + AnomalyJudge.explain(spec, past, metric));
-            }
-        };
-        CheckStatus status = o.insufficientHistory() ? CheckStatus.INSUFFICIENT_HISTORY
-                : o.held() ? CheckStatus.PASSED : spec.severity() == Severity.ERROR ? CheckStatus.FAILED : CheckStatus.WARNED;
-        return new CheckResult(spec.id(), e.id(), e.family(), spec.severity(), status, o.metric(), o.observed(),
-                plan.threshold(), o.message(), o.elements(), o.unexpected(), o.values(), o.rowIds());
-    }
-
-    private static Outcome mapOutcome(CheckPlan plan, @Nullable ConstraintResult deequ, Dataset<Row> df, Counts counts,
-            PartitionSource source) {
-        CheckSpec spec = plan.spec();
-        Expectation e = spec.expectation();
-        boolean allRows = e == Expectation.EXPECT_COLUMN_VALUES_TO_NOT_BE_NULL || e == Expectation.EXPECT_COLUMN_VALUES_TO_BE_NULL
-                || Expectation.nullsUnexpected(spec);
-        long elements = allRows ? counts.rows() : counts.nonNull(spec.column());
-        if (elements == 0) {
-            return new Outcome(true, null, null, 0, 0, List.of(), List.of(), "no values to judge");
-        }
-        Double measured = metric(deequ);
-        double passing = measured == null ? 0 : e == Expectation.EXPECT_COLUMN_VALUES_TO_BE_NULL ? 1 - measured : measured;
-        long unexpected = Math.round(elements * (1 - passing));
-        List<Object> values = new ArrayList<>();
-        List<Long> ids = new ArrayList<>();
-        if (unexpected > 0) {
-            UnexpectedRows.sample(df, plan, source.rowIdColumn(), values, ids);
-        }
-        // judged from the metric itself (a comparison that is NULL for every row measures 0 and must fail)
-        boolean held = measured != null && passing >= spec.mostlyOrAll() - 1e-12;
-        String message = unexpected + " of " + elements + " value(s) unexpected (" + percent(unexpected, elements) + ")"
-                + (values.isEmpty() ? "" : ", e.g. " + values.subList(0, Math.min(5, values.size())));
-        return new Outcome(held, passing, null, elements, unexpected, values, ids, message);
-    }
-
-    private static Outcome schemaOutcome(CheckSpec spec, Dataset<Row> df) {
-        List<String> columns = new ArrayList<>();
-        for (String c : df.columns()) {
-            if (!c.startsWith("_")) {
-                columns.add(c.toLowerCase(java.util.Locale.ROOT));
-            }
-        }
-        if (spec.expectation() == Expectation.EXPECT_COLUMN_TO_EXIST) {
-            boolean held = columns.contains(spec.column().toLowerCase(java.util.Locale.ROOT));
-            return new Outcome(held, held ? 1.0 : 0.0, columns, 0, held ? 0 : 1, List.of(), List.of(),
-                    held ? "present" : "missing; the columns are " + columns);
-        }
-        List<String> expected = spec.list("column_list").stream().map(o -> o.toString().toLowerCase(java.util.Locale.ROOT)).toList();
-        boolean held = columns.equals(expected);
-        return new Outcome(held, held ? 1.0 : 0.0, columns, 0, held ? 0 : 1, List.of(), List.of(),
-                held ? "as listed" : "the columns are " + columns);
-    }
-
-    private static Outcome freshnessOutcome(CheckSpec spec, Dataset<Row> df, PartitionSource source) {
-        Object newest = df.agg(functions.max(functions.col(spec.column()))).first().get(0);
-        LocalDateTime end = source.nominalEnd();
-        if (newest == null || end == null) {
-            return new Outcome(false, null, null, 0, 0, List.of(), List.of(),
-                    newest == null ? "no values: nothing arrived for the partition" : "the partition has no nominal time");
-        }
-        LocalDateTime t = newest instanceof LocalDateTime l ? l : newest instanceof LocalDate d ? d.atStartOfDay()
-                : newest instanceof java.sql.Timestamp ts ? ts.toLocalDateTime()
-                : newest instanceof java.time.Instant i ? LocalDateTime.ofInstant(i, java.time.ZoneOffset.UTC) : null;
-        if (t == null) {
-            throw new dev.sluice.quality.InvalidCheckException(spec.id() + ": freshness needs a date or timestamp column; "
-                    + spec.column() + " holds " + newest.getClass().getSimpleName());
-        }
-        Duration lag = Duration.between(t, end);
-        boolean held = lag.compareTo(spec.maxLag().orElseThrow()) <= 0;
-        return new Outcome(held, (double) lag.toSeconds(), t.toString(), 0, 0, List.of(), List.of(),
-                "newest " + spec.column() + " " + t + " is " + lag + " before the partition's end " + end);
-    }
-
-    private static @Nullable Double metric(@Nullable ConstraintResult r) {
-        if (r == null || r.metric().isEmpty() || r.metric().get().value().isFailure()) {
-            return null;
-        }
-        Object v = r.metric().get().value().get();
-        return v instanceof Number n ? n.doubleValue() : null;
-    }
-
-    private static String percent(long part, long whole) {
-        return String.format(java.util.Locale.ROOT, "%.3f %%", 100.0 * part / whole);
-    }
-
     private static String firstLine(Throwable e) {
         String m = String.valueOf(e.getMessage());
         int nl = m.indexOf('\n');
         return nl < 0 ? m : m.substring(0, nl);
     }
 
-    /** What a check found, before its status. */
-    private record Outcome(boolean held, @Nullable Double metric, @Nullable Object observed, long elements, long unexpected,
-            List<Object> values, List<Long> rowIds, String message, boolean insufficientHistory) {
-        Outcome(boolean held, @Nullable Double metric, @Nullable Object observed, long elements, long unexpected,
-                List<Object> values, List<Long> rowIds, String message) {
-            this(held, metric, observed, elements, unexpected, values, rowIds, message, false);
-        }
-
-        Outcome insufficient() {
-            return new Outcome(true, metric, observed, elements, unexpected, values, rowIds, message, true);
-        }
-    }
-
-    /** Row count and non-null counts of the checked columns, from Deequ's Size and Completeness metrics. */
-    private record Counts(long rows, Map<String, Long> nonNull) {
-
-        static final com.amazon.deequ.analyzers.Size SIZE = new com.amazon.deequ.analyzers.Size(Scala.none());
-
-        /** The analyzers to add to the suite, each with the column it counts ("" for the row count). */
-        @SuppressWarnings("unchecked")
-        static Map<com.amazon.deequ.analyzers.Analyzer<?, com.amazon.deequ.metrics.Metric<?>>, String> analyzers(List<CheckSpec> checks) {
-            Map<com.amazon.deequ.analyzers.Analyzer<?, com.amazon.deequ.metrics.Metric<?>>, String> out = new LinkedHashMap<>();
-            out.put((com.amazon.deequ.analyzers.Analyzer<?, com.amazon.deequ.metrics.Metric<?>>) (Object) SIZE, "");
-            for (CheckSpec c : checks) {
-                if (c.column() != null && c.expectation().kind() == Expectation.Kind.MAP) {
-                    out.put((com.amazon.deequ.analyzers.Analyzer<?, com.amazon.deequ.metrics.Metric<?>>) (Object)
-                            new com.amazon.deequ.analyzers.Completeness(c.column(), Scala.none(), Scala.none()), c.column());
-                }
-            }
-            return out;
-        }
-
-        static Counts of(Map<com.amazon.deequ.analyzers.Analyzer<?, com.amazon.deequ.metrics.Metric<?>>, String> analyzers,
-                Map<Object, Object> metrics) {
-            Object size = metrics.get(SIZE);
-            long rows = size instanceof Number n ? Math.round(n.doubleValue()) : 0;
-            Map<String, Long> nn = new LinkedHashMap<>();
-            analyzers.forEach((a, column) -> {
-                if (!column.isEmpty()) {
-                    Object completeness = metrics.get(a);
-                    nn.put(column, completeness instanceof Number n ? Math.round(n.doubleValue() * rows) : 0L);
-                }
-            });
-            return new Counts(rows, nn);
-        }
-
-        long nonNull(String column) {
-            return nonNull.getOrDefault(column, 0L);
-        }
-    }
 }

@@ -1,0 +1,187 @@
+package dev.sluice.quality.internal.deequ;
+
+import com.amazon.deequ.constraints.ConstraintResult;
+import com.amazon.deequ.constraints.ConstraintStatus$;
+import dev.sluice.config.CheckSpec;
+import dev.sluice.config.Expectation;
+import dev.sluice.config.Severity;
+import dev.sluice.quality.CheckResult;
+import dev.sluice.quality.CheckStatus;
+import dev.sluice.quality.MetricHistory;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Turns what Deequ measured on one partition into a {@link CheckResult}: the map, aggregate,
+ * table, schema, freshness and anomaly rules of {@link DeequGate}'s NULL semantics. Used alike by
+ * the single-partition and the grouped (many partitions in one pass) evaluation, so both judge
+ * identically. Stateless.
+ */
+final class CheckJudge {
+
+    /**
+     * What judging a check on one partition may need.
+     *
+     * @param rows the partition's rows (for samples of unexpected values and the schema); only read
+     *     when a map check has unexpected values
+     * @param counts row and non-null counts
+     * @param rowIdColumn the row id column for samples, or null
+     * @param nominalEnd the partition's nominal end (freshness), or null
+     * @param newest the newest value of a column (freshness), null when it has none
+     * @param history the accepted history of anomaly checks for this partition
+     */
+    record PartitionData(Dataset<Row> rows, Counts counts, @Nullable String rowIdColumn, @Nullable LocalDateTime nominalEnd,
+            Function<String, @Nullable Object> newest, MetricHistory history) {
+    }
+
+    private CheckJudge() {
+    }
+
+    /**
+     * The result of {@code plan} on one partition.
+     *
+     * @param deequ the result of the plan's Deequ constraint on the partition, or null (schema, freshness)
+     */
+    static CheckResult judge(CheckPlan plan, @Nullable ConstraintResult deequ, PartitionData data) {
+        Counts counts = data.counts();
+        CheckSpec spec = plan.spec();
+        Expectation e = spec.expectation();
+        Outcome o = switch (e.kind()) {
+            case MAP -> mapOutcome(plan, deequ, data);
+            case AGGREGATE, TABLE -> {
+                Double metric = metric(deequ);
+                boolean held = deequ != null && deequ.status() == ConstraintStatus$.MODULE$.Success();
+                if (e == Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE && counts.rows() == 0) {
+                    yield new Outcome(true, null, null, 0, 0, List.of(), List.of(), "no rows to judge");
+                }
+                if (e == Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE && metric != null) {
+                    long rows = counts.rows();
+                    long dupes = Math.round(rows * (1 - metric));
+                    yield new Outcome(held, metric, metric, rows, dupes, List.of(), List.of(),
+                            dupes + " of " + rows + " row(s) share their " + spec.list("column_list") + " with another row");
+                }
+                Object observed = e == Expectation.EXPECT_TABLE_ROW_COUNT_TO_BE_BETWEEN
+                        ? (Object) (metric == null ? 0L : metric.longValue()) : metric;
+                yield new Outcome(held, metric, observed, counts.rows(), 0, List.of(), List.of(),
+                        metric == null ? "no values to measure" : "measured " + observed);
+            }
+            case SCHEMA -> schemaOutcome(spec, data.rows());
+            case FRESHNESS -> freshnessOutcome(spec, data);
+            case ANOMALY -> {
+                Double metric = metric(deequ);
+                List<Double> past = data.history().accepted(spec.id());
+                if (metric == null) {
+                    yield new Outcome(false, null, null, counts.rows(), 0, List.of(), List.of(), "no values to measure");
+                }
+                if (past.size() < AnomalyJudge.minHistory(spec)) {
+                    yield new Outcome(true, metric, metric, counts.rows(), 0, List.of(), List.of(),
+                            "insufficient history: " + past.size() + " accepted partition(s), " + AnomalyJudge.minHistory(spec) + " needed")
+                            .insufficient();
+                }
+                boolean anomalous = AnomalyJudge.anomaly(spec, past, metric).isPresent();
+                yield new Outcome(!anomalous, metric, metric, counts.rows(), 0, List.of(), List.of(),
+                        (anomalous ? "anomaly: " : "in line: ") + AnomalyJudge.explain(spec, past, metric));
+            }
+        };
+        CheckStatus status = o.insufficientHistory() ? CheckStatus.INSUFFICIENT_HISTORY
+                : o.held() ? CheckStatus.PASSED : spec.severity() == Severity.ERROR ? CheckStatus.FAILED : CheckStatus.WARNED;
+        return new CheckResult(spec.id(), e.id(), e.family(), spec.severity(), status, o.metric(), o.observed(),
+                plan.threshold(), o.message(), o.elements(), o.unexpected(), o.values(), o.rowIds());
+    }
+
+    private static Outcome mapOutcome(CheckPlan plan, @Nullable ConstraintResult deequ, PartitionData data) {
+        Counts counts = data.counts();
+        CheckSpec spec = plan.spec();
+        Expectation e = spec.expectation();
+        boolean allRows = e == Expectation.EXPECT_COLUMN_VALUES_TO_NOT_BE_NULL || e == Expectation.EXPECT_COLUMN_VALUES_TO_BE_NULL
+                || Expectation.nullsUnexpected(spec);
+        long elements = allRows ? counts.rows() : counts.nonNull(spec.column());
+        if (elements == 0) {
+            return new Outcome(true, null, null, 0, 0, List.of(), List.of(), "no values to judge");
+        }
+        Double measured = metric(deequ);
+        double passing = measured == null ? 0 : e == Expectation.EXPECT_COLUMN_VALUES_TO_BE_NULL ? 1 - measured : measured;
+        long unexpected = Math.round(elements * (1 - passing));
+        List<Object> values = new ArrayList<>();
+        List<Long> ids = new ArrayList<>();
+        if (unexpected > 0) {
+            UnexpectedRows.sample(data.rows(), plan, data.rowIdColumn(), values, ids);
+        }
+        // judged from the metric itself (a comparison that is NULL for every row measures 0 and must fail)
+        boolean held = measured != null && passing >= spec.mostlyOrAll() - 1e-12;
+        String message = unexpected + " of " + elements + " value(s) unexpected (" + percent(unexpected, elements) + ")"
+                + (values.isEmpty() ? "" : ", e.g. " + values.subList(0, Math.min(5, values.size())));
+        return new Outcome(held, passing, null, elements, unexpected, values, ids, message);
+    }
+
+    private static Outcome schemaOutcome(CheckSpec spec, Dataset<Row> df) {
+        List<String> columns = new ArrayList<>();
+        for (String c : df.columns()) {
+            if (!c.startsWith("_")) {
+                columns.add(c.toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        if (spec.expectation() == Expectation.EXPECT_COLUMN_TO_EXIST) {
+            boolean held = columns.contains(spec.column().toLowerCase(java.util.Locale.ROOT));
+            return new Outcome(held, held ? 1.0 : 0.0, columns, 0, held ? 0 : 1, List.of(), List.of(),
+                    held ? "present" : "missing; the columns are " + columns);
+        }
+        List<String> expected = spec.list("column_list").stream().map(o -> o.toString().toLowerCase(java.util.Locale.ROOT)).toList();
+        boolean held = columns.equals(expected);
+        return new Outcome(held, held ? 1.0 : 0.0, columns, 0, held ? 0 : 1, List.of(), List.of(),
+                held ? "as listed" : "the columns are " + columns);
+    }
+
+    private static Outcome freshnessOutcome(CheckSpec spec, PartitionData data) {
+        Object newest = data.newest().apply(spec.column());
+        LocalDateTime end = data.nominalEnd();
+        if (newest == null || end == null) {
+            return new Outcome(false, null, null, 0, 0, List.of(), List.of(),
+                    newest == null ? "no values: nothing arrived for the partition" : "the partition has no nominal time");
+        }
+        LocalDateTime t = newest instanceof LocalDateTime l ? l : newest instanceof LocalDate d ? d.atStartOfDay()
+                : newest instanceof java.sql.Timestamp ts ? ts.toLocalDateTime()
+                : newest instanceof java.time.Instant i ? LocalDateTime.ofInstant(i, java.time.ZoneOffset.UTC) : null;
+        if (t == null) {
+            throw new dev.sluice.quality.InvalidCheckException(spec.id() + ": freshness needs a date or timestamp column; "
+                    + spec.column() + " holds " + newest.getClass().getSimpleName());
+        }
+        Duration lag = Duration.between(t, end);
+        boolean held = lag.compareTo(spec.maxLag().orElseThrow()) <= 0;
+        return new Outcome(held, (double) lag.toSeconds(), t.toString(), 0, 0, List.of(), List.of(),
+                "newest " + spec.column() + " " + t + " is " + lag + " before the partition's end " + end);
+    }
+
+    private static @Nullable Double metric(@Nullable ConstraintResult r) {
+        if (r == null || r.metric().isEmpty() || r.metric().get().value().isFailure()) {
+            return null;
+        }
+        Object v = r.metric().get().value().get();
+        return v instanceof Number n ? n.doubleValue() : null;
+    }
+
+    private static String percent(long part, long whole) {
+        return String.format(java.util.Locale.ROOT, "%.3f %%", 100.0 * part / whole);
+    }
+
+    /** What a check found, before its status. */
+    private record Outcome(boolean held, @Nullable Double metric, @Nullable Object observed, long elements, long unexpected,
+            List<Object> values, List<Long> rowIds, String message, boolean insufficientHistory) {
+        Outcome(boolean held, @Nullable Double metric, @Nullable Object observed, long elements, long unexpected,
+                List<Object> values, List<Long> rowIds, String message) {
+            this(held, metric, observed, elements, unexpected, values, rowIds, message, false);
+        }
+
+        Outcome insufficient() {
+            return new Outcome(true, metric, observed, elements, unexpected, values, rowIds, message, true);
+        }
+    }
+
+}

@@ -1,0 +1,315 @@
+package dev.sluice.quality.internal.deequ;
+
+import com.amazon.deequ.analyzers.Analyzer;
+import com.amazon.deequ.analyzers.ScanShareableAnalyzer;
+import com.amazon.deequ.analyzers.ScanShareableFrequencyBasedAnalyzer;
+import com.amazon.deequ.analyzers.runners.AnalyzerContext;
+import com.amazon.deequ.constraints.ConstraintResult;
+import com.amazon.deequ.metrics.Metric;
+import dev.sluice.config.CheckSpec;
+import dev.sluice.config.Expectation;
+import dev.sluice.core.DatasetRef;
+import dev.sluice.core.Partition;
+import dev.sluice.core.SluiceException;
+import dev.sluice.quality.Boundary;
+import dev.sluice.quality.CheckResult;
+import dev.sluice.quality.CheckStatus;
+import dev.sluice.quality.GateResult;
+import dev.sluice.quality.PartitionBatch;
+import dev.sluice.quality.PartitionHistory;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+import org.apache.spark.storage.StorageLevel;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Judges many partitions of one dataset in one pass: the rows of all of them are read once (one
+ * JDBC query per partition, run as the Spark partitions of one read, so the database uses its
+ * {@code _partition} index), then
+ * <ul>
+ *   <li>every scan-shareable Deequ analyzer the checks need (size, completeness, compliance, mean,
+ *       min, max, standard deviation) is computed per partition in one {@code GROUP BY} with the
+ *       analyzer's own aggregation functions, and read back with its own
+ *       {@code fromAggregationResult};</li>
+ *   <li>each uniqueness analyzer is one grouped count: Deequ's frequency rule (rows where at least
+ *       one grouping column is non-null, values occurring once over those rows) per partition;</li>
+ *   <li>each Deequ check is evaluated on the partition's {@link AnalyzerContext}, and
+ *       {@link CheckJudge} turns it into the result, as in the single-partition path.</li>
+ * </ul>
+ * Unexpected-value samples are taken from the cached rows of a partition only when a map check
+ * found some. Stateless.
+ */
+final class GroupedEvaluation {
+
+    private static final String PARTITION = "_sluice_partition";
+
+    private GroupedEvaluation() {
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static SortedMap<Partition, GateResult> run(SparkSession spark, DatasetRef dataset, Boundary boundary, PartitionBatch batch,
+            List<CheckSpec> checks, PartitionHistory history) {
+        long start = System.nanoTime();
+        SortedMap<Partition, GateResult> out = new TreeMap<>();
+        if (batch.members().isEmpty()) {
+            return out;
+        }
+        Dataset<Row> df = read(spark, batch).persist(StorageLevel.MEMORY_AND_DISK());
+        try {
+            List<CheckPlan> plans = new ArrayList<>();
+            for (CheckSpec c : checks) {
+                plans.add(CheckPlan.of(c, df.schema()));
+            }
+            Map<Analyzer<?, Metric<?>>, String> countAnalyzers = Counts.analyzers(checks);
+            Set<Analyzer<?, Metric<?>>> analyzers = new LinkedHashSet<>(countAnalyzers.keySet());
+            for (CheckPlan p : plans) {
+                if (p.deequ() != null) {
+                    analyzers.addAll((Set) scala.collection.JavaConverters.setAsJavaSetConverter(p.deequ().requiredAnalyzers()).asJava());
+                }
+            }
+            List<String> freshness = checks.stream().filter(c -> c.expectation().kind() == Expectation.Kind.FRESHNESS)
+                    .map(CheckSpec::column).distinct().toList();
+            Map<String, Map<Analyzer<?, Metric<?>>, Metric<?>>> metrics = new HashMap<>();
+            Map<String, Map<String, Object>> newest = new HashMap<>();
+            scanShareable(df, analyzers, freshness, batch, metrics, newest);
+            for (Analyzer<?, Metric<?>> a : analyzers) {
+                if ((Object) a instanceof ScanShareableFrequencyBasedAnalyzer f) {
+                    frequencies(df, f, batch, metrics);
+                }
+            }
+            Map<String, Map<String, Double>> accepted = new HashMap<>();
+            List<PartitionBatch.Member> members = new ArrayList<>(batch.members());
+            members.sort((x, y) -> x.partition().compareTo(y.partition()));
+            Set<Partition> inBatch = new java.util.HashSet<>();
+            members.forEach(m -> inBatch.add(m.partition()));
+            List<GateResult> results = new ArrayList<>();
+            for (PartitionBatch.Member m : members) {
+                String key = m.partition().key();
+                Map<Analyzer<?, Metric<?>>, Metric<?>> own = metrics.get(key);
+                AnalyzerContext context = AnalyzerContext.apply(scalaMap(own));
+                Map<Object, Object> values = new LinkedHashMap<>();
+                own.forEach((a, metric) -> values.put(a, metric.value().isSuccess() ? metric.value().get() : null));
+                Counts counts = Counts.of(countAnalyzers, values);
+                Dataset<Row> rows = df.filter(functions.col(PARTITION).equalTo(key)).drop(PARTITION);
+                Map<String, Object> newestHere = newest.getOrDefault(key, Map.of());
+                CheckJudge.PartitionData data = new CheckJudge.PartitionData(rows, counts, batch.rowIdColumn(), m.nominalEnd(),
+                        newestHere::get, checkId -> merged(history, accepted, inBatch, checkId, m.partition()));
+                List<CheckResult> own2 = new ArrayList<>();
+                for (CheckPlan p : plans) {
+                    ConstraintResult r = p.deequ() == null ? null : p.deequ().evaluate(context).constraintResults().head();
+                    CheckResult result = CheckJudge.judge(p, r, data);
+                    own2.add(result);
+                    if (result.metric() != null && (result.status() == CheckStatus.PASSED
+                            || result.status() == CheckStatus.INSUFFICIENT_HISTORY)) {
+                        accepted.computeIfAbsent(p.spec().id(), k -> new HashMap<>()).put(key, result.metric());
+                    }
+                }
+                results.add(new GateResult(dataset, m.partition(), boundary, own2, 0));
+            }
+            long share = (System.nanoTime() - start) / 1_000_000 / members.size();
+            for (GateResult r : results) {
+                out.put(r.partition(), new GateResult(r.dataset(), r.partition(), r.boundary(), r.checks(), share));
+            }
+            return out;
+        } finally {
+            df.unpersist();
+        }
+    }
+
+    /** The stored accepted history before {@code p}, with the batch's own members replaced by what the batch accepted. */
+    private static List<Double> merged(PartitionHistory history, Map<String, Map<String, Double>> accepted, Set<Partition> inBatch,
+            String checkId, Partition p) {
+        TreeMap<Partition, Double> all = new TreeMap<>(history.accepted(checkId, p));
+        all.keySet().removeIf(inBatch::contains);
+        accepted.getOrDefault(checkId, Map.of()).forEach((k, v) -> {
+            Partition q = new Partition(k);
+            if (q.compareTo(p) < 0) {
+                all.put(q, v);
+            }
+        });
+        return new ArrayList<>(all.values());
+    }
+
+    /** One grouped aggregation: every scan-shareable analyzer and the newest value of each freshness column, per partition. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void scanShareable(Dataset<Row> df, Set<Analyzer<?, Metric<?>>> analyzers, List<String> freshness,
+            PartitionBatch batch, Map<String, Map<Analyzer<?, Metric<?>>, Metric<?>>> metrics, Map<String, Map<String, Object>> newest) {
+        List<ScanShareableAnalyzer> shareable = new ArrayList<>();
+        List<Column> aggregations = new ArrayList<>();
+        List<Integer> offsets = new ArrayList<>();
+        for (Analyzer<?, Metric<?>> a : analyzers) {
+            if ((Object) a instanceof ScanShareableFrequencyBasedAnalyzer) {
+                continue;
+            }
+            if (!(a instanceof ScanShareableAnalyzer s)) {
+                throw new IllegalStateException("no grouped evaluation for the Deequ analyzer " + a);
+            }
+            Exception failed = precondition(a, df);
+            if (failed != null) {
+                for (PartitionBatch.Member m : batch.members()) {
+                    metrics.computeIfAbsent(m.partition().key(), k -> new LinkedHashMap<>()).put(a, a.toFailureMetric(failed));
+                }
+                continue;
+            }
+            shareable.add(s);
+            offsets.add(aggregations.size());
+            aggregations.addAll((List<Column>) scala.collection.JavaConverters.seqAsJavaListConverter(s.aggregationFunctions()).asJava());
+        }
+        int freshnessOffset = aggregations.size();
+        for (String c : freshness) {
+            aggregations.add(functions.max(functions.col(SparkSql.identifier(c))));
+        }
+        if (aggregations.isEmpty()) {
+            aggregations.add(functions.count(functions.lit(1)));
+        }
+        Map<String, Row> byPartition = new HashMap<>();
+        Column first = aggregations.get(0);
+        Column[] rest = aggregations.subList(1, aggregations.size()).toArray(new Column[0]);
+        for (Row r : df.groupBy(functions.col(PARTITION)).agg(first, rest).collectAsList()) {
+            byPartition.put(r.getString(0), r);
+        }
+        Row empty = null;
+        for (PartitionBatch.Member m : batch.members()) {
+            String key = m.partition().key();
+            Row row = byPartition.get(key);
+            if (row == null) {
+                // no rows: what the aggregations give over nothing (a count of 0, NULL elsewhere)
+                if (empty == null) {
+                    Row e = df.limit(0).agg(first, rest).first();
+                    List<Object> cells = new ArrayList<>();
+                    cells.add(key);
+                    for (int i = 0; i < e.length(); i++) {
+                        cells.add(e.get(i));
+                    }
+                    empty = org.apache.spark.sql.RowFactory.create(cells.toArray());
+                }
+                row = empty;
+            }
+            Map<Analyzer<?, Metric<?>>, Metric<?>> own = metrics.computeIfAbsent(key, k -> new LinkedHashMap<>());
+            for (int i = 0; i < shareable.size(); i++) {
+                ScanShareableAnalyzer s = shareable.get(i);
+                Metric<?> metric;
+                try {
+                    metric = (Metric<?>) s.computeMetricFrom(s.fromAggregationResult(row, 1 + offsets.get(i)));
+                } catch (RuntimeException e) {
+                    metric = (Metric<?>) s.toFailureMetric(e);
+                }
+                own.put((Analyzer<?, Metric<?>>) s, metric);
+            }
+            Map<String, Object> fresh = new HashMap<>();
+            for (int i = 0; i < freshness.size(); i++) {
+                Object v = row.get(1 + freshnessOffset + i);
+                if (v != null) {
+                    fresh.put(freshness.get(i), v);
+                }
+            }
+            newest.put(key, fresh);
+        }
+    }
+
+    /**
+     * Deequ's frequency rule per partition in one grouped count: over the rows where at least one
+     * grouping column is non-null, the share of rows whose values occur exactly once
+     * ({@code FrequencyBasedAnalyzer.computeFrequencies}, {@code Uniqueness.aggregationFunctions}).
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void frequencies(Dataset<Row> df, ScanShareableFrequencyBasedAnalyzer analyzer, PartitionBatch batch,
+            Map<String, Map<Analyzer<?, Metric<?>>, Metric<?>>> metrics) {
+        if (!(analyzer instanceof com.amazon.deequ.analyzers.Uniqueness u) || u.where().isDefined()) {
+            throw new IllegalStateException("no grouped evaluation for the Deequ analyzer " + analyzer);
+        }
+        Exception failed = precondition(analyzer, df);
+        List<String> columns = scala.collection.JavaConverters.seqAsJavaListConverter(u.columns()).asJava();
+        Map<String, Row> byPartition = new HashMap<>();
+        if (failed == null) {
+            List<Column> group = new ArrayList<>();
+            group.add(functions.col(PARTITION));
+            Column anyNonNull = functions.lit(false);
+            for (String c : columns) {
+                group.add(functions.col(SparkSql.identifier(c)));
+                anyNonNull = anyNonNull.or(functions.col(SparkSql.identifier(c)).isNotNull());
+            }
+            Dataset<Row> counts = df.where(anyNonNull).groupBy(group.toArray(new Column[0])).agg(functions.count(functions.lit(1)).as("_sluice_count"));
+            Column unique = functions.sum(functions.when(functions.col("_sluice_count").equalTo(1), 1.0).otherwise(0.0))
+                    .divide(functions.sum(functions.col("_sluice_count")));
+            for (Row r : counts.groupBy(functions.col(PARTITION)).agg(unique).collectAsList()) {
+                byPartition.put(r.getString(0), r);
+            }
+        }
+        for (PartitionBatch.Member m : batch.members()) {
+            String key = m.partition().key();
+            Row r = byPartition.get(key);
+            Metric<?> metric = failed != null ? (Metric<?>) analyzer.toFailureMetric(failed)
+                    : r == null ? (Metric<?>) analyzer.computeMetricFrom(scala.Option.empty())
+                    : (Metric<?>) analyzer.fromAggregationResult(r, 1, scala.Option.empty());
+            metrics.computeIfAbsent(key, k -> new LinkedHashMap<>()).put((Analyzer<?, Metric<?>>) (Analyzer) analyzer, metric);
+        }
+    }
+
+    /** The first failing Deequ precondition of {@code a} on the data's schema, or null. */
+    private static @Nullable Exception precondition(Analyzer<?, ?> a, Dataset<Row> df) {
+        for (scala.Function1<org.apache.spark.sql.types.StructType, scala.runtime.BoxedUnit> p
+                : scala.collection.JavaConverters.seqAsJavaListConverter(a.preconditions()).asJava()) {
+            try {
+                p.apply(df.schema());
+            } catch (Exception e) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static scala.collection.immutable.Map<Analyzer<?, Metric<?>>, Metric<?>> scalaMap(Map<Analyzer<?, Metric<?>>, Metric<?>> map) {
+        scala.collection.immutable.Map out = scala.collection.immutable.Map$.MODULE$.empty();
+        for (Map.Entry<Analyzer<?, Metric<?>>, Metric<?>> e : map.entrySet()) {
+            out = out.$plus(new scala.Tuple2<>(e.getKey(), e.getValue()));
+        }
+        return out;
+    }
+
+    /**
+     * All members' rows in one read: one JDBC query per member (the batch's query restricted to the
+     * member's partition key), the partition key copied to a column of its own.
+     */
+    private static Dataset<Row> read(SparkSession spark, PartitionBatch batch) {
+        String pcol = "\"" + batch.partitionColumn().replace("\"", "\"\"") + "\"";
+        String[] predicates = batch.members().stream()
+                .map(m -> pcol + " = '" + m.partition().key().replace("'", "''") + "'").toArray(String[]::new);
+        Properties props = new Properties();
+        props.setProperty("user", batch.user());
+        props.setProperty("password", batch.password());
+        props.setProperty("driver", batch.jdbcUrl().startsWith("jdbc:postgresql:") ? "org.postgresql.Driver" : "org.h2.Driver");
+        props.setProperty("fetchsize", "10000");
+        props.setProperty("preferTimestampNTZ", "true");
+        try {
+            Dataset<Row> df = spark.read().jdbc(batch.jdbcUrl(), "(" + batch.query() + ") sluice_batch", predicates, props);
+            String name = fieldName(df, batch.partitionColumn());
+            return df.withColumn(PARTITION, functions.col(SparkSql.identifier(name)).cast("string"));
+        } catch (RuntimeException e) {
+            throw new SluiceException("the quality gate cannot read " + batch.query() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
+        }
+    }
+
+    private static String fieldName(Dataset<Row> df, String name) {
+        for (String f : df.columns()) {
+            if (f.equalsIgnoreCase(name)) {
+                return f;
+            }
+        }
+        throw new SluiceException("the batch query returns no partition column " + name);
+    }
+}
