@@ -23,11 +23,14 @@ import java.util.stream.Stream;
  *     {@code $SLUICE_SPARK_MASTER} or {@code local[*]})
  * @param lineage where the pipeline's OpenLineage events go
  * @param piiKeys the HMAC keys of {@code hash} PII policies ({@link PiiKeys#NONE} when none)
+ * @param backfillWindow how far back from today a backfill may reach ({@code backfill_window}, an
+ *     ISO-8601 period such as {@code P400D}); null when the spec sets no limit
  * @param hash SHA-256 (hex) over the spec file and its contract files: what the run ran with
  */
 public record PipelineSpec(Path file, String name, String description, WarehouseSpec warehouse, int batchRows,
         long maxLineBytes, int keepVersions,
-        List<SourceSpec> sources, List<TableSpec> tables, String sparkMaster, LineageSpec lineage, PiiKeys piiKeys, String hash) {
+        List<SourceSpec> sources, List<TableSpec> tables, String sparkMaster, LineageSpec lineage, PiiKeys piiKeys,
+        java.time.@org.jspecify.annotations.Nullable Period backfillWindow, String hash) {
 
     public PipelineSpec {
         sources = List.copyOf(sources);

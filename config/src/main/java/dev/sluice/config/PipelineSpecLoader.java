@@ -115,7 +115,8 @@ public final class PipelineSpecLoader {
             return Optional.empty();
         }
         YamlCursor c = new YamlCursor(fileName, "", root, problems, env);
-        c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "versions", "pii", "quality", "lineage", "sources", "layers"));
+        c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "versions", "pii", "quality", "lineage", "sources", "layers",
+                "backfill_window"));
         Optional<String> name = c.text("pipeline", true);
         name.filter(n -> !ContractLoader.IDENTIFIER.matcher(n).matches())
                 .ifPresent(n -> c.problem("pipeline", n, "a pipeline name is a lower-case identifier [a-z][a-z0-9_]*"));
@@ -139,6 +140,18 @@ public final class PipelineSpecLoader {
             q.allowOnly(Set.of("spark_master"));
             return q.text("spark_master", false).orElse(null);
         }).orElseGet(() -> env.interpolate("${SLUICE_SPARK_MASTER:-local[*]}").value());
+        java.time.Period backfillWindow = c.text("backfill_window", false).map(w -> {
+            try {
+                java.time.Period period = java.time.Period.parse(w);
+                if (period.isNegative() || period.isZero()) {
+                    c.problem("backfill_window", w, "a backfill window is a positive ISO-8601 period, e.g. P400D");
+                }
+                return period;
+            } catch (java.time.format.DateTimeParseException e) {
+                c.problem("backfill_window", w, "not an ISO-8601 period (PnYnMnD, e.g. P400D or P1Y)");
+                return null;
+            }
+        }).orElse(null);
         LineageSpec lineage = lineage(c);
         Path dir = specFile.toAbsolutePath().getParent();
         List<Path> contractFiles = new ArrayList<>();
@@ -153,7 +166,7 @@ public final class PipelineSpecLoader {
         }
         String hash = hash(specFile, contractFiles);
         return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), batchRows, maxLineBytes, keepVersions,
-                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, lineage, piiKeys, hash));
+                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, lineage, piiKeys, backfillWindow, hash));
     }
 
     /** {@code lineage:}, each key defaulting as {@link LineageSpec} documents. */

@@ -28,7 +28,12 @@ public interface LineageEmitter extends AutoCloseable {
         /** The job instance of one partition ({@code jobType} JOB). */
         JOB,
         /** One step of it ({@code jobType} TASK), whose parent is the job run. */
-        STEP
+        STEP,
+        /**
+         * A backfill ({@code jobType} DAG): the parent of the partition job runs it starts; its
+         * partition is the range {@code FROM..TO}.
+         */
+        BACKFILL
     }
 
     /**
@@ -38,8 +43,8 @@ public interface LineageEmitter extends AutoCloseable {
      * @param run the run's id (a UUID)
      * @param kind job or step
      * @param job the job name: the pipeline, or {@code pipeline.step} for a step
-     * @param parentRun for a step, the job run; else null
-     * @param parentJob for a step, the job name; else null
+     * @param parentRun for a step, the job run; for a job started by a backfill, the backfill run; else null
+     * @param parentJob the parent's job name; else null
      * @param partition the partition the run loads
      * @param nominalStart the start of the partition's nominal interval, or null for a snapshot
      * @param nominalEnd its end (exclusive), or null

@@ -53,8 +53,8 @@ class GroupedEvaluationIT {
         String url = "jdbc:h2:mem:grouped-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
         List<Partition> days = new ArrayList<>();
         try (Connection c = DriverManager.getConnection(url, "sa", ""); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE v (\"_partition\" VARCHAR(10), id BIGINT, code VARCHAR(10), n INTEGER, ts TIMESTAMP)");
-            st.execute("CREATE INDEX v_p ON v(\"_partition\")");
+            st.execute("CREATE TABLE v (_partition VARCHAR(10), id BIGINT, code VARCHAR(10), n INTEGER, ts TIMESTAMP)");
+            st.execute("CREATE INDEX v_p ON v(_partition)");
             // 2001-01-01..03 clean, 40 rows each; 04 empty; 05 NULLs, duplicates, odd codes, out-of-range n, stale; 06 tiny
             for (int d = 1; d <= 3; d++) {
                 st.execute("INSERT INTO v SELECT '2001-01-0" + d + "', X, CASE MOD(X, 3) WHEN 0 THEN 'a' WHEN 1 THEN 'b' ELSE 'c' END,"
@@ -69,13 +69,13 @@ class GroupedEvaluationIT {
             days.add(Partition.daily(LocalDate.of(2001, 1, d)));
         }
         DatasetRef ds = DatasetRef.parse("t.v");
-        String columns = "SELECT \"_partition\", id, code, n, ts FROM v";
+        String columns = "SELECT _partition, id, code, n, ts FROM v";
 
         // each alone, in order, the history being what was accepted before (as the result store keeps it)
         SortedMap<Partition, GateResult> alone = new TreeMap<>();
         TreeMap<Partition, Double> stored = new TreeMap<>();
         for (Partition p : days) {
-            PartitionSource source = new PartitionSource(url, "sa", "", columns + " WHERE \"_partition\" = '" + p.key() + "'", "id",
+            PartitionSource source = new PartitionSource(url, "sa", "", columns + " WHERE _partition = '" + p.key() + "'", "id",
                     p.date().plusDays(1).atStartOfDay());
             GateResult r = gate.evaluate(ds, p, Boundary.SOURCE, source, CHECKS, id -> new ArrayList<>(stored.headMap(p).values()));
             alone.put(p, r);
@@ -89,7 +89,7 @@ class GroupedEvaluationIT {
         TreeMap<Partition, Double> before = new TreeMap<>(Map.of(days.get(0), stored.get(days.get(0)), days.get(2), 999.0));
         List<PartitionBatch.Member> members = days.subList(1, 6).stream()
                 .map(p -> new PartitionBatch.Member(p, p.date().plusDays(1).atStartOfDay())).toList();
-        PartitionBatch batch = new PartitionBatch(url, "sa", "", columns + " WHERE \"_partition\" BETWEEN '2001-01-02' AND '2001-01-06'",
+        PartitionBatch batch = new PartitionBatch(url, "sa", "", columns + " WHERE _partition BETWEEN '2001-01-02' AND '2001-01-06'",
                 "_partition", "id", members);
         SortedMap<Partition, GateResult> together = gate.evaluateAll(ds, Boundary.SOURCE, batch, CHECKS,
                 (id, p) -> new TreeMap<>(before.headMap(p)));

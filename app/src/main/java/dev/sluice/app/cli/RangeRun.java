@@ -1,5 +1,6 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.batch.backfill.PartitionOutcome;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunSummary;
@@ -14,7 +15,6 @@ import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Runs each daily partition of an inclusive date range in order, with a progress bar. A COMPLETED
@@ -22,23 +22,12 @@ import org.jspecify.annotations.Nullable;
  */
 final class RangeRun {
 
-    /**
-     * The outcome of one partition.
-     *
-     * @param partition the partition
-     * @param status COMPLETED, FAILED, SKIPPED (already COMPLETED) or MISSING (no landed files)
-     * @param summary the run's summary, or null when it did not run
-     * @param message why it did not run, or empty
-     */
-    record Outcome(Partition partition, String status, @Nullable RunSummary summary, String message) {
-    }
-
     private RangeRun() {
     }
 
-    static List<Outcome> run(PipelineRunner runner, PipelineSpec spec, LocalDate from, LocalDate to,
+    static List<PartitionOutcome> run(PipelineRunner runner, PipelineSpec spec, LocalDate from, LocalDate to,
             RunOptions options, PrintStream progressStream) {
-        List<Outcome> outcomes = new ArrayList<>();
+        List<PartitionOutcome> outcomes = new ArrayList<>();
         long days = to.toEpochDay() - from.toEpochDay() + 1;
         try (ProgressBar bar = new ProgressBarBuilder().setTaskName(spec.name()).setInitialMax(days)
                 .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(500).showSpeed()
@@ -53,18 +42,18 @@ final class RangeRun {
         return outcomes;
     }
 
-    private static Outcome one(PipelineRunner runner, PipelineSpec spec, Partition p, RunOptions options) {
+    private static PartitionOutcome one(PipelineRunner runner, PipelineSpec spec, Partition p, RunOptions options) {
         try {
             RunSummary s = runner.run(spec, p, options);
-            return new Outcome(p, s.status(), s, "");
+            return new PartitionOutcome(p, s.status(), s, "");
         } catch (dev.sluice.batch.job.PartitionCompletedException e) {
-            return new Outcome(p, "SKIPPED", null, "already COMPLETED (--rerun re-runs it)");
+            return new PartitionOutcome(p, "SKIPPED", null, "already COMPLETED (--rerun re-runs it)");
         } catch (dev.sluice.batch.job.RunRefusedException e) {
-            return new Outcome(p, "REFUSED", null, e.getMessage());
+            return new PartitionOutcome(p, "REFUSED", null, e.getMessage());
         } catch (dev.sluice.batch.job.LandingMissingException e) {
-            return new Outcome(p, "MISSING", null, e.getMessage());
+            return new PartitionOutcome(p, "MISSING", null, e.getMessage());
         } catch (SluiceException e) {
-            return new Outcome(p, "FAILED", null, e.getMessage());
+            return new PartitionOutcome(p, "FAILED", null, e.getMessage());
         }
     }
 }

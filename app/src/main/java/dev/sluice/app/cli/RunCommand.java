@@ -86,7 +86,7 @@ final class RunCommand implements Callable<Integer> {
             throw new dev.sluice.core.BadInputException("--to", -1, null, to + " is before --from " + from);
         }
         long started = System.nanoTime();
-        List<RangeRun.Outcome> outcomes = RangeRun.run(runner, spec, from, to, options, System.err);
+        List<dev.sluice.batch.backfill.PartitionOutcome> outcomes = RangeRun.run(runner, spec, from, to, options, System.err);
         RunReport.printTable(out, outcomes);
         out.printf(java.util.Locale.ROOT, "%d partitions in %s wall time%n", outcomes.size(),
                 RunReport.seconds((System.nanoTime() - started) / 1_000_000));

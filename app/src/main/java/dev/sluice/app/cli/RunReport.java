@@ -49,11 +49,11 @@ final class RunReport {
     }
 
     /** One line per partition, then totals. */
-    static void printTable(PrintWriter out, List<RangeRun.Outcome> outcomes) {
+    static void printTable(PrintWriter out, List<dev.sluice.batch.backfill.PartitionOutcome> outcomes) {
         out.printf(Locale.ROOT, "%-12s %-10s %10s %10s %10s %6s %6s %9s %8s%n", "partition", "status", "read", "bronze",
                 "silver", "dups", "quar.", "gold", "elapsed");
         long read = 0, bronze = 0, silver = 0, dups = 0, quarantined = 0, gold = 0, ms = 0;
-        for (RangeRun.Outcome o : outcomes) {
+        for (dev.sluice.batch.backfill.PartitionOutcome o : outcomes) {
             RunSummary s = o.summary();
             if (s == null) {
                 out.printf(Locale.ROOT, "%-12s %-10s %s%n", o.partition(), o.status(), o.message());
@@ -72,7 +72,7 @@ final class RunReport {
         }
         out.printf(Locale.ROOT, "%-12s %-10s %,10d %,10d %,10d %,6d %,6d %,9d %8s%n", "total", "", read, bronze, silver,
                 dups, quarantined, gold, seconds(ms));
-        for (RangeRun.Outcome o : outcomes) {
+        for (dev.sluice.batch.backfill.PartitionOutcome o : outcomes) {
             if (o.summary() != null && o.summary().failure() != null) {
                 out.println(o.partition() + ": " + o.summary().failure());
             }

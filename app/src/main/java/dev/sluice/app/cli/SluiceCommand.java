@@ -19,7 +19,8 @@ import picocli.CommandLine.Command;
 @Command(name = "sluice", mixinStandardHelpOptions = true, version = "sluice 0.1.0",
         description = "Batch-and-hybrid data pipelines: medallion loads, quality gates, lineage, hot path.",
         subcommands = {ValidateCommand.class, SampleDataCommand.class, RunCommand.class, QuickstartCommand.class,
-                SqlCommand.class, ContractCommand.class, RollbackCommand.class, EraseCommand.class, QualityCommand.class, LineageCommand.class, ServeCommand.class},
+                SqlCommand.class, ContractCommand.class, RollbackCommand.class, EraseCommand.class, QualityCommand.class, LineageCommand.class, ServeCommand.class,
+                BackfillCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:a run failed (a plain run restarts it from the failed step)",
                 "2:invalid input (spec, arguments, landing files)", "3:refused (partition COMPLETED: use --rerun)",
@@ -58,7 +59,7 @@ public final class SluiceCommand implements Runnable {
             int code;
             if (e instanceof SpecValidationException) {
                 code = ExitCodes.INVALID;
-            } else if (e instanceof RunRefusedException) {
+            } else if (e instanceof RunRefusedException || e instanceof dev.sluice.batch.backfill.BackfillRefusedException) {
                 code = ExitCodes.REFUSED;
             } else if (e instanceof LandingMissingException || e instanceof BadInputException) {
                 code = ExitCodes.INVALID;

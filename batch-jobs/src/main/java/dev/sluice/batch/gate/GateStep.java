@@ -13,6 +13,7 @@ import dev.sluice.quality.Boundary;
 import dev.sluice.quality.CheckResult;
 import dev.sluice.quality.CheckStatus;
 import dev.sluice.quality.GateResult;
+import dev.sluice.quality.PartitionBatch;
 import dev.sluice.quality.PartitionSource;
 import dev.sluice.quality.QualityGate;
 import java.util.List;
@@ -55,38 +56,98 @@ public final class GateStep {
     }
 
     /**
-     * Evaluates, records and (Silver/Gold) publishes.
+     * What one partition's gate judges: the partition of the job, the table partition judged
+     * ({@link Partition#NONE} for a snapshot), the run and the version it wrote (null for Bronze,
+     * or when the run wrote nothing new and the published version is judged).
+     */
+    public record Request(Partition partition, Partition judged, RunId run, @Nullable Integer version) {
+    }
+
+    /** Evaluates, records and (Silver/Gold) publishes: {@link #finish}({@link #prepare}, {@link #evaluate}). */
+    public GateResult run(Partition partition, RunId run) {
+        Request r = prepare(partition, run);
+        return finish(r, evaluate(r));
+    }
+
+    /** What the gate of {@code partition} in {@code run} judges. */
+    public Request prepare(Partition partition, RunId run) {
+        Partition out = table.partitioned() ? partition : Partition.NONE;
+        Integer version = table.layer() == Layer.BRONZE ? null : versionWrittenBy(warehouse.dsl(), out, run);
+        return new Request(partition, out, run, version);
+    }
+
+    /** Evaluates the declared checks of one partition (no transaction is held meanwhile). */
+    public GateResult evaluate(Request r) {
+        if (table.checks().isEmpty()) {
+            return new GateResult(table.table(), r.judged(), boundary(), List.of(), 0);
+        }
+        QualityResultRepository results = new QualityResultRepository(warehouse.dsl());
+        PartitionSource source = new PartitionSource(warehouse.spec().url(), warehouse.spec().user(), warehouse.spec().password(),
+                query(warehouse.dsl(), List.of(r)), rowIdColumn(), nominalEnd(r.judged()));
+        return gate.evaluate(table.table(), r.judged(), boundary(), source, table.checks(),
+                checkId -> results.acceptedHistory(table.table(), checkId, r.judged()));
+    }
+
+    /**
+     * Evaluates the declared checks of many partitions in one pass when they can share one read
+     * (distinct partitions judged, all of Bronze or all of versions this run wrote), else one by
+     * one; the results are the same either way ({@link QualityGate#evaluateAll}).
      *
-     * @return the gate's result
+     * @return each request's result, keyed by the partition judged
+     */
+    public java.util.Map<Partition, GateResult> evaluateAll(List<Request> requests) {
+        java.util.Map<Partition, GateResult> out = new java.util.HashMap<>();
+        boolean distinct = requests.stream().map(Request::judged).distinct().count() == requests.size();
+        boolean shareable = distinct && requests.size() > 1 && !table.checks().isEmpty()
+                && (table.layer() == Layer.BRONZE || requests.stream().allMatch(r -> r.version() != null));
+        if (!shareable) {
+            requests.forEach(r -> out.put(r.judged(), evaluate(r)));
+            return out;
+        }
+        QualityResultRepository results = new QualityResultRepository(warehouse.dsl());
+        PartitionBatch batch = new PartitionBatch(warehouse.spec().url(), warehouse.spec().user(), warehouse.spec().password(),
+                query(warehouse.dsl(), requests), "_partition", rowIdColumn(),
+                requests.stream().map(r -> new PartitionBatch.Member(r.judged(), nominalEnd(r.judged()))).toList());
+        out.putAll(gate.evaluateAll(table.table(), boundary(), batch, table.checks(),
+                (checkId, before) -> results.acceptedHistoryByPartition(table.table(), checkId, before)));
+        return out;
+    }
+
+    /**
+     * Adds the quarantine-share results to {@code declared}, records everything in its own
+     * transaction, and publishes a Silver/Gold version when no error check failed.
+     *
+     * @return the gate's whole result
      * @throws GateFailedException when an {@code error} check failed
      */
-    public GateResult run(Partition partition, RunId run) {
-        Partition out = table.partitioned() ? partition : Partition.NONE;
+    public GateResult finish(Request r, GateResult declared) {
         DSLContext dsl = warehouse.dsl();
-        Integer version = table.layer() == Layer.BRONZE ? null : versionWrittenBy(dsl, out, run);
-        PartitionSource source = new PartitionSource(warehouse.spec().url(), warehouse.spec().user(), warehouse.spec().password(),
-                query(dsl, out, version), table.layer() == Layer.BRONZE ? "_source_pos" : null,
-                out.equals(Partition.NONE) ? null : out.date().plusDays(1).atStartOfDay());
-        QualityResultRepository results = new QualityResultRepository(dsl);
         long start = System.nanoTime();
-        GateResult declared = table.checks().isEmpty() ? new GateResult(table.table(), out, boundary(), List.of(), 0)
-                : gate.evaluate(table.table(), out, boundary(), source, table.checks(),
-                        checkId -> results.acceptedHistory(table.table(), checkId, out));
         List<CheckResult> all = new java.util.ArrayList<>(declared.checks());
-        all.addAll(quarantineShares(dsl, partition, out));
-        GateResult result = new GateResult(table.table(), out, boundary(), all, (System.nanoTime() - start) / 1_000_000);
+        all.addAll(quarantineShares(dsl, r.partition(), r.judged()));
+        GateResult result = new GateResult(table.table(), r.judged(), boundary(), all,
+                declared.elapsedMs() + (System.nanoTime() - start) / 1_000_000);
+        QualityResultRepository results = new QualityResultRepository(dsl);
         TransactionTemplate own = new TransactionTemplate(warehouse.transactionManager());
         own.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
-        own.executeWithoutResult(status -> results.save(spec.name(), run, result));
+        own.executeWithoutResult(status -> results.save(spec.name(), r.run(), result));
         if (!result.passed()) {
-            throw new GateFailedException(table.table() + " partition " + out + ": " + failures(result)
-                    + (version == null ? "" : "; version " + version + " is not published")
+            throw new GateFailedException(table.table() + " partition " + r.judged() + ": " + failures(result)
+                    + (r.version() == null ? "" : "; version " + r.version() + " is not published")
                     + ". Fix the data (then --rerun) or the check (then a plain run restarts the gate).");
         }
-        if (version != null) {
-            new LayerTransform(dsl, spec, table).publish(out, version, run);
+        if (r.version() != null) {
+            new LayerTransform(dsl, spec, table).publish(r.judged(), r.version(), r.run());
         }
         return result;
+    }
+
+    private @Nullable String rowIdColumn() {
+        return table.layer() == Layer.BRONZE ? "_source_pos" : null;
+    }
+
+    private static java.time.@Nullable LocalDateTime nominalEnd(Partition judged) {
+        return judged.equals(Partition.NONE) ? null : judged.date().plusDays(1).atStartOfDay();
     }
 
     /**
@@ -145,22 +206,29 @@ public final class GateStep {
     }
 
     /**
-     * The SELECT of exactly the rows judged, with its values inlined (Spark runs it over JDBC): the
-     * table's declared columns and the metadata columns checks may name ({@link dev.sluice.config.MetadataColumns};
-     * {@code _source_pos} is the Bronze row id of unexpected values).
+     * The SELECT of exactly the rows judged for {@code requests}, with its values inlined (Spark
+     * runs it over JDBC): the table's declared columns and the metadata columns checks may name
+     * ({@link dev.sluice.config.MetadataColumns}; {@code _partition} tells partitions apart,
+     * {@code _source_pos} is the Bronze row id of unexpected values). Bronze: the current load of
+     * each partition; Silver/Gold: the version each run wrote, or the published rows.
      */
-    private String query(DSLContext dsl, Partition out, @Nullable Integer version) {
+    private String query(DSLContext dsl, List<Request> requests) {
         Field<String> partitionCol = DSL.field(DSL.name("b", "_partition"), String.class);
-        Condition where = partitionCol.eq(DSL.inline(out.key()));
+        Condition where = DSL.falseCondition();
         org.jooq.Table<?> from;
         if (table.layer() == Layer.BRONZE) {
             from = LayerTables.table(table.table()).as("b");
-            where = where.and(LandedFileRepository.isCurrent(table.table().qualifiedName(), "b"));
-        } else if (version != null) {
+            where = partitionCol.in(requests.stream().map(r -> DSL.inline(r.judged().key())).toList())
+                    .and(LandedFileRepository.isCurrent(table.table().qualifiedName(), "b"));
+        } else if (requests.get(0).version() != null) {
             from = LayerTables.table(LayerTables.versions(table.table())).as("b");
-            where = where.and(DSL.field(DSL.name("b", "_version")).eq(DSL.inline(version)));
+            for (Request r : requests) {
+                where = where.or(partitionCol.eq(DSL.inline(r.judged().key()))
+                        .and(DSL.field(DSL.name("b", "_version")).eq(DSL.inline(r.version()))));
+            }
         } else {
             from = LayerTables.table(table.table()).as("b");
+            where = partitionCol.in(requests.stream().map(r -> DSL.inline(r.judged().key())).toList());
         }
         List<org.jooq.SelectField<?>> columns = new java.util.ArrayList<>();
         table.columns().forEach(c -> columns.add(DSL.field(DSL.name("b", c.name()))));

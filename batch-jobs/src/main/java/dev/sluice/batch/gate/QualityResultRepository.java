@@ -83,17 +83,26 @@ public final class QualityResultRepository {
      * insufficient history (an anomaly that was warned about is not taken as normal).
      */
     public List<Double> acceptedHistory(DatasetRef dataset, String checkId, Partition before) {
+        return new ArrayList<>(acceptedHistoryByPartition(dataset, checkId, before).values());
+    }
+
+    /**
+     * The accepted metric values (latest result PASSED or INSUFFICIENT_HISTORY) of check
+     * {@code checkId} on partitions before {@code before}, among the latest {@value #HISTORY_LIMIT}
+     * partitions with a value, keyed and ordered by partition.
+     */
+    public java.util.SortedMap<Partition, Double> acceptedHistoryByPartition(DatasetRef dataset, String checkId, Partition before) {
         Result<? extends Record> rows = dsl.select(f("r", "partition_key", String.class), f("r", "metric", Double.class),
                         f("r", "status", String.class)).from(T.as("r"))
                 .where(f("r", "dataset", String.class).eq(dataset.qualifiedName()), f("r", "check_id", String.class).eq(checkId),
                         f("r", "partition_key", String.class).lt(before.key()), f("r", "result_id", Long.class).eq(latestOf("r")),
                         f("r", "metric", Double.class).isNotNull())
                 .orderBy(f("r", "partition_key", String.class).desc()).limit(HISTORY_LIMIT).fetch();
-        List<Double> out = new ArrayList<>();
-        for (int i = rows.size() - 1; i >= 0; i--) {
-            String status = rows.get(i).get(2, String.class);
+        java.util.SortedMap<Partition, Double> out = new java.util.TreeMap<>();
+        for (Record row : rows) {
+            String status = row.get(2, String.class);
             if (CheckStatus.PASSED.name().equals(status) || CheckStatus.INSUFFICIENT_HISTORY.name().equals(status)) {
-                out.add(rows.get(i).get(1, Double.class));
+                out.put(new Partition(row.get(0, String.class)), row.get(1, Double.class));
             }
         }
         return out;

@@ -34,7 +34,8 @@ import org.springframework.batch.infrastructure.item.ExecutionContext;
  * run. Datasets are named stably ({@code namespace} = the warehouse or the landing location,
  * {@code name} = schema.table or the landing path template without its partition part); the
  * partition, the published version and the rows written travel in facets. A step run's id is
- * derived from the job run, the step and its execution, so a restarted step is a new run. Not
+ * derived from the job run, the step and its execution, so a restarted step is a new run. A job
+ * run started by a backfill has the backfill's run as its parent. Not
  * thread-safe: one per job.
  */
 final class LineageListener implements JobExecutionListener {
@@ -48,9 +49,11 @@ final class LineageListener implements JobExecutionListener {
     private final boolean restart;
     private RunId jobRun;
     private final dev.sluice.batch.warehouse.@Nullable Warehouse quality;
+    private final @Nullable ParentRun parent;
 
     LineageListener(LineageEmitter emitter, PipelineSpec spec, Partition partition, RunId run, Path home,
-            dev.sluice.batch.warehouse.@Nullable Warehouse quality, boolean restart) {
+            dev.sluice.batch.warehouse.@Nullable Warehouse quality, boolean restart, @Nullable ParentRun parent) {
+        this.parent = parent;
         this.quality = quality;
         this.restart = restart;
         this.emitter = emitter;
@@ -84,13 +87,21 @@ final class LineageListener implements JobExecutionListener {
     @Override
     public void beforeJob(JobExecution execution) {
         jobRun = jobRun(execution);
-        emitter.emit(event(RunEventType.START, jobRun, RunKind.JOB, spec.name(), null, null, jobInputs(), jobOutputs(), null));
+        emitter.emit(event(RunEventType.START, jobRun, RunKind.JOB, spec.name(), parentRun(), parentJob(), jobInputs(), jobOutputs(), null));
     }
 
     @Override
     public void afterJob(JobExecution execution) {
-        emitter.emit(event(terminal(execution.getStatus()), jobRun, RunKind.JOB, spec.name(), null, null, jobInputs(), jobOutputs(),
+        emitter.emit(event(terminal(execution.getStatus()), jobRun, RunKind.JOB, spec.name(), parentRun(), parentJob(), jobInputs(), jobOutputs(),
                 execution.getStatus() == BatchStatus.COMPLETED ? null : PipelineRunner.reason(execution.getAllFailureExceptions())));
+    }
+
+    private @Nullable RunId parentRun() {
+        return parent == null ? null : parent.run();
+    }
+
+    private @Nullable String parentJob() {
+        return parent == null ? null : parent.job();
     }
 
     /** The listener of one step: {@code table}'s step, or its gate when {@code gate}. */

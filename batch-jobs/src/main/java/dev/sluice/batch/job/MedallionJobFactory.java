@@ -56,21 +56,26 @@ public final class MedallionJobFactory {
 
     /** The job of {@code partition} of {@code spec}, run as {@code run}, without lineage. */
     public Job job(PipelineSpec spec, Partition partition, RunId run) {
-        return job(spec, partition, run, dev.sluice.lineage.LineageEmitter.NOOP, false);
+        return job(spec, partition, run, dev.sluice.lineage.LineageEmitter.NOOP, false, null, dev.sluice.batch.gate.GateEvaluations.ALONE);
     }
 
     /**
      * The job of {@code partition} of {@code spec}, run as {@code run}, its lineage sent to
      * {@code lineage}; {@code restart} when it resumes a failed attempt (a new OpenLineage run).
+     *
+     * @param parent the run that started this one (a backfill), its parent in lineage; or null
+     * @param gates how its gate steps are evaluated
      */
-    public Job job(PipelineSpec spec, Partition partition, RunId run, dev.sluice.lineage.LineageEmitter lineage, boolean restart) {
-        LineageListener events = new LineageListener(lineage, spec, partition, run, home, warehouse, restart);
+    public Job job(PipelineSpec spec, Partition partition, RunId run, dev.sluice.lineage.LineageEmitter lineage, boolean restart,
+            @org.jspecify.annotations.Nullable ParentRun parent, dev.sluice.batch.gate.GateEvaluations gates) {
+        LineageListener events = new LineageListener(lineage, spec, partition, run, home, warehouse, restart, parent);
         List<Step> steps = new java.util.ArrayList<>();
         for (TableSpec t : spec.tables()) {
-            steps.add(t.layer() == Layer.BRONZE ? bronzeStep(spec, t, partition, run, events.step(t, false))
-                    : transformStep(spec, t, partition, run, events.step(t, false)));
+            Step step = t.layer() == Layer.BRONZE ? bronzeStep(spec, t, partition, run, events.step(t, false))
+                    : transformStep(spec, t, partition, run, events.step(t, false));
+            steps.add(step);
             if (t.hasGate()) {
-                steps.add(gateStep(spec, t, partition, run, events.step(t, true)));
+                steps.add(gateStep(spec, t, partition, run, events.step(t, true), gates));
             }
         }
         SimpleJobBuilder b = new JobBuilder(spec.name(), batch.repository()).listener(events).start(steps.get(0));
@@ -102,8 +107,15 @@ public final class MedallionJobFactory {
                     FaultPoints.reach("bronze-chunk:" + name);
                 })
                 .listener(boundary(name))
+                .listener(snapshotLock(!source.partitioned(), name))
                 .listener(lineage)
                 .build();
+    }
+
+    /** Holds the table's snapshot lock during the step when {@code snapshot}, else does nothing. */
+    private org.springframework.batch.core.listener.StepExecutionListener snapshotLock(boolean snapshot, String table) {
+        return snapshot ? SnapshotLocks.holding(warehouse.spec().url(), table)
+                : new org.springframework.batch.core.listener.StepExecutionListener() { };
     }
 
     /** A listener that reaches the fault point {@code before:<step>} as the step starts. */
@@ -116,15 +128,29 @@ public final class MedallionJobFactory {
         };
     }
 
-    /** The quality gate of {@code table}: judges what its step wrote; publishes it when no error check failed. */
+    /**
+     * The quality gate of {@code table}: judges what its step wrote (evaluated as the step starts,
+     * outside the step's transaction, so that a backfill can gather it with other partitions'),
+     * then records the results and publishes when no error check failed.
+     */
     private Step gateStep(PipelineSpec spec, TableSpec table, Partition partition, RunId run,
-            org.springframework.batch.core.listener.StepExecutionListener lineage) {
+            org.springframework.batch.core.listener.StepExecutionListener lineage, dev.sluice.batch.gate.GateEvaluations gates) {
         String name = dev.sluice.batch.gate.GateStep.stepName(table);
         dev.sluice.batch.gate.GateStep gate = new dev.sluice.batch.gate.GateStep(warehouse, spec, table,
                 dev.sluice.quality.QualityGate.deequ(spec.sparkMaster()));
+        java.util.concurrent.atomic.AtomicReference<dev.sluice.batch.gate.GateStep.Request> request = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<dev.sluice.quality.GateResult> evaluated = new java.util.concurrent.atomic.AtomicReference<>();
+        org.springframework.batch.core.listener.StepExecutionListener evaluation = new org.springframework.batch.core.listener.StepExecutionListener() {
+            @Override
+            public void beforeStep(org.springframework.batch.core.step.StepExecution stepExecution) {
+                dev.sluice.batch.gate.GateStep.Request r = gate.prepare(partition, run);
+                request.set(r);
+                evaluated.set(gates.evaluate(gate, name, r));
+            }
+        };
         return new StepBuilder(name, batch.repository())
                 .tasklet((contribution, context) -> {
-                    dev.sluice.quality.GateResult r = gate.run(partition, run);
+                    dev.sluice.quality.GateResult r = gate.finish(request.get(), evaluated.get());
                     ExecutionContext ctx = contribution.getStepExecution().getExecutionContext();
                     ctx.putString(StepMetrics.GATE_WARNINGS, String.join("\n", dev.sluice.batch.gate.GateStep.warnings(r)));
                     ctx.putLong(StepMetrics.GATE_CHECKS, r.checks().size());
@@ -133,6 +159,7 @@ public final class MedallionJobFactory {
                 }, warehouse.transactionManager())
                 .listener(boundary(name))
                 .listener(lineage)
+                .listener(evaluation)
                 .build();
     }
 
@@ -154,6 +181,7 @@ public final class MedallionJobFactory {
                     return RepeatStatus.FINISHED;
                 }, warehouse.transactionManager())
                 .listener(boundary(table.stepName()))
+                .listener(snapshotLock(!table.partitioned(), table.stepName()))
                 .listener(lineage)
                 .build();
     }

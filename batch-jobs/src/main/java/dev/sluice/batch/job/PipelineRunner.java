@@ -147,7 +147,7 @@ public final class PipelineRunner {
                 .addString("requester", String.valueOf(options.requester()), false)
                 .addString("trace.id", String.valueOf(options.traceId()), false)
                 .toJobParameters();
-        JobExecution execution = launch(spec, partition, run, params, attempt, restart);
+        JobExecution execution = launch(spec, partition, run, params, attempt, restart, options);
         RunSummary summary = summarize(spec, partition, attempt, run, restart, execution);
         runs.finish(run, summary.status(), execution.getId(), summary.failure(), toJson(summary));
         summary.warnings().forEach(w -> LOG.warn("{}", w));
@@ -218,11 +218,12 @@ public final class PipelineRunner {
         }
     }
 
-    private JobExecution launch(PipelineSpec spec, Partition partition, RunId run, JobParameters params, int attempt, boolean restart) {
+    private JobExecution launch(PipelineSpec spec, Partition partition, RunId run, JobParameters params, int attempt, boolean restart,
+            RunOptions options) {
         try {
             try (dev.sluice.lineage.LineageEmitter lineage = dev.sluice.lineage.LineageEmitter.of(spec.lineage(), VERSION,
                     new dev.sluice.batch.lineage.LineageRepository(warehouse.dsl()))) {
-                return batch.operator().start(jobs.job(spec, partition, run, lineage, restart), params);
+                return batch.operator().start(jobs.job(spec, partition, run, lineage, restart, options.parent(), options.gates()), params);
             }
         } catch (JobExecutionAlreadyRunningException e) {
             throw new RunRefusedException("attempt " + attempt + " of partition " + partition + " of pipeline "
@@ -231,6 +232,24 @@ public final class PipelineRunner {
         } catch (Exception e) {
             throw new SluiceException("Spring Batch refused to start partition " + partition + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Why {@code partition} of {@code spec} cannot run for want of landed files, or empty when
+     * every source has files for it.
+     */
+    public Optional<String> landingProblem(PipelineSpec spec, Partition partition) {
+        try {
+            checkLanding(spec, partition);
+            return Optional.empty();
+        } catch (LandingMissingException e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
+    /** Sluice's version as reported in lineage: the jar's Implementation-Version, else "dev". */
+    public static String version() {
+        return VERSION;
     }
 
     private void checkLanding(PipelineSpec spec, Partition partition) {

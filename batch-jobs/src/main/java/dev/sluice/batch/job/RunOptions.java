@@ -1,18 +1,33 @@
 package dev.sluice.batch.job;
 
+import dev.sluice.batch.gate.GateEvaluations;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How to run a partition. Only {@code rerun} affects identity; the rest is recorded.
+ * How to run a partition. Only {@code rerun} affects identity; the rest is recorded or shapes the
+ * run without changing what it writes.
  *
  * @param rerun open the next attempt of a COMPLETED partition, or give up a FAILED attempt and
  *     open the next instead of restarting it
- * @param recoverStale restart an attempt marked running although its process is not known to be
- *     gone (it ran on another host): the caller vouches that it is
  * @param requester who asked (user name, scheduler), or null
  * @param traceId a caller's correlation id, or null
+ * @param recoverStale restart an attempt marked running although its process is not known to be
+ *     gone (it ran on another host): the caller vouches that it is
+ * @param parent the run that started this one (a backfill), its parent in lineage; or null
+ * @param gates how the gate steps are evaluated: alone, or gathered by a backfill
  */
-public record RunOptions(boolean rerun, @Nullable String requester, @Nullable String traceId, boolean recoverStale) {
+public record RunOptions(boolean rerun, @Nullable String requester, @Nullable String traceId, boolean recoverStale,
+        @Nullable ParentRun parent, GateEvaluations gates) {
+
+    public RunOptions {
+        Objects.requireNonNull(gates, "gates");
+    }
+
+    /** Options of a run started on its own (no parent, gates alone). */
+    public RunOptions(boolean rerun, @Nullable String requester, @Nullable String traceId, boolean recoverStale) {
+        this(rerun, requester, traceId, recoverStale, null, GateEvaluations.ALONE);
+    }
 
     /** A plain run: attempt 0, or the restart of a failed attempt. */
     public static RunOptions plain() {
@@ -21,6 +36,11 @@ public record RunOptions(boolean rerun, @Nullable String requester, @Nullable St
 
     /** This, with {@code rerun} set. */
     public RunOptions withRerun(boolean value) {
-        return new RunOptions(value, requester, traceId, recoverStale);
+        return new RunOptions(value, requester, traceId, recoverStale, parent, gates);
+    }
+
+    /** This, as a child of {@code parentRun} whose gates are evaluated by {@code evaluations}. */
+    public RunOptions withParent(ParentRun parentRun, GateEvaluations evaluations) {
+        return new RunOptions(rerun, requester, traceId, recoverStale, parentRun, evaluations);
     }
 }

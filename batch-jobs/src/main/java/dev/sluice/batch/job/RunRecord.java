@@ -17,10 +17,11 @@ import org.jspecify.annotations.Nullable;
  * @param endedAt when its latest execution ended, or null
  * @param host the host of the process running (or that last ran) the attempt, or null
  * @param pid that process's id, or null
+ * @param traceId the caller's correlation id (a backfill's id for the partitions it runs), or null
  */
 public record RunRecord(RunId runId, String pipeline, String partitionKey, int attempt, String status,
         String specHash, OffsetDateTime startedAt, @Nullable OffsetDateTime endedAt, @Nullable String host,
-        @Nullable Long pid) {
+        @Nullable Long pid, @Nullable String traceId) {
 
     /**
      * True when the attempt is marked STARTED but its process is gone: it ran on this host and no

@@ -43,11 +43,11 @@ public final class RunRepository {
 
     /** The newest attempt of a partition, if any. */
     public Optional<RunRecord> latest(String pipeline, Partition partition) {
-        return dsl.select(RUN_ID, PIPELINE, PARTITION, ATTEMPT, STATUS, SPEC_HASH, STARTED, ENDED, HOST, PID).from(T)
+        return dsl.select(RUN_ID, PIPELINE, PARTITION, ATTEMPT, STATUS, SPEC_HASH, STARTED, ENDED, HOST, PID, TRACE).from(T)
                 .where(PIPELINE.eq(pipeline), PARTITION.eq(partition.key()))
                 .orderBy(ATTEMPT.desc()).limit(1)
                 .fetchOptional(r -> new RunRecord(RunId.parse(r.value1()), r.value2(), r.value3(), r.value4(),
-                        r.value5(), r.value6(), r.value7(), r.value8(), r.value9(), r.value10()));
+                        r.value5(), r.value6(), r.value7(), r.value8(), r.value9(), r.value10(), r.value11()));
     }
 
     /** Records a new attempt as STARTED. */

@@ -53,12 +53,25 @@ public final class Warehouse implements AutoCloseable {
      *     message names the URL (never the password)
      */
     public static Warehouse open(WarehouseSpec spec) {
+        return open(spec, DEFAULT_POOL_SIZE);
+    }
+
+    /** Connections of a warehouse opened by {@link #open(WarehouseSpec)}. */
+    public static final int DEFAULT_POOL_SIZE = 4;
+
+    /**
+     * Opens the warehouse with a pool of {@code poolSize} connections (a backfill needs one per
+     * partition working at once, plus the lineage store and the gates' history reads).
+     *
+     * @throws SluiceException as {@link #open(WarehouseSpec)}
+     */
+    public static Warehouse open(WarehouseSpec spec, int poolSize) {
         SQLDialect dialect = dialectOf(spec.url());
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(spec.url());
         config.setUsername(spec.user());
         config.setPassword(spec.password());
-        config.setMaximumPoolSize(4);
+        config.setMaximumPoolSize(poolSize);
         config.setPoolName("sluice-warehouse");
         config.setInitializationFailTimeout(-1);
         HikariDataSource ds = new HikariDataSource(config);

@@ -63,7 +63,11 @@ final class EventMapper {
         run.put("sluice_run", new CustomFacet(producer, URI.create(SLUICE_RUN_SCHEMA))
                 .with("specHash", e.specHash()).with("partition", e.partition().key()).with("attemptRunId", e.attempt().toString()));
         OpenLineage.JobFacetsBuilder job = ol.newJobFacetsBuilder()
-                .jobType(ol.newJobTypeJobFacet("BATCH", "SLUICE", e.kind() == RunKind.JOB ? "JOB" : "TASK", null));
+                .jobType(ol.newJobTypeJobFacet("BATCH", "SLUICE", switch (e.kind()) {
+                    case JOB -> "JOB";
+                    case STEP -> "TASK";
+                    case BACKFILL -> "DAG";
+                }, null));
         if (e.sql() != null) {
             job.sql(ol.newSQLJobFacet(e.sql(), null));
         }

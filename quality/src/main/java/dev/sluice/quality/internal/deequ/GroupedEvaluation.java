@@ -286,7 +286,9 @@ final class GroupedEvaluation {
      * member's partition key), the partition key copied to a column of its own.
      */
     private static Dataset<Row> read(SparkSession spark, PartitionBatch batch) {
-        String pcol = "\"" + batch.partitionColumn().replace("\"", "\"\"") + "\"";
+        // unquoted, the database folds it as it folded the warehouse's unquoted names (H2 upper, PostgreSQL lower)
+        String pcol = batch.partitionColumn().matches("[A-Za-z_][A-Za-z0-9_]*") ? batch.partitionColumn()
+                : "\"" + batch.partitionColumn().replace("\"", "\"\"") + "\"";
         String[] predicates = batch.members().stream()
                 .map(m -> pcol + " = '" + m.partition().key().replace("'", "''") + "'").toArray(String[]::new);
         Properties props = new Properties();

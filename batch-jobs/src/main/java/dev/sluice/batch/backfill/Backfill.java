@@ -1,0 +1,323 @@
+package dev.sluice.batch.backfill;
+
+import dev.sluice.batch.gate.GateBarrier;
+import dev.sluice.batch.gate.GateStep;
+import dev.sluice.batch.job.LandingMissingException;
+import dev.sluice.batch.job.ParentRun;
+import dev.sluice.batch.job.PartitionCompletedException;
+import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.job.RunRecord;
+import dev.sluice.batch.job.RunRefusedException;
+import dev.sluice.batch.job.RunRepository;
+import dev.sluice.batch.job.RunSummary;
+import dev.sluice.batch.lineage.LineageRepository;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.TableSpec;
+import dev.sluice.core.BadInputException;
+import dev.sluice.core.Partition;
+import dev.sluice.core.RunId;
+import dev.sluice.core.SluiceException;
+import dev.sluice.lineage.LineageEmitter;
+import dev.sluice.lineage.RunEventType;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Plans and runs a backfill: the daily partitions of an inclusive range, each as its own job
+ * instance (so a backfill and a plain {@code run} share attempts, restarts and refusals), started
+ * by the backfill as their parent run.
+ *
+ * <p>Execution goes in waves of {@link Options#gateBatch()} partitions in partition order. Within
+ * a wave, {@link Options#parallelism()} partitions work at once, and every gate step waits for
+ * the wave's other partitions to reach it, so that each gate judges the whole wave in one pass
+ * ({@link GateBarrier}); anomaly checks see the earlier partitions of the wave as history, so the
+ * results equal those of a one-by-one run in partition order. The next wave starts when the
+ * previous one has ended.
+ *
+ * <p>Resumable: a backfill that did not complete is continued by the same command (same pipeline
+ * and range): its id is kept, the partitions it completed are skipped, the ones it began are
+ * resumed (restarted from their failed step), and it keeps its own {@code --rerun} setting.
+ * Each invocation is its own OpenLineage run of job {@code <pipeline>.backfill}.
+ *
+ * <p>Not for concurrent use on one range; a partition run elsewhere at the same time is refused
+ * by its job instance ({@link RunRefusedException}) and reported, never run twice.
+ */
+public final class Backfill {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Backfill.class);
+
+    private final PipelineRunner runner;
+    private final Clock clock;
+    private final BackfillRepository backfills;
+    private final RunRepository runs;
+
+    /**
+     * @param clock today's date for the backfill window (UTC)
+     */
+    public Backfill(PipelineRunner runner, Clock clock) {
+        this.runner = runner;
+        this.clock = clock;
+        this.backfills = new BackfillRepository(runner.warehouse().dsl());
+        this.runs = new RunRepository(runner.warehouse().dsl());
+    }
+
+    /**
+     * How to run a backfill.
+     *
+     * @param parallelism partitions working at once (≥ 1)
+     * @param gateBatch partitions per wave, whose gates are judged in one pass (≥ 1; 1 judges each alone)
+     * @param requester who asked, or null
+     */
+    public record Options(int parallelism, int gateBatch, @Nullable String requester) {
+        public Options {
+            if (parallelism < 1 || gateBatch < 1) {
+                throw new IllegalArgumentException("parallelism and gate batch must be at least 1");
+            }
+        }
+    }
+
+    /** Told as partitions start and end; called from worker threads, so implementations must be thread-safe. */
+    public interface Progress {
+        /** Tells nothing. */
+        Progress NONE = outcome -> { };
+
+        /** {@code outcome}'s partition has ended (or was skipped). */
+        void finished(PartitionOutcome outcome);
+    }
+
+    /**
+     * The plan of a backfill of {@code spec} from {@code from} to {@code to}.
+     *
+     * @param rerun re-run COMPLETED partitions (ignored when continuing an unfinished backfill,
+     *     which keeps its own setting)
+     * @throws BadInputException when {@code to} is before {@code from}
+     * @throws BackfillRefusedException when {@code from} is older than the spec's {@code backfill_window} allows
+     */
+    public BackfillPlan plan(PipelineSpec spec, LocalDate from, LocalDate to, boolean rerun) {
+        if (to.isBefore(from)) {
+            throw new BadInputException("--to", -1, null, to + " is before --from " + from);
+        }
+        if (spec.backfillWindow() != null) {
+            LocalDate earliest = LocalDate.now(clock.withZone(ZoneOffset.UTC)).minus(spec.backfillWindow());
+            if (from.isBefore(earliest)) {
+                throw new BackfillRefusedException("partition " + from + " is older than the backfill window " + spec.backfillWindow()
+                        + " of pipeline " + spec.name() + " allows: the earliest partition a backfill may reach today is " + earliest
+                        + " (backfill_window in " + spec.file().getFileName() + "; Bronze retention and purge keep that window)");
+            }
+        }
+        Optional<BackfillRepository.Unfinished> unfinished = backfills.unfinished(spec.name(), from, to);
+        RunId id = unfinished.map(BackfillRepository.Unfinished::id).orElseGet(RunId::newId);
+        boolean rr = unfinished.map(BackfillRepository.Unfinished::rerun).orElse(rerun);
+        Map<String, String> begun = unfinished.map(u -> backfills.partitionStates(u.id())).orElse(Map.of());
+        List<PlannedPartition> planned = new ArrayList<>();
+        for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
+            planned.add(plan(spec, Partition.daily(d), id, rr, begun.get(d.toString())));
+        }
+        return new BackfillPlan(spec.name(), from, to, id, unfinished.isPresent(), rr, planned, steps(spec));
+    }
+
+    private PlannedPartition plan(PipelineSpec spec, Partition p, RunId backfill, boolean rerun, @Nullable String begun) {
+        Optional<String> missing = runner.landingProblem(spec, p);
+        if (missing.isPresent()) {
+            return new PlannedPartition(p, Action.MISSING, missing.get());
+        }
+        if ("COMPLETED".equals(begun)) {
+            return new PlannedPartition(p, Action.SKIP, "completed by this backfill");
+        }
+        Optional<RunRecord> latest = runs.latest(spec.name(), p);
+        if (begun != null && latest.isPresent() && backfill.toString().equals(latest.get().traceId())) {
+            return new PlannedPartition(p, Action.RESUME, "attempt " + latest.get().attempt() + " begun by this backfill, "
+                    + latest.get().status());
+        }
+        if (latest.isEmpty()) {
+            return new PlannedPartition(p, Action.RUN, "never run");
+        }
+        RunRecord last = latest.get();
+        return switch (last.status()) {
+            case "COMPLETED" -> rerun
+                    ? new PlannedPartition(p, Action.RERUN, "attempt " + last.attempt() + " COMPLETED; --rerun opens attempt " + (last.attempt() + 1))
+                    : new PlannedPartition(p, Action.SKIP, "attempt " + last.attempt() + " COMPLETED (--rerun runs it again)");
+            case "FAILED" -> rerun
+                    ? new PlannedPartition(p, Action.RERUN, "attempt " + last.attempt() + " FAILED; --rerun opens attempt " + (last.attempt() + 1))
+                    : new PlannedPartition(p, Action.RESTART, "attempt " + last.attempt() + " FAILED: restarts from its failed step");
+            default -> new PlannedPartition(p, Action.RESUME, "attempt " + last.attempt() + " " + last.status()
+                    + " (a killed run is restarted; one still running is refused)");
+        };
+    }
+
+    /** The step names of one partition's job, in order. */
+    static List<String> steps(PipelineSpec spec) {
+        List<String> out = new ArrayList<>();
+        for (TableSpec t : spec.tables()) {
+            out.add(t.stepName());
+            if (t.hasGate()) {
+                out.add(GateStep.stepName(t));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Runs {@code plan}.
+     *
+     * @return every partition's outcome, in order; FAILED when a partition failed, was missing or refused
+     */
+    public BackfillReport run(PipelineSpec spec, BackfillPlan plan, Options options, Progress progress) {
+        long started = System.nanoTime();
+        RunId id = plan.backfillId();
+        int invocation;
+        if (plan.resumed()) {
+            backfills.resume(id, spec.hash());
+            invocation = backfills.invocations(id);
+        } else {
+            backfills.start(id, spec.name(), plan.from(), plan.to(), plan.rerun(), spec.hash(), options.requester());
+            invocation = 1;
+        }
+        RunId lineageRun = invocation == 1 ? id
+                : new RunId(UUID.nameUUIDFromBytes((id + "/invocation/" + invocation).getBytes(StandardCharsets.UTF_8)));
+        String job = spec.name() + ".backfill";
+        MDC.put("run_id", id.toString());
+        MDC.put("pipeline", spec.name());
+        MDC.put("partition", plan.range().key());
+        List<PartitionOutcome> outcomes = new ArrayList<>();
+        long gateBatches = 0;
+        String status;
+        try (LineageEmitter lineage = LineageEmitter.of(spec.lineage(), PipelineRunner.version(),
+                new LineageRepository(runner.warehouse().dsl()))) {
+            lineage.emit(event(RunEventType.START, lineageRun, job, spec, plan, id, null));
+            LOG.info("backfill {} of {} {}: {} partition(s) to run, parallelism {}, gates in waves of {}", plan.resumed() ? "continues" : "starts",
+                    spec.name(), plan.range(), plan.toRun().size(), options.parallelism(), options.gateBatch());
+            for (PlannedPartition p : plan.partitions()) {
+                if (!p.action().runs()) {
+                    PartitionOutcome o = new PartitionOutcome(p.partition(), p.action() == Action.MISSING ? "MISSING" : "SKIPPED", null, p.reason());
+                    outcomes.add(o);
+                    if (p.action() == Action.MISSING) {
+                        backfills.partition(id, p.partition(), p.action(), "MISSING", null, p.reason());
+                    }
+                    progress.finished(o);
+                }
+            }
+            List<PlannedPartition> toRun = plan.partitions().stream().filter(p -> p.action().runs()).toList();
+            RunOptions base = new RunOptions(false, options.requester(), id.toString(), false);
+            for (int i = 0; i < toRun.size(); i += options.gateBatch()) {
+                List<PlannedPartition> wave = toRun.subList(i, Math.min(toRun.size(), i + options.gateBatch()));
+                gateBatches += wave(spec, wave, base, new ParentRun(lineageRun, job), id, options, progress, outcomes);
+            }
+            outcomes.sort((a, b) -> a.partition().compareTo(b.partition()));
+            boolean ok = outcomes.stream().allMatch(o -> o.status().equals("COMPLETED") || o.status().equals("SKIPPED"));
+            status = ok ? "COMPLETED" : "FAILED";
+            String error = ok ? null : outcomes.stream().filter(o -> !o.status().equals("COMPLETED") && !o.status().equals("SKIPPED"))
+                    .count() + " partition(s) did not complete, the first " + outcomes.stream()
+                    .filter(o -> !o.status().equals("COMPLETED") && !o.status().equals("SKIPPED")).findFirst()
+                    .map(o -> o.partition() + " " + o.status() + ": " + o.message()).orElse("");
+            lineage.emit(event(ok ? RunEventType.COMPLETE : RunEventType.FAIL, lineageRun, job, spec, plan, id, error));
+        } finally {
+            MDC.remove("run_id");
+            MDC.remove("pipeline");
+            MDC.remove("partition");
+        }
+        backfills.finish(id, status);
+        return new BackfillReport(id, lineageRun, status, outcomes, (System.nanoTime() - started) / 1_000_000, gateBatches);
+    }
+
+    /** Runs one wave; returns how many one-pass gate evaluations it took. */
+    private long wave(PipelineSpec spec, List<PlannedPartition> wave, RunOptions base, ParentRun parent, RunId backfill, Options options,
+            Progress progress, List<PartitionOutcome> outcomes) {
+        Semaphore permits = new Semaphore(options.parallelism(), true);
+        java.util.Set<Partition> members = new HashSet<>();
+        wave.forEach(p -> members.add(p.partition()));
+        GateBarrier barrier = new GateBarrier(steps(spec).stream().filter(s -> s.startsWith("gate.")).toList(), members, permits);
+        ExecutorService pool = Executors.newFixedThreadPool(wave.size(), r -> {
+            Thread t = new Thread(r, "backfill-" + spec.name());
+            t.setDaemon(true);
+            return t;
+        });
+        Map<String, String> context = MDC.getCopyOfContextMap();
+        try {
+            List<Future<PartitionOutcome>> futures = new ArrayList<>();
+            for (PlannedPartition p : wave) {
+                futures.add(pool.submit(() -> {
+                    permits.acquireUninterruptibly();
+                    try {
+                        backfills.partition(backfill, p.partition(), p.action(), "RUNNING", null, p.reason());
+                        RunOptions o = base.withRerun(p.action() == Action.RERUN).withParent(parent, barrier);
+                        PartitionOutcome outcome = one(spec, p.partition(), o);
+                        backfills.partition(backfill, p.partition(), p.action(), outcome.status(),
+                                outcome.summary() == null ? null : outcome.summary().runId(), outcome.message());
+                        progress.finished(outcome);
+                        return outcome;
+                    } finally {
+                        barrier.ended(p.partition());
+                        permits.release();
+                    }
+                }));
+            }
+            for (Future<PartitionOutcome> f : futures) {
+                PartitionOutcome o = get(f);
+                outcomes.add(o);
+            }
+            return barrier.batches();
+        } finally {
+            pool.shutdownNow();
+            if (context != null) {
+                MDC.setContextMap(context);
+            }
+        }
+    }
+
+    private PartitionOutcome one(PipelineSpec spec, Partition p, RunOptions options) {
+        try {
+            RunSummary s = runner.run(spec, p, options);
+            return new PartitionOutcome(p, s.status(), s, s.failure() == null ? "" : s.failure());
+        } catch (PartitionCompletedException e) {
+            return new PartitionOutcome(p, "COMPLETED", null, "completed before this invocation");
+        } catch (RunRefusedException e) {
+            return new PartitionOutcome(p, "REFUSED", null, e.getMessage());
+        } catch (LandingMissingException e) {
+            return new PartitionOutcome(p, "MISSING", null, e.getMessage());
+        } catch (SluiceException e) {
+            return new PartitionOutcome(p, "FAILED", null, e.getMessage());
+        }
+    }
+
+    private static PartitionOutcome get(Future<PartitionOutcome> f) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SluiceException("interrupted while waiting for a backfill partition", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new SluiceException("a backfill partition failed: " + c, c);
+        }
+    }
+
+    private LineageEmitter.RunEvent event(RunEventType type, RunId run, String job, PipelineSpec spec, BackfillPlan plan, RunId backfill,
+            @Nullable String error) {
+        Instant start = plan.from().atStartOfDay().toInstant(ZoneOffset.UTC);
+        Instant end = plan.to().plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC);
+        return new LineageEmitter.RunEvent(type, run, LineageEmitter.RunKind.BACKFILL, job, null, null, plan.range(), start, end,
+                clock.instant(), List.of(), List.of(), null, spec.hash(), error, backfill);
+    }
+}

@@ -1,0 +1,27 @@
+package dev.sluice.batch.backfill;
+
+import dev.sluice.core.RunId;
+import java.util.List;
+
+/**
+ * What a backfill did.
+ *
+ * @param backfillId the backfill's id (kept when it is continued)
+ * @param lineageRun this invocation's OpenLineage run: the parent of the partition runs it started
+ * @param status COMPLETED when no partition failed, was missing or refused; else FAILED
+ * @param outcomes each partition of the plan, in order
+ * @param elapsedMs wall time of this invocation, in milliseconds
+ * @param gateBatches one-pass gate evaluations run (a gate of a wave is one)
+ */
+public record BackfillReport(RunId backfillId, RunId lineageRun, String status, List<PartitionOutcome> outcomes, long elapsedMs,
+        long gateBatches) {
+
+    public BackfillReport {
+        outcomes = List.copyOf(outcomes);
+    }
+
+    /** True when nothing failed. */
+    public boolean completed() {
+        return "COMPLETED".equals(status);
+    }
+}

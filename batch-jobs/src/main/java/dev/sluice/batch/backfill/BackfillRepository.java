@@ -1,0 +1,118 @@
+package dev.sluice.batch.backfill;
+
+import dev.sluice.core.Partition;
+import dev.sluice.core.RunId;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code sluice.backfill} and {@code sluice.backfill_partition}: each backfill with its state and
+ * invocations, and the state of every partition it covers. Auto-commits. Thread-safe.
+ */
+public final class BackfillRepository {
+
+    private static final Table<?> B = DSL.table(DSL.name("sluice", "backfill"));
+    private static final Table<?> P = DSL.table(DSL.name("sluice", "backfill_partition"));
+    private static final Field<String> ID = DSL.field(DSL.name("backfill_id"), String.class);
+    private static final Field<String> PIPELINE = DSL.field(DSL.name("pipeline"), String.class);
+    private static final Field<String> FROM = DSL.field(DSL.name("from_key"), String.class);
+    private static final Field<String> TO = DSL.field(DSL.name("to_key"), String.class);
+    private static final Field<Boolean> RERUN = DSL.field(DSL.name("rerun"), Boolean.class);
+    private static final Field<String> STATUS = DSL.field(DSL.name("status"), String.class);
+    private static final Field<Integer> INVOCATIONS = DSL.field(DSL.name("invocations"), Integer.class);
+    private static final Field<String> SPEC_HASH = DSL.field(DSL.name("spec_hash"), String.class);
+    private static final Field<String> REQUESTER = DSL.field(DSL.name("requester"), String.class);
+    private static final Field<OffsetDateTime> STARTED = DSL.field(DSL.name("started_at"), OffsetDateTime.class);
+    private static final Field<OffsetDateTime> ENDED = DSL.field(DSL.name("ended_at"), OffsetDateTime.class);
+    private static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);
+    private static final Field<String> ACTION = DSL.field(DSL.name("action"), String.class);
+    private static final Field<String> RUN_ID = DSL.field(DSL.name("run_id"), String.class);
+    private static final Field<String> MESSAGE = DSL.field(DSL.name("message"), String.class);
+    private static final Field<OffsetDateTime> UPDATED = DSL.field(DSL.name("updated_at"), OffsetDateTime.class);
+
+    private final DSLContext dsl;
+
+    public BackfillRepository(DSLContext dsl) {
+        this.dsl = dsl;
+    }
+
+    /**
+     * An unfinished backfill (RUNNING when its process died, or FAILED).
+     *
+     * @param id its id
+     * @param rerun whether it re-runs COMPLETED partitions
+     * @param invocations how often it was invoked so far
+     */
+    public record Unfinished(RunId id, boolean rerun, int invocations) {
+    }
+
+    /** The newest backfill of exactly this range of {@code pipeline} that did not complete, if any. */
+    public Optional<Unfinished> unfinished(String pipeline, LocalDate from, LocalDate to) {
+        Record r = dsl.select(ID, RERUN, INVOCATIONS, STATUS).from(B)
+                .where(PIPELINE.eq(pipeline), FROM.eq(from.toString()), TO.eq(to.toString()))
+                .orderBy(STARTED.desc()).limit(1).fetchOne();
+        if (r == null || "COMPLETED".equals(r.get(STATUS))) {
+            return Optional.empty();
+        }
+        return Optional.of(new Unfinished(RunId.parse(r.get(ID)), r.get(RERUN), r.get(INVOCATIONS)));
+    }
+
+    /** The state of each partition {@code backfill} has begun: key → status (RUNNING, COMPLETED, FAILED, …). */
+    public Map<String, String> partitionStates(RunId backfill) {
+        Map<String, String> out = new LinkedHashMap<>();
+        dsl.select(PARTITION, STATUS).from(P).where(ID.eq(backfill.toString())).orderBy(PARTITION)
+                .forEach(r -> out.put(r.get(PARTITION), r.get(STATUS)));
+        return out;
+    }
+
+    /** Records a new backfill, RUNNING, first invocation. */
+    public void start(RunId id, String pipeline, LocalDate from, LocalDate to, boolean rerun, String specHash, @Nullable String requester) {
+        dsl.insertInto(B).set(ID, id.toString()).set(PIPELINE, pipeline).set(FROM, from.toString()).set(TO, to.toString())
+                .set(RERUN, rerun).set(STATUS, "RUNNING").set(INVOCATIONS, 1).set(SPEC_HASH, specHash).set(REQUESTER, requester)
+                .set(STARTED, now()).execute();
+    }
+
+    /** Marks an unfinished backfill RUNNING again, one invocation more. */
+    public void resume(RunId id, String specHash) {
+        dsl.update(B).set(STATUS, "RUNNING").set(INVOCATIONS, INVOCATIONS.plus(1)).set(SPEC_HASH, specHash)
+                .setNull(ENDED).where(ID.eq(id.toString())).execute();
+    }
+
+    /** Records the state of one partition of {@code backfill}. */
+    public void partition(RunId backfill, Partition partition, Action action, String status, @Nullable RunId run, @Nullable String message) {
+        String m = message == null || message.length() <= 4000 ? message : message.substring(0, 3997) + "...";
+        String runId = run == null ? null : run.toString();
+        // one writer per (backfill, partition): an update, else the first insert
+        int updated = dsl.update(P).set(ACTION, action.name()).set(STATUS, status).set(RUN_ID, runId).set(MESSAGE, m).set(UPDATED, now())
+                .where(ID.eq(backfill.toString()), PARTITION.eq(partition.key())).execute();
+        if (updated == 0) {
+            dsl.insertInto(P).set(ID, backfill.toString()).set(PARTITION, partition.key()).set(ACTION, action.name())
+                    .set(STATUS, status).set(RUN_ID, runId).set(MESSAGE, m).set(UPDATED, now()).execute();
+        }
+    }
+
+    /** How often backfill {@code id} was invoked. */
+    public int invocations(RunId id) {
+        Integer n = dsl.select(INVOCATIONS).from(B).where(ID.eq(id.toString())).fetchOne(INVOCATIONS);
+        return n == null ? 0 : n;
+    }
+
+    /** Ends an invocation: COMPLETED or FAILED. */
+    public void finish(RunId id, String status) {
+        dsl.update(B).set(STATUS, status).set(ENDED, now()).where(ID.eq(id.toString())).execute();
+    }
+
+    private static OffsetDateTime now() {
+        return OffsetDateTime.now(ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,42 @@
+package dev.sluice.batch.job;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.locks.ReentrantLock;
+import org.springframework.batch.core.ExitStatus;
+import org.springframework.batch.core.listener.StepExecutionListener;
+import org.springframework.batch.core.step.StepExecution;
+
+/**
+ * One lock per reference snapshot table (not partitioned) of a warehouse, held while a partition
+ * job's step on it runs: partition jobs running at once in this JVM (a backfill) share the
+ * snapshot, and the first to take the lock loads it while the others then find its file already in
+ * Bronze and its input unchanged. Across processes the landed-file and version keys refuse the
+ * second writer (its step fails and restarts). Thread-safe.
+ */
+final class SnapshotLocks {
+
+    private static final ConcurrentMap<String, ReentrantLock> LOCKS = new ConcurrentHashMap<>();
+
+    private SnapshotLocks() {
+    }
+
+    /** A listener holding the lock of {@code table} in warehouse {@code url} from the step's start to its end. */
+    static StepExecutionListener holding(String url, String table) {
+        ReentrantLock lock = LOCKS.computeIfAbsent(url + "|" + table, k -> new ReentrantLock(true));
+        return new StepExecutionListener() {
+            @Override
+            public void beforeStep(StepExecution stepExecution) {
+                lock.lock();
+            }
+
+            @Override
+            public ExitStatus afterStep(StepExecution stepExecution) {
+                if (lock.isHeldByCurrentThread()) {
+                    lock.unlock();
+                }
+                return null;
+            }
+        };
+    }
+}

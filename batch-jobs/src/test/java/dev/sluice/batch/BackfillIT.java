@@ -1,0 +1,182 @@
+package dev.sluice.batch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.batch.backfill.Action;
+import dev.sluice.batch.backfill.Backfill;
+import dev.sluice.batch.backfill.BackfillPlan;
+import dev.sluice.batch.backfill.BackfillRefusedException;
+import dev.sluice.batch.backfill.BackfillReport;
+import dev.sluice.batch.backfill.PartitionOutcome;
+import dev.sluice.batch.backfill.PlannedPartition;
+import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.testkit.OpenLineageSchemas;
+import dev.sluice.batch.testkit.TestHome;
+import dev.sluice.batch.warehouse.TableChecksum;
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.PipelineSpecLoader;
+import dev.sluice.config.TableSpec;
+import dev.sluice.core.Layer;
+import dev.sluice.core.Partition;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Backfills of the real flights data: waves of partitions whose gates are judged in one pass give
+ * exactly what a one-by-one run gives (published rows, every quality result, the 2001-07-01
+ * anomaly), the partition runs are the backfill run's children in lineage, an interrupted backfill
+ * continues where it stopped, and the backfill window refuses older partitions.
+ */
+class BackfillIT {
+
+    @TempDir
+    Path specDir;
+
+    private static final Backfill.Options TWO_WORKERS_WAVES_OF_4 = new Backfill.Options(2, 4, "test");
+
+    @Test
+    void wavesJudgedInOnePassEqualAOneByOneRunAndThePartitionRunsAreTheBackfillsChildren() throws Exception {
+        LocalDate from = LocalDate.parse("2001-06-26");
+        LocalDate to = LocalDate.parse("2001-07-01");
+        PipelineSpec one = TestHome.flightsSpec(TestHome.freshH2Url(), "sa", "");
+        PipelineSpec many = TestHome.flightsSpec(TestHome.freshH2Url(), "sa", "");
+        try (Warehouse a = Warehouse.open(one.warehouse()); Warehouse b = Warehouse.open(many.warehouse(), 8)) {
+            PipelineRunner sequential = new PipelineRunner(a, TestHome.withSampleData());
+            for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
+                assertThat(sequential.run(one, Partition.daily(d), RunOptions.plain()).status()).isEqualTo("COMPLETED");
+            }
+
+            Backfill backfill = new Backfill(new PipelineRunner(b, TestHome.withSampleData()), Clock.systemUTC());
+            BackfillPlan plan = backfill.plan(many, from, to, false);
+            assertThat(plan.partitions()).extracting(PlannedPartition::action).containsOnly(Action.RUN).hasSize(6);
+            assertThat(plan.steps()).containsExactly("bronze.airports_raw", "bronze.flights_raw", "gate.bronze.flights_raw",
+                    "silver.airports", "silver.flights", "gate.silver.flights", "gold.airport_daily_delays",
+                    "gate.gold.airport_daily_delays", "gold.route_daily");
+            BackfillReport report = backfill.run(many, plan, TWO_WORKERS_WAVES_OF_4, Backfill.Progress.NONE);
+            assertThat(report.status()).as("%s", report.outcomes()).isEqualTo("COMPLETED");
+            assertThat(report.outcomes()).extracting(PartitionOutcome::status).containsOnly("COMPLETED");
+            // two waves (4 + 2 partitions) × three gates, each one pass
+            assertThat(report.gateBatches()).isEqualTo(6);
+
+            // the same published rows, partition by partition
+            for (TableSpec t : many.tables()) {
+                if (t.layer() == Layer.BRONZE || !t.partitioned()) {
+                    continue;
+                }
+                for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
+                    assertThat(TableChecksum.of(b.dsl(), t, Partition.daily(d))).as("%s %s", t.table(), d)
+                            .isEqualTo(TableChecksum.of(a.dsl(), t, Partition.daily(d)));
+                }
+            }
+            // the same verdict, metric, counts and message for every check of every partition
+            assertThat(results(b.dsl())).isNotEmpty().containsExactlyElementsOf(results(a.dsl()));
+            assertThat(results(b.dsl())).contains(
+                    "bronze.flights_raw 2001-07-01 row_count_in_line WARNED 6.0 anomaly: row_count 6 is 0.04 % of the previous"
+                            + " accepted 15626 (allowed 50 %–200 %)");
+
+            // lineage: one backfill run, the parent of every partition's job run
+            DSLContext dsl = b.dsl();
+            assertThat(dsl.resultQuery("SELECT event_type || ' ' || partition_key FROM sluice.lineage_event WHERE job = 'flights.backfill'"
+                    + " ORDER BY event_id").fetch(0, String.class))
+                    .containsExactly("START 2001-06-26..2001-07-01", "COMPLETE 2001-06-26..2001-07-01");
+            assertThat(dsl.resultQuery("SELECT DISTINCT parent_run_id FROM sluice.lineage_event WHERE job = 'flights'")
+                    .fetch(0, String.class)).containsExactly(report.lineageRun().toString());
+            assertThat(dsl.resultQuery("SELECT COUNT(DISTINCT run_id) FROM sluice.lineage_event WHERE job = 'flights'")
+                    .fetchOne(0, Integer.class)).isEqualTo(6);
+            OpenLineageSchemas.find().ifPresent(schemas -> {
+                for (String json : dsl.resultQuery("SELECT event_json FROM sluice.lineage_event WHERE job = 'flights.backfill'"
+                        + " OR (job = 'flights' AND partition_key = '2001-07-01')").fetch(0, String.class)) {
+                    try {
+                        assertThat(schemas.violations(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json))).isEmpty();
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+            });
+
+            // planned again: the range is done, so a new backfill skips everything unless --rerun
+            BackfillPlan again = backfill.plan(many, from, to, false);
+            assertThat(again.resumed()).isFalse();
+            assertThat(again.backfillId()).isNotEqualTo(plan.backfillId());
+            assertThat(again.partitions()).extracting(PlannedPartition::action).containsOnly(Action.SKIP);
+            assertThat(backfill.plan(many, from, to, true).partitions()).extracting(PlannedPartition::action).containsOnly(Action.RERUN);
+        }
+    }
+
+    @Test
+    void anInterruptedBackfillContinuesWhereItStoppedAndTheWindowRefusesOlderPartitions() throws Exception {
+        Path specFile = TestHome.copyFlightsSpec(specDir);
+        String good = Files.readString(specFile).replace("partitioning:", "backfill_window: P300D\n\npartitioning:");
+        // 2001-01-01 landed 14,828 rows, the next three days more than 16,000: a minimum of 15,000 fails the first only
+        String strict = good.replace("{id: rows_landed, expect: expect_table_row_count_to_be_between, min_value: 1}",
+                "{id: rows_landed, expect: expect_table_row_count_to_be_between, min_value: 15000}");
+        assertThat(strict).isNotEqualTo(good);
+        Files.writeString(specFile, strict);
+        var env = TestHome.environment(TestHome.withSampleData(), TestHome.freshH2Url(), "sa", "");
+        PipelineSpecLoader loader = new PipelineSpecLoader(env.interpolator());
+        Clock endOf2001 = Clock.fixed(Instant.parse("2001-10-15T12:00:00Z"), ZoneOffset.UTC);
+        LocalDate from = LocalDate.parse("2001-01-01");
+        LocalDate to = LocalDate.parse("2001-01-04");
+        PipelineSpec strictSpec = loader.load(specFile);
+        try (Warehouse w = Warehouse.open(strictSpec.warehouse(), 8)) {
+            Backfill backfill = new Backfill(new PipelineRunner(w, TestHome.withSampleData()), endOf2001);
+            assertThatThrownBy(() -> backfill.plan(strictSpec, LocalDate.parse("2000-12-18"), to, false))
+                    .isInstanceOf(BackfillRefusedException.class)
+                    .hasMessageContaining("partition 2000-12-18 is older than the backfill window P300D of pipeline flights allows:"
+                            + " the earliest partition a backfill may reach today is 2000-12-19");
+
+            BackfillReport first = backfill.run(strictSpec, backfill.plan(strictSpec, from, to, false), TWO_WORKERS_WAVES_OF_4,
+                    Backfill.Progress.NONE);
+            assertThat(first.status()).isEqualTo("FAILED");
+            assertThat(first.outcomes()).extracting(o -> o.partition() + " " + o.status())
+                    .containsExactly("2001-01-01 FAILED", "2001-01-02 COMPLETED", "2001-01-03 COMPLETED", "2001-01-04 COMPLETED");
+            assertThat(first.outcomes().get(0).message()).startsWith("step gate.bronze.flights_raw failed: bronze.flights_raw partition"
+                    + " 2001-01-01: check rows_landed (expect_table_row_count_to_be_between) failed: measured 14828");
+
+            Files.writeString(specFile, good);
+            PipelineSpec fixed = loader.load(specFile);
+            BackfillPlan resumed = backfill.plan(fixed, from, to, false);
+            assertThat(resumed.resumed()).isTrue();
+            assertThat(resumed.backfillId()).isEqualTo(first.backfillId());
+            List<String> actions = new ArrayList<>();
+            resumed.partitions().forEach(p -> actions.add(p.partition() + " " + p.action()));
+            assertThat(actions).containsExactly("2001-01-01 RESUME", "2001-01-02 SKIP", "2001-01-03 SKIP", "2001-01-04 SKIP");
+            BackfillReport second = backfill.run(fixed, resumed, TWO_WORKERS_WAVES_OF_4, Backfill.Progress.NONE);
+            assertThat(second.status()).isEqualTo("COMPLETED");
+            assertThat(second.backfillId()).isEqualTo(first.backfillId());
+            assertThat(second.lineageRun()).isNotEqualTo(first.lineageRun());
+            PartitionOutcome restarted = second.outcomes().get(0);
+            assertThat(restarted.summary()).isNotNull();
+            assertThat(restarted.summary().restarted()).as("restarted from its failed step").isTrue();
+            assertThat(restarted.summary().attempt()).isZero();
+            DSLContext dsl = w.dsl();
+            assertThat(dsl.resultQuery("SELECT status || ' ' || invocations FROM sluice.backfill").fetch(0, String.class))
+                    .containsExactly("COMPLETED 2");
+            assertThat(dsl.resultQuery("SELECT SUM(flights) FROM gold.airport_daily_delays").fetchOne(0, Long.class))
+                    .isEqualTo(dsl.resultQuery("SELECT COUNT(*) FROM silver.flights").fetchOne(0, Long.class));
+            assertThat(dsl.resultQuery("SELECT COUNT(*) FROM silver.flights").fetchOne(0, Long.class))
+                    .isEqualTo(14_828L + 16_850 + 16_945 + 17_063);
+        }
+    }
+
+    /** Every latest quality result: dataset, partition, check, status, metric and message. */
+    private static List<String> results(DSLContext dsl) {
+        return dsl.resultQuery("SELECT r.dataset || ' ' || r.partition_key || ' ' || r.check_id || ' ' || r.status || ' '"
+                + " || COALESCE(CAST(r.metric AS VARCHAR(40)), '-') || ' ' || r.message FROM sluice.quality_results r"
+                + " WHERE r.result_id = (SELECT MAX(x.result_id) FROM sluice.quality_results x WHERE x.dataset = r.dataset"
+                + " AND x.partition_key = r.partition_key AND x.check_id = r.check_id)"
+                + " ORDER BY r.dataset, r.partition_key, r.check_id").fetch(0, String.class);
+    }
+}
