@@ -96,9 +96,11 @@ final class BackfillCommand implements Callable<Integer> {
                         });
             }
             RunReport.printTable(out, report.outcomes());
-            out.printf(Locale.ROOT, "backfill %s %s: %d partition(s) in %s wall time, %d one-pass gate evaluation(s)%n",
+            out.printf(Locale.ROOT, "backfill %s %s: %d partition(s) in %s wall time; quality gates %s in %d one-pass"
+                            + " evaluation(s) (%.1f %% of the wall time)%n",
                     report.backfillId(), report.status(), report.outcomes().size(), RunReport.seconds(report.elapsedMs()),
-                    report.gateBatches());
+                    RunReport.seconds(report.gateMs()), report.gateBatches(),
+                    report.elapsedMs() == 0 ? 0.0 : 100.0 * report.gateMs() / report.elapsedMs());
             if (!report.completed()) {
                 out.println("Invoking the same command again continues this backfill: completed partitions are skipped,"
                         + " failed ones restart from their failed step.");

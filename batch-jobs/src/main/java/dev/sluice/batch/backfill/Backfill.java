@@ -198,7 +198,7 @@ public final class Backfill {
         MDC.put("pipeline", spec.name());
         MDC.put("partition", plan.range().key());
         List<PartitionOutcome> outcomes = new ArrayList<>();
-        long gateBatches = 0;
+        long[] gates = new long[2];
         String status;
         try (LineageEmitter lineage = LineageEmitter.of(spec.lineage(), PipelineRunner.version(),
                 new LineageRepository(runner.warehouse().dsl()))) {
@@ -219,7 +219,7 @@ public final class Backfill {
             RunOptions base = new RunOptions(false, options.requester(), id.toString(), false);
             for (int i = 0; i < toRun.size(); i += options.gateBatch()) {
                 List<PlannedPartition> wave = toRun.subList(i, Math.min(toRun.size(), i + options.gateBatch()));
-                gateBatches += wave(spec, wave, base, new ParentRun(lineageRun, job), id, options, progress, outcomes);
+                wave(spec, wave, base, new ParentRun(lineageRun, job), id, options, progress, outcomes, gates);
             }
             outcomes.sort((a, b) -> a.partition().compareTo(b.partition()));
             boolean ok = outcomes.stream().allMatch(o -> o.status().equals("COMPLETED") || o.status().equals("SKIPPED"));
@@ -235,12 +235,12 @@ public final class Backfill {
             MDC.remove("partition");
         }
         backfills.finish(id, status);
-        return new BackfillReport(id, lineageRun, status, outcomes, (System.nanoTime() - started) / 1_000_000, gateBatches);
+        return new BackfillReport(id, lineageRun, status, outcomes, (System.nanoTime() - started) / 1_000_000, gates[0], gates[1]);
     }
 
-    /** Runs one wave; returns how many one-pass gate evaluations it took. */
-    private long wave(PipelineSpec spec, List<PlannedPartition> wave, RunOptions base, ParentRun parent, RunId backfill, Options options,
-            Progress progress, List<PartitionOutcome> outcomes) {
+    /** Runs one wave; adds its one-pass gate evaluations and their milliseconds to {@code gates}. */
+    private void wave(PipelineSpec spec, List<PlannedPartition> wave, RunOptions base, ParentRun parent, RunId backfill, Options options,
+            Progress progress, List<PartitionOutcome> outcomes, long[] gates) {
         Semaphore permits = new Semaphore(options.parallelism(), true);
         java.util.Set<Partition> members = new HashSet<>();
         wave.forEach(p -> members.add(p.partition()));
@@ -274,7 +274,8 @@ public final class Backfill {
                 PartitionOutcome o = get(f);
                 outcomes.add(o);
             }
-            return barrier.batches();
+            gates[0] += barrier.batches();
+            gates[1] += barrier.evaluationMs();
         } finally {
             pool.shutdownNow();
             if (context != null) {

@@ -12,9 +12,11 @@ import java.util.List;
  * @param outcomes each partition of the plan, in order
  * @param elapsedMs wall time of this invocation, in milliseconds
  * @param gateBatches one-pass gate evaluations run (a gate of a wave is one)
+ * @param gateMs wall time of those evaluations, in milliseconds (the partitions' other work waits
+ *     meanwhile, so this is the gates' share of {@code elapsedMs}; recording results is not in it)
  */
 public record BackfillReport(RunId backfillId, RunId lineageRun, String status, List<PartitionOutcome> outcomes, long elapsedMs,
-        long gateBatches) {
+        long gateBatches, long gateMs) {
 
     public BackfillReport {
         outcomes = List.copyOf(outcomes);

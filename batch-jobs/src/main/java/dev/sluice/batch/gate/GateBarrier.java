@@ -33,6 +33,7 @@ public final class GateBarrier implements GateEvaluations {
     private final Map<Partition, Integer> position = new HashMap<>();
     private final Map<Integer, Map<Partition, Waiting>> waiting = new HashMap<>();
     private long batches;
+    private long evaluationNanos;
 
     /**
      * @param gates the gate step names in the order a job runs them
@@ -122,6 +123,16 @@ public final class GateBarrier implements GateEvaluations {
         }
     }
 
+    /** Wall time spent in one-pass evaluations so far, in milliseconds (reading, Spark, judging; not recording). */
+    public long evaluationMs() {
+        lock.lock();
+        try {
+            return evaluationNanos / 1_000_000;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Evaluates {@code ready} and every gate that becomes ready meanwhile. */
     private void drain(List<Waiting> ready) {
         while (ready != null) {
@@ -138,6 +149,7 @@ public final class GateBarrier implements GateEvaluations {
     private void evaluate(List<Waiting> batch) {
         Map<Partition, GateResult> results = null;
         RuntimeException error = null;
+        long start = System.nanoTime();
         try {
             results = batch.get(0).step.evaluateAll(batch.stream().map(w -> w.request).toList());
         } catch (RuntimeException e) {
@@ -146,6 +158,7 @@ public final class GateBarrier implements GateEvaluations {
         lock.lock();
         try {
             batches++;
+            evaluationNanos += System.nanoTime() - start;
             for (Waiting w : batch) {
                 GateResult r = results == null ? null : results.get(w.request.judged());
                 w.result = r;

@@ -1,0 +1,245 @@
+package dev.sluice.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A backfill of the flights partitions against the same pipeline run once over the whole range as
+ * one partition (issue: "Scheduled loads under Quartz, backfill…": backfill ≤ 1.5 × bulk, gates
+ * on; per-partition overhead &lt; 50 ms), and the share of each spent in the quality gates (≤ 20 %).
+ *
+ * <p>Every measure is a whole {@code sluice} process on a fresh H2 warehouse, timed from start to
+ * exit (JVM and Spark start included, alike for both). The bulk pipeline is the project's
+ * {@code flights.yaml} with the flights source read as one snapshot of the very same landed files
+ * (symbolic links to each day's file in one directory) and Silver/Gold unpartitioned; the
+ * no-gates variants are the same specs without their {@code checks:}. Repeats report the median
+ * and the spread (min–max).
+ *
+ * <p>Run: {@code mvn -q -pl bench org.codehaus.mojo:exec-maven-plugin:3.5.0:java
+ * -Dexec.mainClass=dev.sluice.bench.BackfillBench -Dexec.args="HOME FROM TO [REPEATS] [PARALLELISM] [GATE_BATCH]"}
+ * where {@code HOME} is a Sluice home with the sample landing data ({@code sluice sample-data}).
+ * Writes {@code bench/target/backfill-bench.json}.
+ */
+public final class BackfillBench {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Pattern BACKFILL_GATES = Pattern.compile("quality gates ([0-9.]+) s in (\\d+) one-pass");
+    private static final Pattern GATE_STEP = Pattern.compile("^\\s+gate\\.\\S+\\s+\\S+\\s+([0-9.]+) s", Pattern.MULTILINE);
+
+    private BackfillBench() {
+    }
+
+    /** One timed process: wall seconds, gate seconds as the process reported them, exit code. */
+    record Sample(double wallS, double gateS, int exit) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 3) {
+            System.err.println("usage: BackfillBench HOME FROM TO [REPEATS] [PARALLELISM] [GATE_BATCH]");
+            System.exit(2);
+        }
+        Path home = Path.of(args[0]).toAbsolutePath();
+        LocalDate from = LocalDate.parse(args[1]);
+        LocalDate to = LocalDate.parse(args[2]);
+        int repeats = args.length > 3 ? Integer.parseInt(args[3]) : 1;
+        int parallelism = args.length > 4 ? Integer.parseInt(args[4]) : 2;
+        int gateBatch = args.length > 5 ? Integer.parseInt(args[5]) : 64;
+        Path root = projectRoot();
+        Path jar = root.resolve("app/target/sluice.jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " is not built: mvn -q -DskipTests package");
+        }
+        Path work = Files.createTempDirectory("sluice-backfill-bench");
+        Path runHome = prepareHome(home, work, from, to);
+        Path specs = prepareSpecs(root.resolve("pipelines"), work.resolve("spec"));
+        int days = (int) (to.toEpochDay() - from.toEpochDay() + 1);
+
+        Map<String, List<Sample>> samples = new LinkedHashMap<>();
+        for (int r = 0; r < repeats; r++) {
+            for (String variant : List.of("backfill", "bulk", "backfill-no-gates", "bulk-no-gates")) {
+                boolean backfill = variant.startsWith("backfill");
+                String spec = specs.resolve((backfill ? "flights" : "flights_bulk") + (variant.endsWith("no-gates") ? "_nogates" : "") + ".yaml")
+                        .toString();
+                List<String> cmd = backfill
+                        ? List.of("backfill", spec, "--from", from.toString(), "--to", to.toString(), "--parallelism",
+                                Integer.toString(parallelism), "--gate-batch", Integer.toString(gateBatch))
+                        : List.of("run", spec, "--partition", to.toString());
+                Sample s = run(jar, runHome, work.resolve("wh-" + variant + "-" + r), cmd, backfill);
+                System.out.printf(Locale.ROOT, "%-18s run %d: %8.1f s wall, gates %6.1f s, exit %d%n", variant, r + 1, s.wallS(), s.gateS(), s.exit());
+                samples.computeIfAbsent(variant, k -> new ArrayList<>()).add(s);
+            }
+        }
+        ObjectNode out = JSON.createObjectNode();
+        out.set("machine", machine());
+        out.put("partitions", days).put("from", from.toString()).put("to", to.toString()).put("repeats", repeats)
+                .put("parallelism", parallelism).put("gate_batch", gateBatch);
+        ObjectNode results = out.putObject("results");
+        samples.forEach((k, v) -> {
+            ObjectNode n = results.putObject(k);
+            n.put("median_s", median(v, Sample::wallS)).put("min_s", min(v, Sample::wallS)).put("max_s", max(v, Sample::wallS))
+                    .put("gates_median_s", median(v, Sample::gateS));
+            ArrayNode all = n.putArray("runs");
+            v.forEach(s -> all.addObject().put("wall_s", s.wallS()).put("gates_s", s.gateS()).put("exit", s.exit()));
+        });
+        double backfill = median(samples.get("backfill"), Sample::wallS);
+        double bulk = median(samples.get("bulk"), Sample::wallS);
+        double backfillNoGates = median(samples.get("backfill-no-gates"), Sample::wallS);
+        double bulkNoGates = median(samples.get("bulk-no-gates"), Sample::wallS);
+        ObjectNode derived = out.putObject("derived");
+        derived.put("backfill_over_bulk", backfill / bulk)
+                .put("per_partition_overhead_ms", (backfill - bulk) * 1000 / days)
+                .put("backfill_gate_share_reported", median(samples.get("backfill"), Sample::gateS) / backfill)
+                .put("backfill_gate_share_by_difference", (backfill - backfillNoGates) / backfill)
+                .put("bulk_gate_share_by_difference", (bulk - bulkNoGates) / bulk);
+        Path target = root.resolve("bench/target");
+        Files.createDirectories(target);
+        Files.writeString(target.resolve("backfill-bench.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(out));
+        System.out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(derived));
+        System.out.printf(Locale.ROOT, "| backfill of %d partitions, gates on | %.1f s | bulk %.1f s | %.2f× | ≤ 1.5× |%n",
+                days, backfill, bulk, backfill / bulk);
+        System.out.printf(Locale.ROOT, "| per-partition overhead | %.0f ms | | | < 50 ms |%n", (backfill - bulk) * 1000 / days);
+        System.out.printf(Locale.ROOT, "| gates' share of the backfill | %.1f %% (reported) / %.1f %% (vs no gates) | | | ≤ 20 %% |%n",
+                100 * median(samples.get("backfill"), Sample::gateS) / backfill, 100 * (backfill - backfillNoGates) / backfill);
+    }
+
+    /** A home whose landing zone is the given one, plus the bulk landing: each day's flights file linked into one directory. */
+    private static Path prepareHome(Path home, Path work, LocalDate from, LocalDate to) throws IOException {
+        Path runHome = Files.createDirectories(work.resolve("home"));
+        Files.createSymbolicLink(runHome.resolve("landing"), home.resolve("landing"));
+        Path bulk = Files.createDirectories(runHome.resolve("bulk-landing/flights"));
+        for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
+            Path dir = home.resolve("landing/flights/dt=" + d);
+            try (var files = Files.list(dir)) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                    Files.createSymbolicLink(bulk.resolve(d + "-" + f.getFileName()), f);
+                }
+            }
+        }
+        return runHome;
+    }
+
+    /** flights.yaml, its bulk form (one snapshot of the range), and both without checks. */
+    private static Path prepareSpecs(Path pipelines, Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("contracts"));
+        try (var contracts = Files.list(pipelines.resolve("contracts"))) {
+            for (Path c : contracts.toList()) {
+                Files.copy(c, dir.resolve("contracts").resolve(c.getFileName()));
+            }
+        }
+        String flights = Files.readString(pipelines.resolve("flights.yaml"));
+        String bulk = flights.replace("pipeline: flights", "pipeline: flights_bulk")
+                .replace("path: ${SLUICE_HOME}/landing/flights/dt={partition}",
+                        "path: ${SLUICE_HOME}/bulk-landing/flights\n    partitioned: false")
+                .replace("partition: daily\n      write: overwrite-partition", "partition: none")
+                .replace("partition: daily", "partition: none");
+        if (bulk.contains("partition: daily") || !bulk.contains("bulk-landing")) {
+            throw new IllegalStateException("flights.yaml changed shape: the bulk form cannot be derived");
+        }
+        Files.writeString(dir.resolve("flights.yaml"), flights);
+        Files.writeString(dir.resolve("flights_bulk.yaml"), bulk);
+        Files.writeString(dir.resolve("flights_nogates.yaml"), withoutChecks(flights, "flights_nogates"));
+        Files.writeString(dir.resolve("flights_bulk_nogates.yaml"), withoutChecks(bulk, "flights_bulk_nogates"));
+        return dir;
+    }
+
+    private static String withoutChecks(String yaml, String name) throws IOException {
+        JsonNode root = YAML.readTree(yaml);
+        ((ObjectNode) root).put("pipeline", name);
+        for (Iterator<JsonNode> layers = root.path("layers").elements(); layers.hasNext();) {
+            for (JsonNode table : layers.next()) {
+                ((ObjectNode) table).remove("checks");
+                for (JsonNode rule : table.path("quarantine")) {
+                    ((ObjectNode) rule).remove("max_share");
+                }
+            }
+        }
+        return YAML.writeValueAsString(root);
+    }
+
+    private static Sample run(Path jar, Path home, Path warehouse, List<String> args, boolean backfill) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("java", "-Djdk.reflect.useDirectMethodHandle=false", "-Xmx6g", "-jar", jar.toString()));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(false);
+        pb.environment().put("SLUICE_HOME", home.toString());
+        pb.environment().put("SLUICE_WAREHOUSE_URL", "jdbc:h2:file:" + warehouse.resolve("warehouse"));
+        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+        long start = System.nanoTime();
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        int exit = p.waitFor();
+        double wall = (System.nanoTime() - start) / 1e9;
+        Files.createDirectories(warehouse);
+        Files.writeString(warehouse.resolve("stdout.txt"), out);
+        double gates = 0;
+        if (backfill) {
+            Matcher m = BACKFILL_GATES.matcher(out);
+            if (m.find()) {
+                gates = Double.parseDouble(m.group(1));
+            }
+        } else {
+            Matcher m = GATE_STEP.matcher(out);
+            while (m.find()) {
+                gates += Double.parseDouble(m.group(1));
+            }
+        }
+        if (exit != 0) {
+            System.err.println("exit " + exit + ":\n" + out);
+        }
+        return new Sample(wall, gates, exit);
+    }
+
+    private static ObjectNode machine() {
+        ObjectNode m = JSON.createObjectNode();
+        m.put("cores", Runtime.getRuntime().availableProcessors());
+        m.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        try {
+            String mem = Files.readAllLines(Path.of("/proc/meminfo")).get(0);
+            m.put("memory", mem.replaceAll("\\s+", " "));
+        } catch (IOException | IndexOutOfBoundsException e) {
+            m.put("memory", "unknown");
+        }
+        return m;
+    }
+
+    private static Path projectRoot() {
+        Path p = Path.of("").toAbsolutePath();
+        while (p != null && !Files.isRegularFile(p.resolve("pipelines/flights.yaml"))) {
+            p = p.getParent();
+        }
+        if (p == null) {
+            throw new IllegalStateException("run from inside the Sluice project");
+        }
+        return p;
+    }
+
+    private static double median(List<Sample> v, java.util.function.ToDoubleFunction<Sample> f) {
+        double[] xs = v.stream().mapToDouble(f).sorted().toArray();
+        return xs.length % 2 == 1 ? xs[xs.length / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2;
+    }
+
+    private static double min(List<Sample> v, java.util.function.ToDoubleFunction<Sample> f) {
+        return v.stream().mapToDouble(f).min().orElse(0);
+    }
+
+    private static double max(List<Sample> v, java.util.function.ToDoubleFunction<Sample> f) {
+        return v.stream().mapToDouble(f).max().orElse(0);
+    }
+}
