@@ -62,7 +62,8 @@ public final class BackfillBench {
         int parallelism = args.length > 4 ? Integer.parseInt(args[4]) : 2;
         int gateBatch = args.length > 5 ? Integer.parseInt(args[5]) : 64;
         Path root = projectRoot();
-        Path jar = root.resolve("app/target/sluice.jar");
+        // a copy of the jar (-Dsluice.jar) lets the project be rebuilt while a long measurement runs
+        Path jar = Path.of(System.getProperty("sluice.jar", root.resolve("app/target/sluice.jar").toString()));
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " is not built: mvn -q -DskipTests package");
         }

@@ -88,8 +88,8 @@ class GroupedEvaluationIT {
         // 01 is already stored; 02..06 are judged together, with a stale stored value for 03 that the batch replaces
         TreeMap<Partition, Double> before = new TreeMap<>(Map.of(days.get(0), stored.get(days.get(0)), days.get(2), 999.0));
         List<PartitionBatch.Member> members = days.subList(1, 6).stream()
-                .map(p -> new PartitionBatch.Member(p, p.date().plusDays(1).atStartOfDay())).toList();
-        PartitionBatch batch = new PartitionBatch(url, "sa", "", columns + " WHERE _partition BETWEEN '2001-01-02' AND '2001-01-06'",
+                .map(p -> new PartitionBatch.Member(p, "v._partition = '" + p.key() + "'", p.date().plusDays(1).atStartOfDay())).toList();
+        PartitionBatch batch = new PartitionBatch(url, "sa", "", "v", List.of("_partition", "id", "code", "n", "ts"),
                 "_partition", "id", members);
         SortedMap<Partition, GateResult> together = gate.evaluateAll(ds, Boundary.SOURCE, batch, CHECKS,
                 (id, p) -> new TreeMap<>(before.headMap(p)));

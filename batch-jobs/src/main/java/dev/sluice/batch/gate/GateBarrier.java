@@ -48,20 +48,20 @@ public final class GateBarrier implements GateEvaluations {
 
     /** A member's request waiting at a gate, and what it gets back. */
     private static final class Waiting {
-        final GateStep step;
+        final GateEvaluator step;
         final GateStep.Request request;
         GateResult result;
         RuntimeException error;
         boolean done;
 
-        Waiting(GateStep step, GateStep.Request request) {
+        Waiting(GateEvaluator step, GateStep.Request request) {
             this.step = step;
             this.request = request;
         }
     }
 
     @Override
-    public GateResult evaluate(GateStep step, String gate, GateStep.Request request) {
+    public GateResult evaluate(GateEvaluator step, String gate, GateStep.Request request) {
         int k = gates.indexOf(gate);
         Partition p = request.partition();
         if (k < 0 || !members.contains(p)) {
@@ -154,6 +154,9 @@ public final class GateBarrier implements GateEvaluations {
             results = batch.get(0).step.evaluateAll(batch.stream().map(w -> w.request).toList());
         } catch (RuntimeException e) {
             error = e;
+        } catch (Exception | Error e) {
+            // Spark throws checked exceptions from Scala code; every waiter must get an answer
+            error = new dev.sluice.core.SluiceException("the quality gate failed: " + e, e);
         }
         lock.lock();
         try {

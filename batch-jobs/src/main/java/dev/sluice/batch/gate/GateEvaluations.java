@@ -20,7 +20,7 @@ public interface GateEvaluations {
      * @throws RuntimeException what the evaluation threw ({@link dev.sluice.quality.InvalidCheckException},
      *     a read failure); the step fails with it
      */
-    GateResult evaluate(GateStep step, String gate, GateStep.Request request);
+    GateResult evaluate(GateEvaluator step, String gate, GateStep.Request request);
 
     /** The job of {@code partition} has ended (or never started): it will reach no further gate. */
     default void ended(Partition partition) {

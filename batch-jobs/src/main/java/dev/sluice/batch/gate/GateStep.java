@@ -36,7 +36,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * else the step fails with {@link GateFailedException} and the version stays unpublished. Not
  * thread-safe: one instance per step.
  */
-public final class GateStep {
+public final class GateStep implements GateEvaluator {
 
     private final Warehouse warehouse;
     private final PipelineSpec spec;
@@ -77,13 +77,14 @@ public final class GateStep {
     }
 
     /** Evaluates the declared checks of one partition (no transaction is held meanwhile). */
+    @Override
     public GateResult evaluate(Request r) {
         if (table.checks().isEmpty()) {
             return new GateResult(table.table(), r.judged(), boundary(), List.of(), 0);
         }
         QualityResultRepository results = new QualityResultRepository(warehouse.dsl());
         PartitionSource source = new PartitionSource(warehouse.spec().url(), warehouse.spec().user(), warehouse.spec().password(),
-                query(warehouse.dsl(), List.of(r)), rowIdColumn(), nominalEnd(r.judged()));
+                query(warehouse.dsl(), r), rowIdColumn(), nominalEnd(r.judged()));
         return gate.evaluate(table.table(), r.judged(), boundary(), source, table.checks(),
                 checkId -> results.acceptedHistory(table.table(), checkId, r.judged()));
     }
@@ -95,6 +96,7 @@ public final class GateStep {
      *
      * @return each request's result, keyed by the partition judged
      */
+    @Override
     public java.util.Map<Partition, GateResult> evaluateAll(List<Request> requests) {
         java.util.Map<Partition, GateResult> out = new java.util.HashMap<>();
         boolean distinct = requests.stream().map(Request::judged).distinct().count() == requests.size();
@@ -105,9 +107,18 @@ public final class GateStep {
             return out;
         }
         QualityResultRepository results = new QualityResultRepository(warehouse.dsl());
+        DSLContext dsl = warehouse.dsl();
+        // a derived table of the judged columns (and those the conditions use): Spark reads the
+        // schema of what it is given, and Bronze also holds types it cannot read (_ingested_at)
+        List<Field<?>> read = new java.util.ArrayList<>(columns());
+        if (table.layer() != Layer.BRONZE && read.stream().noneMatch(f -> f.getName().equals("_version"))) {
+            read.add(DSL.field(DSL.name("b", "_version")));
+        }
+        String from = "(" + dsl.renderInlined(dsl.select(read).from(from(requests.get(0)))) + ") b";
         PartitionBatch batch = new PartitionBatch(warehouse.spec().url(), warehouse.spec().user(), warehouse.spec().password(),
-                query(warehouse.dsl(), requests), "_partition", rowIdColumn(),
-                requests.stream().map(r -> new PartitionBatch.Member(r.judged(), nominalEnd(r.judged()))).toList());
+                from, columns().stream().map(Field::getName).toList(), "_partition", rowIdColumn(),
+                requests.stream().map(r -> new PartitionBatch.Member(r.judged(), dsl.renderInlined(condition(r)), nominalEnd(r.judged())))
+                        .toList());
         out.putAll(gate.evaluateAll(table.table(), boundary(), batch, table.checks(),
                 (checkId, before) -> results.acceptedHistoryByPartition(table.table(), checkId, before)));
         return out;
@@ -206,35 +217,44 @@ public final class GateStep {
     }
 
     /**
-     * The SELECT of exactly the rows judged for {@code requests}, with its values inlined (Spark
-     * runs it over JDBC): the table's declared columns and the metadata columns checks may name
-     * ({@link dev.sluice.config.MetadataColumns}; {@code _partition} tells partitions apart,
-     * {@code _source_pos} is the Bronze row id of unexpected values). Bronze: the current load of
-     * each partition; Silver/Gold: the version each run wrote, or the published rows.
+     * The SELECT of exactly the rows {@code r} judges, with its values inlined (Spark runs it over
+     * JDBC): {@link #columns()} from {@link #from} where {@link #condition}.
      */
-    private String query(DSLContext dsl, List<Request> requests) {
-        Field<String> partitionCol = DSL.field(DSL.name("b", "_partition"), String.class);
-        Condition where = DSL.falseCondition();
-        org.jooq.Table<?> from;
-        if (table.layer() == Layer.BRONZE) {
-            from = LayerTables.table(table.table()).as("b");
-            where = partitionCol.in(requests.stream().map(r -> DSL.inline(r.judged().key())).toList())
-                    .and(LandedFileRepository.isCurrent(table.table().qualifiedName(), "b"));
-        } else if (requests.get(0).version() != null) {
-            from = LayerTables.table(LayerTables.versions(table.table())).as("b");
-            for (Request r : requests) {
-                where = where.or(partitionCol.eq(DSL.inline(r.judged().key()))
-                        .and(DSL.field(DSL.name("b", "_version")).eq(DSL.inline(r.version()))));
-            }
-        } else {
-            from = LayerTables.table(table.table()).as("b");
-            where = partitionCol.in(requests.stream().map(r -> DSL.inline(r.judged().key())).toList());
+    private String query(DSLContext dsl, Request r) {
+        return dsl.renderInlined(dsl.select(columns()).from(from(r)).where(condition(r)));
+    }
+
+    /** The table judged, as {@code b}: Bronze, the versions of a Silver/Gold table, or its published rows. */
+    private org.jooq.Table<?> from(Request r) {
+        if (table.layer() != Layer.BRONZE && r.version() != null) {
+            return LayerTables.table(LayerTables.versions(table.table())).as("b");
         }
-        List<org.jooq.SelectField<?>> columns = new java.util.ArrayList<>();
+        return LayerTables.table(table.table()).as("b");
+    }
+
+    /**
+     * The rows {@code r} judges: Bronze, the partition's current load; Silver/Gold, the version the
+     * run wrote, or the published rows.
+     */
+    private Condition condition(Request r) {
+        Condition where = DSL.field(DSL.name("b", "_partition"), String.class).eq(DSL.inline(r.judged().key()));
+        if (table.layer() == Layer.BRONZE) {
+            return where.and(LandedFileRepository.isCurrent(table.table().qualifiedName(), "b"));
+        }
+        return r.version() == null ? where : where.and(DSL.field(DSL.name("b", "_version")).eq(DSL.inline(r.version())));
+    }
+
+    /**
+     * The columns judged: the table's declared columns and the metadata columns checks may name
+     * ({@link dev.sluice.config.MetadataColumns}; {@code _partition} tells partitions apart,
+     * {@code _source_pos} is the Bronze row id of unexpected values).
+     */
+    private List<Field<?>> columns() {
+        List<Field<?>> columns = new java.util.ArrayList<>();
         table.columns().forEach(c -> columns.add(DSL.field(DSL.name("b", c.name()))));
         (table.layer() == Layer.BRONZE ? dev.sluice.config.MetadataColumns.BRONZE : dev.sluice.config.MetadataColumns.REFINED)
                 .keySet().forEach(m -> columns.add(DSL.field(DSL.name("b", m))));
-        return dsl.renderInlined(dsl.select(columns).from(from).where(where));
+        return columns;
     }
 
     private static String failures(GateResult result) {

@@ -282,15 +282,12 @@ final class GroupedEvaluation {
     }
 
     /**
-     * All members' rows in one read: one JDBC query per member (the batch's query restricted to the
-     * member's partition key), the partition key copied to a column of its own.
+     * All members' rows in one read: one JDBC query per member (its own condition, so each uses the
+     * partition index), the judged columns in the batch's order, the partition key copied to a
+     * column of its own.
      */
     private static Dataset<Row> read(SparkSession spark, PartitionBatch batch) {
-        // unquoted, the database folds it as it folded the warehouse's unquoted names (H2 upper, PostgreSQL lower)
-        String pcol = batch.partitionColumn().matches("[A-Za-z_][A-Za-z0-9_]*") ? batch.partitionColumn()
-                : "\"" + batch.partitionColumn().replace("\"", "\"\"") + "\"";
-        String[] predicates = batch.members().stream()
-                .map(m -> pcol + " = '" + m.partition().key().replace("'", "''") + "'").toArray(String[]::new);
+        String[] predicates = batch.members().stream().map(PartitionBatch.Member::condition).toArray(String[]::new);
         Properties props = new Properties();
         props.setProperty("user", batch.user());
         props.setProperty("password", batch.password());
@@ -298,11 +295,13 @@ final class GroupedEvaluation {
         props.setProperty("fetchsize", "10000");
         props.setProperty("preferTimestampNTZ", "true");
         try {
-            Dataset<Row> df = spark.read().jdbc(batch.jdbcUrl(), "(" + batch.query() + ") sluice_batch", predicates, props);
-            String name = fieldName(df, batch.partitionColumn());
-            return df.withColumn(PARTITION, functions.col(SparkSql.identifier(name)).cast("string"));
+            Dataset<Row> table = spark.read().jdbc(batch.jdbcUrl(), batch.from(), predicates, props);
+            Column[] columns = batch.columns().stream().map(c -> functions.col(SparkSql.identifier(fieldName(table, c)))).toArray(Column[]::new);
+            Dataset<Row> df = table.select(columns);
+            return df.withColumn(PARTITION, functions.col(SparkSql.identifier(fieldName(df, batch.partitionColumn()))).cast("string"));
         } catch (RuntimeException e) {
-            throw new SluiceException("the quality gate cannot read " + batch.query() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
+            throw new SluiceException("the quality gate cannot read " + batch.from() + ": "
+                    + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
         }
     }
 
@@ -312,6 +311,6 @@ final class GroupedEvaluation {
                 return f;
             }
         }
-        throw new SluiceException("the batch query returns no partition column " + name);
+        throw new SluiceException("the batch's table has no column " + name);
     }
 }
