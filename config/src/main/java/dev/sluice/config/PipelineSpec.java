@@ -23,6 +23,9 @@ import java.util.stream.Stream;
  *     {@code $SLUICE_SPARK_MASTER} or {@code local[*]})
  * @param lineage where the pipeline's OpenLineage events go
  * @param piiKeys the HMAC keys of {@code hash} PII policies ({@link PiiKeys#NONE} when none)
+ * @param partitionKind how partitions are cut ({@code partitioning.kind}: daily, hourly, monthly, per_fire)
+ * @param schedule when it runs by itself and which partition a fire loads, or null (run by hand only)
+ * @param tier the availability tier (1 = 99.9 %, 2 = 99.5 %, 3 = 99.0 % of a 730-hour month), 0 when undeclared
  * @param backfillWindow how far back from today a backfill may reach ({@code backfill_window}, an
  *     ISO-8601 period such as {@code P400D}); null when the spec sets no limit
  * @param hash SHA-256 (hex) over the spec file and its contract files: what the run ran with
@@ -30,6 +33,7 @@ import java.util.stream.Stream;
 public record PipelineSpec(Path file, String name, String description, WarehouseSpec warehouse, int batchRows,
         long maxLineBytes, int keepVersions,
         List<SourceSpec> sources, List<TableSpec> tables, String sparkMaster, LineageSpec lineage, PiiKeys piiKeys,
+        dev.sluice.core.PartitionKind partitionKind, @org.jspecify.annotations.Nullable ScheduleSpec schedule, int tier,
         java.time.@org.jspecify.annotations.Nullable Period backfillWindow, String hash) {
 
     public PipelineSpec {

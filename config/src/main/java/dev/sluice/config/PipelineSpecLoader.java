@@ -116,17 +116,24 @@ public final class PipelineSpecLoader {
         }
         YamlCursor c = new YamlCursor(fileName, "", root, problems, env);
         c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "versions", "pii", "quality", "lineage", "sources", "layers",
-                "backfill_window"));
+                "backfill_window", "schedule", "tier"));
         Optional<String> name = c.text("pipeline", true);
         name.filter(n -> !ContractLoader.IDENTIFIER.matcher(n).matches())
                 .ifPresent(n -> c.problem("pipeline", n, "a pipeline name is a lower-case identifier [a-z][a-z0-9_]*"));
         String description = c.text("description", false).orElse("");
         Optional<WarehouseSpec> warehouse = warehouse(c);
-        c.map("partitioning", false).ifPresent(p -> {
+        dev.sluice.core.PartitionKind partitionKind = c.map("partitioning", false).map(p -> {
             p.allowOnly(Set.of("kind"));
-            p.text("kind", true).filter(k -> !k.equals("daily"))
-                    .ifPresent(k -> p.problem("kind", k, "only 'daily' partitioning is supported"));
-        });
+            return p.text("kind", true).map(k -> dev.sluice.core.PartitionKind.of(k).orElseGet(() -> {
+                p.problem("kind", k, "a partitioning kind is daily, hourly, monthly or per_fire");
+                return dev.sluice.core.PartitionKind.DAILY;
+            })).orElse(dev.sluice.core.PartitionKind.DAILY);
+        }).orElse(dev.sluice.core.PartitionKind.DAILY);
+        ScheduleSpec schedule = schedule(c, partitionKind);
+        int tier = c.integer("tier", 0, 1).orElse(0);
+        if (tier > 3) {
+            c.problem("tier", Integer.toString(tier), "an availability tier is 1 (99.9 %), 2 (99.5 %) or 3 (99.0 %)");
+        }
         var ingest = c.map("ingest", false);
         ingest.ifPresent(i -> i.allowOnly(Set.of("batch_rows", "max_line_bytes")));
         int batchRows = ingest.map(i -> i.integer("batch_rows", 10_000, 1).orElse(10_000)).orElse(10_000);
@@ -166,7 +173,38 @@ public final class PipelineSpecLoader {
         }
         String hash = hash(specFile, contractFiles);
         return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), batchRows, maxLineBytes, keepVersions,
-                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, lineage, piiKeys, backfillWindow, hash));
+                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, lineage, piiKeys, partitionKind, schedule, tier, backfillWindow, hash));
+    }
+
+    /**
+     * {@code schedule:} ({@code cron} required; {@code time_zone} default UTC; {@code lag} default 1,
+     * 0 for per-fire partitions), or null when absent.
+     */
+    private static @org.jspecify.annotations.Nullable ScheduleSpec schedule(YamlCursor c, dev.sluice.core.PartitionKind kind) {
+        return c.map("schedule", false).map(s -> {
+            s.allowOnly(Set.of("cron", "time_zone", "lag"));
+            String cron = s.text("cron", true).orElse(null);
+            if (cron != null) {
+                int fields = cron.trim().split("\\s+").length;
+                if (fields < 6 || fields > 7) {
+                    s.problem("cron", cron, "a Quartz cron expression has 6 or 7 fields, seconds first (e.g. '0 30 2 * * ?' for 02:30 daily)");
+                }
+            }
+            java.time.ZoneId zone = s.text("time_zone", false).map(z -> {
+                try {
+                    return java.time.ZoneId.of(z);
+                } catch (java.time.DateTimeException e) {
+                    s.problem("time_zone", z, "not a time zone id (e.g. UTC, Europe/Berlin)");
+                    return java.time.ZoneOffset.UTC;
+                }
+            }).orElse(java.time.ZoneOffset.UTC);
+            int dflt = kind == dev.sluice.core.PartitionKind.PER_FIRE ? 0 : 1;
+            int lag = s.integer("lag", dflt, 0).orElse(dflt);
+            if (kind == dev.sluice.core.PartitionKind.PER_FIRE && lag != 0) {
+                s.problem("lag", Integer.toString(lag), "a per-fire partition is the fire itself: lag must be 0");
+            }
+            return cron == null ? null : new ScheduleSpec(cron, zone, lag);
+        }).orElse(null);
     }
 
     /** {@code lineage:}, each key defaulting as {@link LineageSpec} documents. */

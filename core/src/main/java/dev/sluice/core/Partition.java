@@ -5,8 +5,9 @@ import java.time.format.DateTimeParseException;
 import java.util.Objects;
 
 /**
- * One unit of work of a pipeline: a business date for a daily partitioned pipeline, or {@link #NONE}
- * for a reference snapshot that is not partitioned.
+ * One unit of work of a pipeline: a business date for a daily partitioned pipeline (or an hour, a
+ * month, a scheduled fire: {@link PartitionKind}), or {@link #NONE} for a reference snapshot that
+ * is not partitioned.
  *
  * <p>The key is the text form stored in every {@code _partition} and {@code partition_key} column:
  * {@code YYYY-MM-DD} for a daily partition, {@code none} for the snapshot. Immutable and
@@ -47,6 +48,26 @@ public record Partition(String key) implements Comparable<Partition> {
     /** The business date of a daily partition. */
     public LocalDate date() {
         return LocalDate.parse(key);
+    }
+
+    /** The kind of this key, judged by its form; empty for {@link #NONE}. */
+    public java.util.Optional<PartitionKind> kind() {
+        return PartitionKind.ofKey(key);
+    }
+
+    /**
+     * The nominal start of this partition in UTC (local keys read as UTC), or null for
+     * {@link #NONE} and keys of no kind.
+     */
+    public java.time.@org.jspecify.annotations.Nullable LocalDateTime nominalStart() {
+        return kind().map(k -> java.time.LocalDateTime.ofInstant(k.start(this, java.time.ZoneOffset.UTC), java.time.ZoneOffset.UTC))
+                .orElse(null);
+    }
+
+    /** The nominal end (exclusive) in UTC, or null as {@link #nominalStart()}. */
+    public java.time.@org.jspecify.annotations.Nullable LocalDateTime nominalEnd() {
+        return kind().map(k -> java.time.LocalDateTime.ofInstant(k.end(this, java.time.ZoneOffset.UTC), java.time.ZoneOffset.UTC))
+                .orElse(null);
     }
 
     @Override

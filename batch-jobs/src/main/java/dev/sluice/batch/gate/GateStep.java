@@ -158,7 +158,7 @@ public final class GateStep implements GateEvaluator {
     }
 
     private static java.time.@Nullable LocalDateTime nominalEnd(Partition judged) {
-        return judged.equals(Partition.NONE) ? null : judged.date().plusDays(1).atStartOfDay();
+        return judged.nominalEnd();
     }
 
     /**

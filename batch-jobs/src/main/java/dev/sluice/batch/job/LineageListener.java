@@ -190,8 +190,8 @@ final class LineageListener implements JobExecutionListener {
 
     private RunEvent event(RunEventType type, RunId id, RunKind kind, String job, @Nullable RunId parent, @Nullable String parentJob,
             List<LineageDataset> inputs, List<LineageDataset> outputs, @Nullable String error, @Nullable String sql) {
-        Instant start = partition.equals(Partition.NONE) ? null : partition.date().atStartOfDay().toInstant(ZoneOffset.UTC);
-        Instant end = start == null ? null : partition.date().plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC);
+        Instant start = partition.nominalStart() == null ? null : partition.nominalStart().toInstant(ZoneOffset.UTC);
+        Instant end = partition.nominalEnd() == null ? null : partition.nominalEnd().toInstant(ZoneOffset.UTC);
         return new RunEvent(type, id, kind, job, parent, parentJob, partition, start, end, Instant.now(), inputs, outputs, sql,
                 spec.hash(), error, run);
     }
