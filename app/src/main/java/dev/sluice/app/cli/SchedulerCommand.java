@@ -1,0 +1,140 @@
+package dev.sluice.app.cli;
+
+import dev.sluice.app.schedule.PipelineScheduler;
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.BadInputException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sluice scheduler [--pipeline P]...}: the long-lived scheduler of every pipeline with a
+ * {@code schedule:} (or the ones named), on their shared warehouse; several processes on one
+ * database form a cluster. Stops gracefully on SIGTERM/SIGINT (running loads finish).
+ */
+@Command(name = "scheduler", mixinStandardHelpOptions = true,
+        description = {"Run scheduled loads (Quartz, clustered on the warehouse database) until stopped.",
+                "Several scheduler processes on one database share the work; each fire runs once."})
+final class SchedulerCommand implements Callable<Integer> {
+
+    private final SluiceContext ctx;
+
+    @Option(names = "--pipeline", paramLabel = "P", description = "a pipeline to schedule (repeatable; default: every spec with a schedule)")
+    List<String> pipelines;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "${env:SLUICE_SCHEDULER_THREADS:-4}",
+            description = "pipelines that may run at once (default ${DEFAULT-VALUE})")
+    int threads;
+
+    @Option(names = "--misfire-threshold-ms", paramLabel = "MS", defaultValue = "${env:SLUICE_SCHEDULER_MISFIRE_MS:-60000}",
+            description = "how late a fire may start before it counts as missed (default ${DEFAULT-VALUE} ms)")
+    long misfireMs;
+
+    @Option(names = "--checkin-ms", paramLabel = "MS", defaultValue = "${env:SLUICE_SCHEDULER_CHECKIN_MS:-5000}",
+            description = "cluster check-in interval (default ${DEFAULT-VALUE} ms)")
+    long checkinMs;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec command;
+
+    SchedulerCommand(SluiceContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (threads < 1 || misfireMs < 0 || checkinMs < 100) {
+            throw new BadInputException("--threads/--misfire-threshold-ms/--checkin-ms", -1, null,
+                    "threads must be at least 1, the misfire threshold not negative, the check-in at least 100 ms");
+        }
+        Map<String, PipelineSpec> specs = specs();
+        String url = specs.values().iterator().next().warehouse().url();
+        for (PipelineSpec s : specs.values()) {
+            if (!s.warehouse().url().equals(url)) {
+                throw new BadInputException(s.file().toString(), -1, "warehouse.url", "the scheduled pipelines must share one"
+                        + " warehouse (its database holds the scheduler's state); " + s.name() + " uses another than "
+                        + specs.keySet().iterator().next());
+            }
+        }
+        PrintWriter out = command.commandLine().getOut();
+        PipelineSpec first = specs.values().iterator().next();
+        Warehouse warehouse = Warehouse.open(first.warehouse(), threads + 8);
+        Map<String, String> files = new LinkedHashMap<>();
+        specs.forEach((name, s) -> files.put(name, s.file().toString()));
+        // each fire reads its spec file again: an edited spec takes effect at the next fire
+        PipelineScheduler scheduler = new PipelineScheduler(warehouse, ctx.home(), name -> ctx.load(files.get(name)),
+                new PipelineScheduler.Settings(threads, misfireMs, checkinMs));
+        CountDownLatch stopped = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stopped.countDown();
+            try {
+                closed.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "sluice-scheduler-stop"));
+        try {
+            for (PipelineSpec s : specs.values()) {
+                PipelineScheduler.Registered r = scheduler.schedule(s);
+                out.printf(Locale.ROOT, "  %-20s cron '%s' %s, tier %s, next fire %s%s%n", r.pipeline(), r.cron(), r.zone(),
+                        r.tier() == 0 ? "-" : Integer.toString(r.tier()), r.nextFire(), r.kept() ? " (trigger kept)" : "");
+            }
+            scheduler.start();
+            out.println("sluice scheduler " + scheduler.instanceId() + ": running " + specs.size() + " pipeline(s); stop with SIGTERM");
+            out.flush();
+            stopped.await();
+        } finally {
+            scheduler.close();
+            warehouse.close();
+            closed.countDown();
+        }
+        return ExitCodes.OK;
+    }
+
+    /** The named pipelines, or every spec in the pipelines folder with a schedule; each loaded and checked. */
+    private Map<String, PipelineSpec> specs() throws IOException {
+        Map<String, PipelineSpec> out = new LinkedHashMap<>();
+        if (pipelines != null && !pipelines.isEmpty()) {
+            for (String p : pipelines) {
+                PipelineSpec s = ctx.load(p);
+                if (s.schedule() == null) {
+                    throw new BadInputException(s.file().toString(), -1, "schedule", "pipeline " + s.name() + " has no schedule:");
+                }
+                out.put(s.name(), s);
+            }
+            return out;
+        }
+        List<Path> files = new ArrayList<>();
+        Path dir = ctx.pipelinesDir();
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> list = Files.list(dir)) {
+                list.filter(f -> f.toString().endsWith(".yaml")).sorted().forEach(files::add);
+            }
+        }
+        for (Path f : files) {
+            String text = Files.readString(f);
+            if (text.lines().anyMatch(l -> l.startsWith("schedule:"))) {
+                PipelineSpec s = ctx.load(f.toString());
+                out.put(s.name(), s);
+            }
+        }
+        if (out.isEmpty()) {
+            throw new BadInputException(dir.toString(), -1, null, "no pipeline spec there has a schedule: (add one, or name pipelines with --pipeline)");
+        }
+        return out;
+    }
+}

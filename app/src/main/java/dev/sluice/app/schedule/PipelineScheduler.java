@@ -1,0 +1,173 @@
+package dev.sluice.app.schedule;
+
+import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.SluiceException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TimeZone;
+import java.util.UUID;
+import java.util.function.Function;
+import org.quartz.CronScheduleBuilder;
+import org.quartz.CronTrigger;
+import org.quartz.JobBuilder;
+import org.quartz.JobDetail;
+import org.quartz.JobKey;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.quartz.TriggerBuilder;
+import org.quartz.TriggerKey;
+import org.quartz.impl.StdSchedulerFactory;
+import org.quartz.utils.DBConnectionManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The long-lived scheduler: Quartz with its JDBC job store in the warehouse ({@code sluice.QRTZ_*},
+ * clustered, so several scheduler processes on one database share the work and each fire runs in
+ * exactly one of them), one durable job and one cron trigger per scheduled pipeline (time zone
+ * from the spec; missed fires are fired again, oldest first, and {@link ScheduledLoadJob} applies
+ * the pipeline's tier). Registering a trigger that already exists with the same cron and zone
+ * keeps it, so that the fires missed while every scheduler was down are not lost. Not
+ * thread-safe; one per process.
+ */
+public final class PipelineScheduler implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PipelineScheduler.class);
+    private static final String GROUP = "sluice";
+
+    /**
+     * Scheduler settings.
+     *
+     * @param threads Quartz worker threads (pipelines that may run at once; one pipeline never runs twice at once)
+     * @param misfireThresholdMs how late a fire may be before it counts as missed, in milliseconds
+     * @param checkinIntervalMs how often a node tells the cluster it is alive, in milliseconds (a
+     *     node silent for longer is taken as dead and its fires are recovered)
+     */
+    public record Settings(int threads, long misfireThresholdMs, long checkinIntervalMs) {
+        /** 4 threads, 60 s misfire threshold, 5 s check-in. */
+        public static final Settings DEFAULT = new Settings(4, 60_000, 5_000);
+    }
+
+    private final Scheduler scheduler;
+    private final String dataSourceName;
+
+    /**
+     * @param specs loads a pipeline's spec by name (each fire reads it again)
+     */
+    public PipelineScheduler(Warehouse warehouse, Path home, Function<String, PipelineSpec> specs, Settings settings) {
+        this.dataSourceName = "sluice-warehouse-" + UUID.randomUUID();
+        DBConnectionManager.getInstance().addConnectionProvider(dataSourceName, new WarehouseConnections(warehouse.dataSource()));
+        Properties p = new Properties();
+        p.setProperty("org.quartz.scheduler.instanceName", "sluice");
+        p.setProperty("org.quartz.scheduler.instanceId", "AUTO");
+        p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
+        p.setProperty("org.quartz.threadPool.class", "org.quartz.simpl.SimpleThreadPool");
+        p.setProperty("org.quartz.threadPool.threadCount", Integer.toString(settings.threads()));
+        p.setProperty("org.quartz.jobStore.class", "org.quartz.impl.jdbcjobstore.JobStoreTX");
+        p.setProperty("org.quartz.jobStore.driverDelegateClass", warehouse.isPostgres()
+                ? "org.quartz.impl.jdbcjobstore.PostgreSQLDelegate" : "org.quartz.impl.jdbcjobstore.StdJDBCDelegate");
+        p.setProperty("org.quartz.jobStore.tablePrefix", Warehouse.METADATA_SCHEMA + ".QRTZ_");
+        p.setProperty("org.quartz.jobStore.dataSource", dataSourceName);
+        p.setProperty("org.quartz.jobStore.isClustered", "true");
+        p.setProperty("org.quartz.jobStore.clusterCheckinInterval", Long.toString(settings.checkinIntervalMs()));
+        p.setProperty("org.quartz.jobStore.misfireThreshold", Long.toString(settings.misfireThresholdMs()));
+        p.setProperty("org.quartz.jobStore.acquireTriggersWithinLock", "true");
+        try {
+            StdSchedulerFactory factory = new StdSchedulerFactory(p);
+            this.scheduler = factory.getScheduler();
+            scheduler.getContext().put(SchedulerRuntime.KEY,
+                    new SchedulerRuntime(new PipelineRunner(warehouse, home), specs, new MissedPartitions(warehouse.dsl())));
+        } catch (SchedulerException e) {
+            throw new SluiceException("cannot set up the scheduler on " + warehouse.spec().url() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** What {@link #schedule} registered for a pipeline. */
+    public record Registered(String pipeline, String cron, String zone, int tier, Instant nextFire, boolean kept) {
+    }
+
+    /**
+     * Registers the trigger of {@code spec} (replacing one whose cron or zone changed).
+     *
+     * @throws dev.sluice.core.BadInputException when its schedule is missing or not valid
+     */
+    public Registered schedule(PipelineSpec spec) {
+        FireSchedule fires = new FireSchedule(spec);
+        JobKey jobKey = JobKey.jobKey(spec.name(), GROUP);
+        TriggerKey triggerKey = TriggerKey.triggerKey(spec.name(), GROUP);
+        JobDetail job = JobBuilder.newJob(ScheduledLoadJob.class).withIdentity(jobKey).storeDurably().requestRecovery()
+                .usingJobData(ScheduledLoadJob.PIPELINE, spec.name())
+                .withDescription("scheduled loads of pipeline " + spec.name()).build();
+        CronTrigger trigger = TriggerBuilder.newTrigger().withIdentity(triggerKey).forJob(jobKey)
+                .withSchedule(CronScheduleBuilder.cronSchedule(fires.cron()).inTimeZone(TimeZone.getTimeZone(fires.zone()))
+                        .withMisfireHandlingInstructionIgnoreMisfires())
+                .build();
+        try {
+            Trigger existing = scheduler.getTrigger(triggerKey);
+            boolean same = existing instanceof CronTrigger c && c.getCronExpression().equals(fires.cron())
+                    && c.getTimeZone().getID().equals(TimeZone.getTimeZone(fires.zone()).getID());
+            if (!same) {
+                scheduler.scheduleJob(job, Set.of(trigger), true);
+            }
+            Trigger now = scheduler.getTrigger(triggerKey);
+            Instant next = now == null || now.getNextFireTime() == null ? null : now.getNextFireTime().toInstant();
+            return new Registered(spec.name(), fires.cron(), fires.zone().getId(), spec.tier(), next, same);
+        } catch (SchedulerException e) {
+            throw new SluiceException("cannot register the schedule of " + spec.name() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Starts firing. */
+    public void start() {
+        try {
+            scheduler.start();
+            LOG.info("scheduler {} started", scheduler.getSchedulerInstanceId());
+        } catch (SchedulerException e) {
+            throw new SluiceException("cannot start the scheduler: " + e.getMessage(), e);
+        }
+    }
+
+    /** This node's id in the cluster. */
+    public String instanceId() {
+        try {
+            return scheduler.getSchedulerInstanceId();
+        } catch (SchedulerException e) {
+            return "unknown";
+        }
+    }
+
+    /** The pipelines with a trigger, by name. */
+    public List<String> pipelines() {
+        try {
+            List<String> out = new ArrayList<>();
+            scheduler.getJobKeys(org.quartz.impl.matchers.GroupMatcher.jobGroupEquals(GROUP)).forEach(k -> out.add(k.getName()));
+            out.sort(String::compareTo);
+            return out;
+        } catch (SchedulerException e) {
+            throw new SluiceException("cannot list the scheduled pipelines: " + e.getMessage(), e);
+        }
+    }
+
+    /** Stops firing and waits for running fires to end. */
+    @Override
+    public void close() {
+        try {
+            scheduler.shutdown(true);
+        } catch (SchedulerException e) {
+            LOG.warn("the scheduler did not shut down cleanly: {}", e.getMessage());
+        } finally {
+            try {
+                DBConnectionManager.getInstance().shutdown(dataSourceName);
+            } catch (java.sql.SQLException e) {
+                LOG.debug("connection provider {} shutdown: {}", dataSourceName, e.getMessage());
+            }
+        }
+    }
+}
