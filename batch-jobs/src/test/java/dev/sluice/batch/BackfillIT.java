@@ -168,6 +168,20 @@ class BackfillIT {
                     .isEqualTo(dsl.resultQuery("SELECT COUNT(*) FROM silver.flights").fetchOne(0, Long.class));
             assertThat(dsl.resultQuery("SELECT COUNT(*) FROM silver.flights").fetchOne(0, Long.class))
                     .isEqualTo(14_828L + 16_850 + 16_945 + 17_063);
+
+            // --stale: a changed Gold SQL makes every partition built before it stale; the re-run clears it
+            Files.writeString(specFile, good.replace("MAX(delay_min) AS max_delay_min", "MAX(delay_min) + 0 AS max_delay_min"));
+            PipelineSpec changed = loader.load(specFile);
+            BackfillPlan stale = backfill.plan(changed, LocalDate.parse("2000-12-31"), to, false, true);
+            assertThat(stale.partitions()).extracting(p -> p.partition() + " " + p.action()).containsExactly("2000-12-31 MISSING",
+                    "2001-01-01 RERUN", "2001-01-02 RERUN", "2001-01-03 RERUN", "2001-01-04 RERUN");
+            assertThat(stale.partitions().get(1).reason()).startsWith("built with spec sha256 ").endsWith("opens attempt 1");
+            assertThat(backfill.builtRange(changed).map(r -> r[0] + ".." + r[1])).contains("2001-01-01..2001-01-04");
+            BackfillReport rebuilt = backfill.run(changed, backfill.plan(changed, from, to, false, true), TWO_WORKERS_WAVES_OF_4,
+                    Backfill.Progress.NONE);
+            assertThat(rebuilt.outcomes()).extracting(o -> o.summary() == null ? -1 : o.summary().attempt()).containsOnly(1);
+            assertThat(backfill.plan(changed, from, to, false, true).partitions()).extracting(PlannedPartition::action)
+                    .containsOnly(Action.SKIP);
         }
     }
 

@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code sluice backfill <pipeline> --from D --to D [--parallelism N] [--gate-batch W] [--rerun]
- * [--dry-run]}: prints the plan (partitions × steps, in order), runs it with a progress bar and
+ * [--dry-run]} or {@code --stale}: prints the plan (partitions × steps, in order), runs it with a progress bar and
  * ETA, and ends with a table; exit 1 when a partition failed. Invoking it again continues an
  * unfinished backfill of the same range.
  */
@@ -39,11 +39,15 @@ final class BackfillCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PIPELINE", description = "pipeline name (pipelines/<name>.yaml) or spec file")
     String pipeline;
 
-    @Option(names = "--from", required = true, paramLabel = "YYYY-MM-DD", description = "first partition")
+    @Option(names = "--from", paramLabel = "YYYY-MM-DD", description = "first partition (required unless --stale)")
     LocalDate from;
 
-    @Option(names = "--to", required = true, paramLabel = "YYYY-MM-DD", description = "last partition (inclusive)")
+    @Option(names = "--to", paramLabel = "YYYY-MM-DD", description = "last partition, inclusive (required unless --stale)")
     LocalDate to;
+
+    @Option(names = "--stale", description = "re-run only the partitions last built with another spec/contract/SQL hash than"
+            + " today's (default range: every built partition)")
+    boolean stale;
 
     @Option(names = "--parallelism", paramLabel = "N", defaultValue = "${env:SLUICE_BACKFILL_PARALLELISM:-2}",
             description = "partitions working at once (default ${DEFAULT-VALUE}; env SLUICE_BACKFILL_PARALLELISM)")
@@ -76,7 +80,20 @@ final class BackfillCommand implements Callable<Integer> {
         PrintWriter out = command.commandLine().getOut();
         try (Warehouse warehouse = Warehouse.open(spec.warehouse(), Math.max(Warehouse.DEFAULT_POOL_SIZE, parallelism + 4))) {
             Backfill backfill = new Backfill(new PipelineRunner(warehouse, ctx.home()), Clock.systemUTC());
-            BackfillPlan plan = backfill.plan(spec, from, to, rerun);
+            if (from == null || to == null) {
+                if (!stale) {
+                    throw new dev.sluice.core.BadInputException(from == null ? "--from" : "--to", -1, null,
+                            "a backfill needs --from and --to (only --stale may leave them out)");
+                }
+                var built = backfill.builtRange(spec);
+                if (built.isEmpty()) {
+                    out.println("nothing is built yet for " + spec.name() + ": nothing can be stale");
+                    return ExitCodes.OK;
+                }
+                from = from == null ? built.get()[0] : from;
+                to = to == null ? built.get()[1] : to;
+            }
+            BackfillPlan plan = backfill.plan(spec, from, to, rerun, stale);
             printPlan(out, plan);
             if (dryRun) {
                 out.println("dry run: nothing was run");

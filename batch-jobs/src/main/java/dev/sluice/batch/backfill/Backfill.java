@@ -112,6 +112,18 @@ public final class Backfill {
      * @throws BackfillRefusedException when {@code from} is older than the spec's {@code backfill_window} allows
      */
     public BackfillPlan plan(PipelineSpec spec, LocalDate from, LocalDate to, boolean rerun) {
+        return plan(spec, from, to, rerun, false);
+    }
+
+    /**
+     * The plan of a backfill, {@code stale} re-running only the partitions whose latest COMPLETED
+     * attempt ran with another spec hash than {@code spec}'s (spec, contracts and SQL changed since);
+     * the others are skipped, FAILED ones restart.
+     *
+     * @throws BadInputException when {@code to} is before {@code from}
+     * @throws BackfillRefusedException when {@code from} is older than the backfill window allows
+     */
+    public BackfillPlan plan(PipelineSpec spec, LocalDate from, LocalDate to, boolean rerun, boolean stale) {
         if (to.isBefore(from)) {
             throw new BadInputException("--to", -1, null, to + " is before --from " + from);
         }
@@ -129,12 +141,12 @@ public final class Backfill {
         Map<String, String> begun = unfinished.map(u -> backfills.partitionStates(u.id())).orElse(Map.of());
         List<PlannedPartition> planned = new ArrayList<>();
         for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
-            planned.add(plan(spec, Partition.daily(d), id, rr, begun.get(d.toString())));
+            planned.add(plan(spec, Partition.daily(d), id, rr, stale, begun.get(d.toString())));
         }
         return new BackfillPlan(spec.name(), from, to, id, unfinished.isPresent(), rr, planned, steps(spec));
     }
 
-    private PlannedPartition plan(PipelineSpec spec, Partition p, RunId backfill, boolean rerun, @Nullable String begun) {
+    private PlannedPartition plan(PipelineSpec spec, Partition p, RunId backfill, boolean rerun, boolean stale, @Nullable String begun) {
         Optional<String> missing = runner.landingProblem(spec, p);
         if (missing.isPresent()) {
             return new PlannedPartition(p, Action.MISSING, missing.get());
@@ -148,9 +160,16 @@ public final class Backfill {
                     + latest.get().status());
         }
         if (latest.isEmpty()) {
-            return new PlannedPartition(p, Action.RUN, "never run");
+            return stale ? new PlannedPartition(p, Action.SKIP, "never built (--stale re-runs built partitions only)")
+                    : new PlannedPartition(p, Action.RUN, "never run");
         }
         RunRecord last = latest.get();
+        if (stale && last.status().equals("COMPLETED")) {
+            return last.specHash().equals(spec.hash())
+                    ? new PlannedPartition(p, Action.SKIP, "built with the current spec (sha256 " + abbreviate(spec.hash()) + ")")
+                    : new PlannedPartition(p, Action.RERUN, "built with spec sha256 " + abbreviate(last.specHash()) + ", now "
+                            + abbreviate(spec.hash()) + ": opens attempt " + (last.attempt() + 1));
+        }
         return switch (last.status()) {
             case "COMPLETED" -> rerun
                     ? new PlannedPartition(p, Action.RERUN, "attempt " + last.attempt() + " COMPLETED; --rerun opens attempt " + (last.attempt() + 1))
@@ -161,6 +180,20 @@ public final class Backfill {
             default -> new PlannedPartition(p, Action.RESUME, "attempt " + last.attempt() + " " + last.status()
                     + " (a killed run is restarted; one still running is refused)");
         };
+    }
+
+    private static String abbreviate(String hash) {
+        return hash.substring(0, Math.min(12, hash.length())) + "…";
+    }
+
+    /** The first and last daily partition {@code spec}'s pipeline has runs of, if any: the range of {@code --stale}. */
+    public Optional<LocalDate[]> builtRange(PipelineSpec spec) {
+        var r = runner.warehouse().dsl().resultQuery("SELECT MIN(partition_key), MAX(partition_key) FROM sluice.run WHERE pipeline = ?"
+                + " AND status = 'COMPLETED' AND CHAR_LENGTH(partition_key) = 10", spec.name()).fetchOne();
+        if (r == null || r.get(0) == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new LocalDate[] {LocalDate.parse(r.get(0, String.class)), LocalDate.parse(r.get(1, String.class))});
     }
 
     /** The step names of one partition's job, in order. */
