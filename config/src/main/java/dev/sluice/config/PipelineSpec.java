@@ -26,6 +26,8 @@ import java.util.stream.Stream;
  * @param partitionKind how partitions are cut ({@code partitioning.kind}: daily, hourly, monthly, per_fire)
  * @param schedule when it runs by itself and which partition a fire loads, or null (run by hand only)
  * @param tier the availability tier (1 = 99.9 %, 2 = 99.5 %, 3 = 99.0 % of a 730-hour month), 0 when undeclared
+ * @param datasets what the pipeline promises per dataset (owner, update interval, freshness SLA)
+ * @param alertWebhook where alerts are POSTed as JSON ({@code alerts.webhook}), or null (log only); never logged
  * @param backfillWindow how far back from today a backfill may reach ({@code backfill_window}, an
  *     ISO-8601 period such as {@code P400D}); null when the spec sets no limit
  * @param hash SHA-256 (hex) over the spec file and its contract files: what the run ran with
@@ -34,9 +36,11 @@ public record PipelineSpec(Path file, String name, String description, Warehouse
         long maxLineBytes, int keepVersions,
         List<SourceSpec> sources, List<TableSpec> tables, String sparkMaster, LineageSpec lineage, PiiKeys piiKeys,
         dev.sluice.core.PartitionKind partitionKind, @org.jspecify.annotations.Nullable ScheduleSpec schedule, int tier,
+        java.util.Map<DatasetRef, DatasetPolicy> datasets, @org.jspecify.annotations.Nullable String alertWebhook,
         java.time.@org.jspecify.annotations.Nullable Period backfillWindow, String hash) {
 
     public PipelineSpec {
+        datasets = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(datasets));
         sources = List.copyOf(sources);
         tables = List.copyOf(tables);
     }

@@ -116,7 +116,7 @@ public final class PipelineSpecLoader {
         }
         YamlCursor c = new YamlCursor(fileName, "", root, problems, env);
         c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "versions", "pii", "quality", "lineage", "sources", "layers",
-                "backfill_window", "schedule", "tier"));
+                "backfill_window", "schedule", "tier", "datasets", "alerts"));
         Optional<String> name = c.text("pipeline", true);
         name.filter(n -> !ContractLoader.IDENTIFIER.matcher(n).matches())
                 .ifPresent(n -> c.problem("pipeline", n, "a pipeline name is a lower-case identifier [a-z][a-z0-9_]*"));
@@ -159,6 +159,14 @@ public final class PipelineSpecLoader {
                 return null;
             }
         }).orElse(null);
+        java.util.Map<dev.sluice.core.DatasetRef, DatasetPolicy> datasets = datasets(c);
+        String alertWebhook = c.map("alerts", false).flatMap(a -> {
+            a.allowOnly(Set.of("webhook"));
+            return a.text("webhook", false).filter(u -> !u.isBlank());
+        }).orElse(null);
+        if (alertWebhook != null && !alertWebhook.startsWith("http://") && !alertWebhook.startsWith("https://")) {
+            c.problem("alerts.webhook", "****", "an alert webhook is an http:// or https:// URL");
+        }
         LineageSpec lineage = lineage(c);
         Path dir = specFile.toAbsolutePath().getParent();
         List<Path> contractFiles = new ArrayList<>();
@@ -173,7 +181,7 @@ public final class PipelineSpecLoader {
         }
         String hash = hash(specFile, contractFiles);
         return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), batchRows, maxLineBytes, keepVersions,
-                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, lineage, piiKeys, partitionKind, schedule, tier, backfillWindow, hash));
+                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, lineage, piiKeys, partitionKind, schedule, tier, datasets, alertWebhook, backfillWindow, hash));
     }
 
     /**
@@ -204,6 +212,54 @@ public final class PipelineSpecLoader {
                 s.problem("lag", Integer.toString(lag), "a per-fire partition is the fire itself: lag must be 0");
             }
             return cron == null ? null : new ScheduleSpec(cron, zone, lag);
+        }).orElse(null);
+    }
+
+    /**
+     * {@code datasets:} a map from dataset ({@code schema.table}) to {@code owner},
+     * {@code update_interval} and {@code freshness_sla} (ISO-8601 durations; the SLA must exceed
+     * 1.5 × the interval).
+     */
+    private static java.util.Map<dev.sluice.core.DatasetRef, DatasetPolicy> datasets(YamlCursor c) {
+        java.util.Map<dev.sluice.core.DatasetRef, DatasetPolicy> out = new java.util.LinkedHashMap<>();
+        c.map("datasets", false).ifPresent(m -> m.keys().forEach(name -> m.map(name, true).ifPresent(d -> {
+            d.allowOnly(Set.of("owner", "update_interval", "freshness_sla"));
+            String owner = d.text("owner", false).orElse(null);
+            java.time.Duration interval = duration(d, "update_interval");
+            java.time.Duration sla = duration(d, "freshness_sla");
+            dev.sluice.core.DatasetRef ref;
+            try {
+                ref = dev.sluice.core.DatasetRef.parse(name);
+            } catch (RuntimeException e) {
+                m.problem(name, name, "a dataset is named schema.table");
+                return;
+            }
+            if (interval == null || sla == null) {
+                return;
+            }
+            if (sla.toMillis() <= interval.toMillis() * DatasetPolicy.WARN_FACTOR) {
+                d.problem("freshness_sla", sla.toString(), "the freshness SLA must exceed 1.5 × the update interval ("
+                        + java.time.Duration.ofMillis(Math.round(interval.toMillis() * DatasetPolicy.WARN_FACTOR)) + "): a dataset"
+                        + " must be able to be late (warn) before it breaks its promise");
+            }
+            out.put(ref, new DatasetPolicy(owner, interval, sla));
+        })));
+        return out;
+    }
+
+    private static java.time.@org.jspecify.annotations.Nullable Duration duration(YamlCursor c, String key) {
+        return c.text(key, true).map(t -> {
+            try {
+                java.time.Duration d = java.time.Duration.parse(t);
+                if (d.isNegative() || d.isZero()) {
+                    c.problem(key, t, "a positive ISO-8601 duration, e.g. PT24H");
+                    return null;
+                }
+                return d;
+            } catch (java.time.format.DateTimeParseException e) {
+                c.problem(key, t, "not an ISO-8601 duration (e.g. PT24H, P1D, PT30M)");
+                return null;
+            }
         }).orElse(null);
     }
 

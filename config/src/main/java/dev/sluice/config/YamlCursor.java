@@ -101,6 +101,13 @@ final class YamlCursor {
         }
     }
 
+    /** The keys of this map, in document order. */
+    List<String> keys() {
+        List<String> out = new ArrayList<>();
+        node.fieldNames().forEachRemaining(out::add);
+        return out;
+    }
+
     Optional<YamlCursor> map(String key, boolean required) {
         JsonNode v = node.get(key);
         if (v == null || v.isNull()) {

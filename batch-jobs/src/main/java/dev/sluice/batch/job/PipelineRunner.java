@@ -151,8 +151,22 @@ public final class PipelineRunner {
         RunSummary summary = summarize(spec, partition, attempt, run, restart, execution);
         runs.finish(run, summary.status(), execution.getId(), summary.failure(), toJson(summary));
         summary.warnings().forEach(w -> LOG.warn("{}", w));
+        if (!summary.completed()) {
+            alert(spec, partition, summary);
+        }
         LOG.info("attempt {} {} in {} ms", attempt, summary.status(), summary.elapsedMs());
         return summary;
+    }
+
+    /** A failed run's alert: GATE_FAILED when an error check blocked a gate, else RUN_FAILED. */
+    private static void alert(PipelineSpec spec, Partition partition, RunSummary summary) {
+        String failure = java.util.Objects.requireNonNullElse(summary.failure(), "the run failed");
+        java.util.regex.Matcher gate = java.util.regex.Pattern.compile("^step gate\\.(\\S+) failed").matcher(failure);
+        boolean atGate = gate.find();
+        dev.sluice.batch.alert.AlertSink.of(spec).send(new dev.sluice.batch.alert.Alert(
+                atGate ? dev.sluice.batch.alert.Alert.Kind.GATE_FAILED : dev.sluice.batch.alert.Alert.Kind.RUN_FAILED, spec.name(),
+                atGate ? gate.group(1) : null, partition.key(), "attempt " + summary.attempt() + " (run " + summary.runId() + "): " + failure,
+                java.time.Instant.now()));
     }
 
     /**
