@@ -116,12 +116,40 @@ public final class PipelineScheduler implements AutoCloseable {
             if (!same) {
                 scheduler.scheduleJob(job, Set.of(trigger), true);
             }
+            scheduleFreshness(spec);
             Trigger now = scheduler.getTrigger(triggerKey);
             Instant next = now == null || now.getNextFireTime() == null ? null : now.getNextFireTime().toInstant();
             return new Registered(spec.name(), fires.cron(), fires.zone().getId(), spec.tier(), next, same);
         } catch (SchedulerException e) {
             throw new SluiceException("cannot register the schedule of " + spec.name() + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The freshness check of {@code spec}'s datasets, every half of the shortest update interval
+     * it declares (at least twice per interval); none when it declares none.
+     */
+    private void scheduleFreshness(PipelineSpec spec) throws SchedulerException {
+        JobKey key = JobKey.jobKey(spec.name() + ".freshness", GROUP);
+        TriggerKey triggerKey = TriggerKey.triggerKey(spec.name() + ".freshness", GROUP);
+        java.time.Duration shortest = spec.datasets().values().stream().map(d -> d.updateInterval())
+                .min(java.util.Comparator.naturalOrder()).orElse(null);
+        if (shortest == null) {
+            scheduler.deleteJob(key);
+            return;
+        }
+        long everyMs = Math.max(1_000, shortest.toMillis() / 2);
+        Trigger existing = scheduler.getTrigger(triggerKey);
+        if (existing instanceof org.quartz.SimpleTrigger st && st.getRepeatInterval() == everyMs) {
+            return;
+        }
+        JobDetail job = JobBuilder.newJob(FreshnessCheckJob.class).withIdentity(key).storeDurably()
+                .usingJobData(ScheduledLoadJob.PIPELINE, spec.name()).withDescription("freshness of " + spec.name()).build();
+        Trigger trigger = TriggerBuilder.newTrigger().withIdentity(triggerKey).forJob(key).startNow()
+                .withSchedule(org.quartz.SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(everyMs).repeatForever()
+                        .withMisfireHandlingInstructionNextWithRemainingCount())
+                .build();
+        scheduler.scheduleJob(job, Set.of(trigger), true);
     }
 
     /** Starts firing. */
@@ -147,7 +175,8 @@ public final class PipelineScheduler implements AutoCloseable {
     public List<String> pipelines() {
         try {
             List<String> out = new ArrayList<>();
-            scheduler.getJobKeys(org.quartz.impl.matchers.GroupMatcher.jobGroupEquals(GROUP)).forEach(k -> out.add(k.getName()));
+            scheduler.getJobKeys(org.quartz.impl.matchers.GroupMatcher.jobGroupEquals(GROUP)).stream()
+                    .filter(k -> !k.getName().endsWith(".freshness")).forEach(k -> out.add(k.getName()));
             out.sort(String::compareTo);
             return out;
         } catch (SchedulerException e) {

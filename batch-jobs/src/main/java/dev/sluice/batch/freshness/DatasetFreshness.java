@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param dataset the dataset
  * @param policy its owner, update interval and SLA
- * @param lastPartition the partition published last (by publication time), or null
- * @param lastPublishedAt when it was published, or null
+ * @param lastPartition the newest partition published, or null
+ * @param lastPublishedAt the newest publication (of any partition: a backfill of old partitions is an update too), or null
  * @param tslu time since last update, or null when never published
  * @param state the state
  */

@@ -20,7 +20,8 @@ import org.jooq.impl.DSL;
 
 /**
  * Time since last update (TSLU) of each dataset a spec declares under {@code datasets:}: the time
- * since its newest publication ({@code sluice.published_partition}), read against the clock given
+ * since its newest publication of any partition ({@code sluice.published_partition}; its last
+ * partition is the newest key published), read against the clock given
  * (a test's, or the system's). State: OK up to 1.5 × the update interval, WARN up to the SLA,
  * BREACH beyond. {@link #check} sends one alert per change of state (remembered in
  * {@code sluice.freshness_state}, so two checkers do not repeat each other's alerts). Thread-safe.
@@ -50,9 +51,9 @@ public final class FreshnessMonitor {
     }
 
     private DatasetFreshness of(DatasetRef ref, DatasetPolicy policy, Instant now) {
-        Record r = dsl.resultQuery("SELECT partition_key, published_at FROM sluice.published_partition WHERE dataset = ?"
-                + " ORDER BY published_at DESC, partition_key DESC", ref.qualifiedName()).fetchAny();
-        if (r == null) {
+        Record r = dsl.resultQuery("SELECT MAX(partition_key), MAX(published_at) FROM sluice.published_partition WHERE dataset = ?",
+                ref.qualifiedName()).fetchOne();
+        if (r == null || r.get(1) == null) {
             return new DatasetFreshness(ref, policy, null, null, null, FreshnessState.NEVER);
         }
         Instant at = r.get(1, OffsetDateTime.class).toInstant();
