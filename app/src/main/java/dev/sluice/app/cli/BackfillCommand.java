@@ -93,8 +93,16 @@ final class BackfillCommand implements Callable<Integer> {
                 from = from == null ? built.get()[0] : from;
                 to = to == null ? built.get()[1] : to;
             }
+            if (spec.partitionKind() != dev.sluice.core.PartitionKind.DAILY) {
+                throw new dev.sluice.core.BadInputException("--from/--to", -1, null, "backfills are of daily partitions; pipeline "
+                        + spec.name() + " is partitioned " + spec.partitionKind().id());
+            }
             BackfillPlan plan = backfill.plan(spec, from, to, rerun, stale);
             printPlan(out, plan);
+            if (plan.count(Action.MISSING) == plan.partitions().size()) {
+                throw new dev.sluice.batch.job.LandingMissingException("no partition of " + from + " … " + to + " has landed files for "
+                        + spec.name() + " (the first: " + plan.partitions().get(0).reason() + "); nothing was run or recorded");
+            }
             if (dryRun) {
                 out.println("dry run: nothing was run");
                 return ExitCodes.OK;
@@ -118,6 +126,10 @@ final class BackfillCommand implements Callable<Integer> {
                     report.backfillId(), report.status(), report.outcomes().size(), RunReport.seconds(report.elapsedMs()),
                     RunReport.seconds(report.gateMs()), report.gateBatches(),
                     report.elapsedMs() == 0 ? 0.0 : 100.0 * report.gateMs() / report.elapsedMs());
+            if (report.gateBatches() > 0) {
+                out.println("gate time by step: " + report.gateMsByStep().entrySet().stream()
+                        .map(e -> e.getKey() + " " + RunReport.seconds(e.getValue())).collect(java.util.stream.Collectors.joining(", ")));
+            }
             if (!report.completed()) {
                 out.println("Invoking the same command again continues this backfill: completed partitions are skipped,"
                         + " failed ones restart from their failed step.");
@@ -129,7 +141,7 @@ final class BackfillCommand implements Callable<Integer> {
     private void printPlan(PrintWriter out, BackfillPlan plan) {
         out.printf(Locale.ROOT, "backfill %s of %s, %s … %s%s: %d partition(s), %d to run (run %d, restart %d, rerun %d, resume %d),"
                         + " %d skipped, %d missing%n",
-                plan.backfillId(), plan.pipeline(), plan.from(), plan.to(), plan.resumed() ? " (continued)" : "",
+                plan.resumed() ? plan.backfillId() : dryRun ? "(new)" : plan.backfillId(), plan.pipeline(), plan.from(), plan.to(), plan.resumed() ? " (continued)" : "",
                 plan.partitions().size(), plan.toRun().size(), plan.count(Action.RUN), plan.count(Action.RESTART),
                 plan.count(Action.RERUN), plan.count(Action.RESUME), plan.count(Action.SKIP), plan.count(Action.MISSING));
         out.println("steps of each partition, in order: " + String.join(" → ", plan.steps()));

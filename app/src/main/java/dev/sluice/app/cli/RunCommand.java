@@ -32,8 +32,9 @@ final class RunCommand implements Callable<Integer> {
     Which which;
 
     static final class Which {
-        @Option(names = "--partition", paramLabel = "YYYY-MM-DD", description = "the partition (business date)")
-        LocalDate partition;
+        @Option(names = "--partition", paramLabel = "KEY", description = "the partition: YYYY-MM-DD (daily), YYYY-MM-DDTHH (hourly,"
+                + " UTC), YYYY-MM (monthly) or YYYY-MM-DDTHH:MM:SSZ (per fire), as the pipeline's partitioning kind says")
+        String partition;
 
         @ArgGroup(exclusive = false)
         Range range;
@@ -72,9 +73,19 @@ final class RunCommand implements Callable<Integer> {
         try (Warehouse warehouse = Warehouse.open(spec.warehouse())) {
             PipelineRunner runner = new PipelineRunner(warehouse, ctx.home());
             if (which.partition != null) {
-                RunSummary s = runner.run(spec, Partition.daily(which.partition), options);
+                Partition p;
+                try {
+                    p = spec.partitionKind().parse(which.partition);
+                } catch (dev.sluice.core.SluiceException e) {
+                    throw new dev.sluice.core.BadInputException("--partition", -1, null, e.getMessage());
+                }
+                RunSummary s = runner.run(spec, p, options);
                 RunReport.printOne(out, s);
                 return s.completed() ? ExitCodes.OK : ExitCodes.RUN_FAILED;
+            }
+            if (spec.partitionKind() != dev.sluice.core.PartitionKind.DAILY) {
+                throw new dev.sluice.core.BadInputException("--from/--to", -1, null, "ranges are of daily partitions; pipeline "
+                        + spec.name() + " is partitioned " + spec.partitionKind().id() + ": run its partitions one by one with --partition");
             }
             return runRange(runner, spec, which.range.from, which.range.to, options, out);
         }

@@ -78,15 +78,11 @@ final class SchedulerCommand implements Callable<Integer> {
         PipelineScheduler scheduler = new PipelineScheduler(warehouse, ctx.home(), name -> ctx.load(files.get(name)),
                 new PipelineScheduler.Settings(threads, misfireMs, checkinMs));
         CountDownLatch stopped = new CountDownLatch(1);
-        CountDownLatch closed = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            stopped.countDown();
-            try {
-                closed.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "sluice-scheduler-stop"));
+        // SIGTERM and SIGINT stop the scheduler from this thread, before the JVM shuts down: with a
+        // shutdown hook instead, H2's own hook would close the database under the running load
+        for (String name : new String[] {"TERM", "INT"}) {
+            sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> stopped.countDown());
+        }
         try {
             for (PipelineSpec s : specs.values()) {
                 PipelineScheduler.Registered r = scheduler.schedule(s);
@@ -97,11 +93,13 @@ final class SchedulerCommand implements Callable<Integer> {
             out.println("sluice scheduler " + scheduler.instanceId() + ": running " + specs.size() + " pipeline(s); stop with SIGTERM");
             out.flush();
             stopped.await();
+            out.println("sluice scheduler " + scheduler.instanceId() + ": stopping; running loads finish");
+            out.flush();
         } finally {
             scheduler.close();
             warehouse.close();
-            closed.countDown();
         }
+        out.println("sluice scheduler: stopped");
         return ExitCodes.OK;
     }
 
@@ -112,7 +110,7 @@ final class SchedulerCommand implements Callable<Integer> {
             for (String p : pipelines) {
                 PipelineSpec s = ctx.load(p);
                 if (s.schedule() == null) {
-                    throw new BadInputException(s.file().toString(), -1, "schedule", "pipeline " + s.name() + " has no schedule:");
+                    throw new BadInputException(s.file().toString(), -1, null, "pipeline " + s.name() + " has no schedule (add a schedule: section)");
                 }
                 out.put(s.name(), s);
             }
@@ -122,18 +120,26 @@ final class SchedulerCommand implements Callable<Integer> {
         Path dir = ctx.pipelinesDir();
         if (Files.isDirectory(dir)) {
             try (Stream<Path> list = Files.list(dir)) {
-                list.filter(f -> f.toString().endsWith(".yaml")).sorted().forEach(files::add);
+                list.filter(f -> f.toString().endsWith(".yaml") || f.toString().endsWith(".yml")).sorted().forEach(files::add);
             }
         }
+        PrintWriter err = command.commandLine().getErr();
         for (Path f : files) {
-            String text = Files.readString(f);
-            if (text.lines().anyMatch(l -> l.startsWith("schedule:"))) {
-                PipelineSpec s = ctx.load(f.toString());
+            PipelineSpec s;
+            try {
+                s = ctx.load(f.toString());
+            } catch (dev.sluice.config.SpecValidationException e) {
+                // one broken spec does not stop the others: it is named with every problem, and left out
+                err.println("sluice scheduler: leaving out " + f + ": " + e.getMessage());
+                continue;
+            }
+            if (s.schedule() != null) {
                 out.put(s.name(), s);
             }
         }
         if (out.isEmpty()) {
-            throw new BadInputException(dir.toString(), -1, null, "no pipeline spec there has a schedule: (add one, or name pipelines with --pipeline)");
+            throw new BadInputException(dir.toString(), -1, null, "no valid pipeline spec there has a schedule (add a schedule: section,"
+                    + " or name pipelines with --pipeline)");
         }
         return out;
     }

@@ -232,6 +232,8 @@ public final class Backfill {
         MDC.put("partition", plan.range().key());
         List<PartitionOutcome> outcomes = new ArrayList<>();
         long[] gates = new long[2];
+        java.util.Map<String, Long> byGate = new java.util.LinkedHashMap<>();
+        steps(spec).stream().filter(st -> st.startsWith("gate.")).forEach(g -> byGate.put(g, 0L));
         String status;
         try (LineageEmitter lineage = LineageEmitter.of(spec.lineage(), PipelineRunner.version(),
                 new LineageRepository(runner.warehouse().dsl()))) {
@@ -252,7 +254,7 @@ public final class Backfill {
             RunOptions base = new RunOptions(false, options.requester(), id.toString(), false);
             for (int i = 0; i < toRun.size(); i += options.gateBatch()) {
                 List<PlannedPartition> wave = toRun.subList(i, Math.min(toRun.size(), i + options.gateBatch()));
-                wave(spec, wave, base, new ParentRun(lineageRun, job), id, options, progress, outcomes, gates);
+                wave(spec, wave, base, new ParentRun(lineageRun, job), id, options, progress, outcomes, gates, byGate);
             }
             outcomes.sort((a, b) -> a.partition().compareTo(b.partition()));
             boolean ok = outcomes.stream().allMatch(o -> o.status().equals("COMPLETED") || o.status().equals("SKIPPED"));
@@ -268,12 +270,12 @@ public final class Backfill {
             MDC.remove("partition");
         }
         backfills.finish(id, status);
-        return new BackfillReport(id, lineageRun, status, outcomes, (System.nanoTime() - started) / 1_000_000, gates[0], gates[1]);
+        return new BackfillReport(id, lineageRun, status, outcomes, (System.nanoTime() - started) / 1_000_000, gates[0], gates[1], byGate);
     }
 
     /** Runs one wave; adds its one-pass gate evaluations and their milliseconds to {@code gates}. */
     private void wave(PipelineSpec spec, List<PlannedPartition> wave, RunOptions base, ParentRun parent, RunId backfill, Options options,
-            Progress progress, List<PartitionOutcome> outcomes, long[] gates) {
+            Progress progress, List<PartitionOutcome> outcomes, long[] gates, java.util.Map<String, Long> byGate) {
         Semaphore permits = new Semaphore(options.parallelism(), true);
         java.util.Set<Partition> members = new HashSet<>();
         wave.forEach(p -> members.add(p.partition()));
@@ -309,6 +311,7 @@ public final class Backfill {
             }
             gates[0] += barrier.batches();
             gates[1] += barrier.evaluationMs();
+            barrier.evaluationMsByGate().forEach((g, ms) -> byGate.merge(g, ms, Long::sum));
         } finally {
             pool.shutdownNow();
             if (context != null) {

@@ -14,12 +14,14 @@ import java.util.List;
  * @param gateBatches one-pass gate evaluations run (a gate of a wave is one)
  * @param gateMs wall time of those evaluations, in milliseconds (the partitions' other work waits
  *     meanwhile, so this is the gates' share of {@code elapsedMs}; recording results is not in it)
+ * @param gateMsByStep {@code gateMs} per gate step name (e.g. {@code gate.bronze.flights_raw}), in job order
  */
 public record BackfillReport(RunId backfillId, RunId lineageRun, String status, List<PartitionOutcome> outcomes, long elapsedMs,
-        long gateBatches, long gateMs) {
+        long gateBatches, long gateMs, java.util.Map<String, Long> gateMsByStep) {
 
     public BackfillReport {
         outcomes = List.copyOf(outcomes);
+        gateMsByStep = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(gateMsByStep));
     }
 
     /** True when nothing failed. */

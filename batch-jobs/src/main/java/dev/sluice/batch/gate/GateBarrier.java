@@ -34,6 +34,7 @@ public final class GateBarrier implements GateEvaluations {
     private final Map<Integer, Map<Partition, Waiting>> waiting = new HashMap<>();
     private long batches;
     private long evaluationNanos;
+    private final Map<String, Long> nanosByGate = new java.util.TreeMap<>();
 
     /**
      * @param gates the gate step names in the order a job runs them
@@ -50,13 +51,15 @@ public final class GateBarrier implements GateEvaluations {
     private static final class Waiting {
         final GateEvaluator step;
         final GateStep.Request request;
+        final int gate;
         GateResult result;
         RuntimeException error;
         boolean done;
 
-        Waiting(GateEvaluator step, GateStep.Request request) {
+        Waiting(GateEvaluator step, GateStep.Request request, int gate) {
             this.step = step;
             this.request = request;
+            this.gate = gate;
         }
     }
 
@@ -67,7 +70,7 @@ public final class GateBarrier implements GateEvaluations {
         if (k < 0 || !members.contains(p)) {
             return step.evaluate(request);
         }
-        Waiting mine = new Waiting(step, request);
+        Waiting mine = new Waiting(step, request, k);
         List<Waiting> ready;
         lock.lock();
         try {
@@ -133,6 +136,18 @@ public final class GateBarrier implements GateEvaluations {
         }
     }
 
+    /** Wall time of the one-pass evaluations per gate step name, in milliseconds. */
+    public Map<String, Long> evaluationMsByGate() {
+        lock.lock();
+        try {
+            Map<String, Long> out = new java.util.LinkedHashMap<>();
+            nanosByGate.forEach((g, n) -> out.put(g, n / 1_000_000));
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Evaluates {@code ready} and every gate that becomes ready meanwhile. */
     private void drain(List<Waiting> ready) {
         while (ready != null) {
@@ -161,7 +176,9 @@ public final class GateBarrier implements GateEvaluations {
         lock.lock();
         try {
             batches++;
-            evaluationNanos += System.nanoTime() - start;
+            long spent = System.nanoTime() - start;
+            evaluationNanos += spent;
+            nanosByGate.merge(gates.get(batch.get(0).gate), spent, Long::sum);
             for (Waiting w : batch) {
                 GateResult r = results == null ? null : results.get(w.request.judged());
                 w.result = r;

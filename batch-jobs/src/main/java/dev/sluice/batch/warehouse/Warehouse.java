@@ -102,6 +102,11 @@ public final class Warehouse implements AutoCloseable {
                 .migrate();
     }
 
+    /** The JDBC URL every connection to this warehouse uses (the pool's, and Spark's for the gates). */
+    public String jdbcUrl() {
+        return spec.url();
+    }
+
     static SQLDialect dialectOf(String url) {
         if (url.startsWith("jdbc:postgresql:")) {
             return SQLDialect.POSTGRES;
