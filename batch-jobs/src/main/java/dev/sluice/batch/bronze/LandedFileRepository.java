@@ -105,6 +105,22 @@ public final class LandedFileRepository {
      * A condition on a Bronze row (table alias {@code alias}) that it belongs to a current load of
      * its partition: what Silver reads.
      */
+    /**
+     * The Bronze rows of {@code partition}'s current load, as a condition on literal values: the
+     * (source, run) of each current landed file. The same rows as {@link #isCurrent}, without a
+     * lookup per row (a gate reads a whole partition with it); FALSE when nothing is current.
+     */
+    public org.jooq.Condition currentLoadOf(String bronzeTable, Partition partition, String alias) {
+        var current = dsl.select(DSL.field(DSL.name("source"), String.class), RUN).from(T)
+                .where(TABLE.eq(bronzeTable), PARTITION.eq(partition.key()), CURRENT.isTrue()).fetch();
+        if (current.isEmpty()) {
+            return DSL.falseCondition();
+        }
+        org.jooq.Field<String> source = DSL.field(DSL.name(alias, "_source"), String.class);
+        org.jooq.Field<String> run = DSL.field(DSL.name(alias, "_run_id"), String.class);
+        return DSL.or(current.stream().map(r -> source.eq(DSL.inline(r.value1())).and(run.eq(DSL.inline(r.value2())))).toList());
+    }
+
     public static org.jooq.Condition isCurrent(String bronzeTable, String alias) {
         return DSL.exists(DSL.selectOne().from(T.as("l")).where(
                 DSL.field(DSL.name("l", "bronze_table")).eq(bronzeTable),

@@ -239,7 +239,8 @@ public final class GateStep implements GateEvaluator {
     private Condition condition(Request r) {
         Condition where = DSL.field(DSL.name("b", "_partition"), String.class).eq(DSL.inline(r.judged().key()));
         if (table.layer() == Layer.BRONZE) {
-            return where.and(LandedFileRepository.isCurrent(table.table().qualifiedName(), "b"));
+            // the current files' (source, run) as literals: no landed-file lookup per row
+            return where.and(new LandedFileRepository(warehouse.dsl()).currentLoadOf(table.table().qualifiedName(), r.judged(), "b"));
         }
         return r.version() == null ? where : where.and(DSL.field(DSL.name("b", "_version")).eq(DSL.inline(r.version())));
     }

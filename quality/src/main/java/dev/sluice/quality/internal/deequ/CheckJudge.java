@@ -29,15 +29,16 @@ final class CheckJudge {
     /**
      * What judging a check on one partition may need.
      *
-     * @param rows the partition's rows (for samples of unexpected values and the schema); only read
-     *     when a map check has unexpected values
+     * @param rows the partition's rows (for samples of unexpected values); only read when a map
+     *     check has unexpected values; may hold only the columns the checks name
+     * @param columns every column of the data judged, in order (for schema checks)
      * @param counts row and non-null counts
      * @param rowIdColumn the row id column for samples, or null
      * @param nominalEnd the partition's nominal end (freshness), or null
      * @param newest the newest value of a column (freshness), null when it has none
      * @param history the accepted history of anomaly checks for this partition
      */
-    record PartitionData(Dataset<Row> rows, Counts counts, @Nullable String rowIdColumn, @Nullable LocalDateTime nominalEnd,
+    record PartitionData(Dataset<Row> rows, List<String> columns, Counts counts, @Nullable String rowIdColumn, @Nullable LocalDateTime nominalEnd,
             Function<String, @Nullable Object> newest, MetricHistory history) {
     }
 
@@ -72,7 +73,7 @@ final class CheckJudge {
                 yield new Outcome(held, metric, observed, counts.rows(), 0, List.of(), List.of(),
                         metric == null ? "no values to measure" : "measured " + observed);
             }
-            case SCHEMA -> schemaOutcome(spec, data.rows());
+            case SCHEMA -> schemaOutcome(spec, data.columns());
             case FRESHNESS -> freshnessOutcome(spec, data);
             case ANOMALY -> {
                 Double metric = metric(deequ);
@@ -121,9 +122,9 @@ final class CheckJudge {
         return new Outcome(held, passing, null, elements, unexpected, values, ids, message);
     }
 
-    private static Outcome schemaOutcome(CheckSpec spec, Dataset<Row> df) {
+    private static Outcome schemaOutcome(CheckSpec spec, List<String> all) {
         List<String> columns = new ArrayList<>();
-        for (String c : df.columns()) {
+        for (String c : all) {
             if (!c.startsWith("_")) {
                 columns.add(c.toLowerCase(java.util.Locale.ROOT));
             }

@@ -72,7 +72,7 @@ public final class DeequGate implements QualityGate {
         Map<CheckSpec, ConstraintResult> deequ = runDeequ(df, plans, countAnalyzers.keySet(), metrics);
         Counts counts = Counts.of(countAnalyzers, metrics);
         List<CheckResult> results = new ArrayList<>();
-        CheckJudge.PartitionData data = new CheckJudge.PartitionData(df, counts, source.rowIdColumn(), source.nominalEnd(),
+        CheckJudge.PartitionData data = new CheckJudge.PartitionData(df, List.of(df.columns()), counts, source.rowIdColumn(), source.nominalEnd(),
                 column -> df.agg(functions.max(functions.col(SparkSql.identifier(column)))).first().get(0), history);
         for (CheckPlan p : plans) {
             results.add(CheckJudge.judge(p, deequ.get(p.spec()), data));

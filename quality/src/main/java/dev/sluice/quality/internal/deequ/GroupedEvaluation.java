@@ -67,12 +67,17 @@ final class GroupedEvaluation {
         if (batch.members().isEmpty()) {
             return out;
         }
-        Dataset<Row> df = read(spark, batch).persist(StorageLevel.MEMORY_AND_DISK());
+        Dataset<Row> all = read(spark, batch);
+        List<String> allColumns = new ArrayList<>(List.of(all.columns()));
+        allColumns.remove(PARTITION);
+        List<CheckPlan> plans = new ArrayList<>();
+        for (CheckSpec c : checks) {
+            plans.add(CheckPlan.of(c, all.schema()));
+        }
+        // only the columns the checks name are read and cached (schema checks need the names alone)
+        Dataset<Row> df = all.select(needed(all, checks, batch).stream().map(c -> functions.col(SparkSql.identifier(c))).toArray(Column[]::new))
+                .persist(StorageLevel.MEMORY_AND_DISK());
         try {
-            List<CheckPlan> plans = new ArrayList<>();
-            for (CheckSpec c : checks) {
-                plans.add(CheckPlan.of(c, df.schema()));
-            }
             Map<Analyzer<?, Metric<?>>, String> countAnalyzers = Counts.analyzers(checks);
             Set<Analyzer<?, Metric<?>>> analyzers = new LinkedHashSet<>(countAnalyzers.keySet());
             for (CheckPlan p : plans) {
@@ -105,7 +110,7 @@ final class GroupedEvaluation {
                 Counts counts = Counts.of(countAnalyzers, values);
                 Dataset<Row> rows = df.filter(functions.col(PARTITION).equalTo(key)).drop(PARTITION);
                 Map<String, Object> newestHere = newest.getOrDefault(key, Map.of());
-                CheckJudge.PartitionData data = new CheckJudge.PartitionData(rows, counts, batch.rowIdColumn(), m.nominalEnd(),
+                CheckJudge.PartitionData data = new CheckJudge.PartitionData(rows, allColumns, counts, batch.rowIdColumn(), m.nominalEnd(),
                         newestHere::get, checkId -> merged(history, accepted, inBatch, checkId, m.partition()));
                 List<CheckResult> own2 = new ArrayList<>();
                 for (CheckPlan p : plans) {
@@ -127,6 +132,31 @@ final class GroupedEvaluation {
         } finally {
             df.unpersist();
         }
+    }
+
+    /** The columns of {@code df} that {@code checks} name, the row id and the partition key, in {@code df}'s order. */
+    private static List<String> needed(Dataset<Row> df, List<CheckSpec> checks, PartitionBatch batch) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        names.add(PARTITION.toLowerCase(java.util.Locale.ROOT));
+        if (batch.rowIdColumn() != null) {
+            names.add(batch.rowIdColumn().toLowerCase(java.util.Locale.ROOT));
+        }
+        for (CheckSpec c : checks) {
+            if (c.expectation().kind() == Expectation.Kind.SCHEMA) {
+                continue;
+            }
+            if (c.column() != null) {
+                names.add(c.column().toLowerCase(java.util.Locale.ROOT));
+            }
+            c.list("column_list").forEach(o -> names.add(o.toString().toLowerCase(java.util.Locale.ROOT)));
+        }
+        List<String> out = new ArrayList<>();
+        for (String f : df.columns()) {
+            if (names.contains(f.toLowerCase(java.util.Locale.ROOT))) {
+                out.add(f);
+            }
+        }
+        return out;
     }
 
     /** The stored accepted history before {@code p}, with the batch's own members replaced by what the batch accepted. */
