@@ -98,7 +98,13 @@ public enum PartitionKind {
             }
             return new Partition(text);
         } catch (DateTimeParseException e) {
-            throw new SluiceException("partition '" + text + "' is not a " + id + " key of the form " + form());
+            String what = switch (this) {
+                case DAILY -> "a date";
+                case HOURLY -> "an hour (UTC)";
+                case MONTHLY -> "a month";
+                case PER_FIRE -> "a fire instant (UTC)";
+            };
+            throw new SluiceException("'" + text + "' is not " + what + " of the form " + form());
         }
     }
 
