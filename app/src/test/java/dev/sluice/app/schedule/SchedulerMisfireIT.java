@@ -78,9 +78,15 @@ class SchedulerMisfireIT {
             assertThat(all).containsExactlyElementsOf(expected);
             assertThat(w.dsl().fetchCount(w.dsl().selectFrom("sluice.run").where("attempt > 0"))).as("no partition loaded twice").isZero();
             if (tier == 3) {
-                assertThat(missed).as("all missed fires but the newest").hasSizeGreaterThanOrEqualTo(2);
-                assertThat(downtime).as("the newest missed fire is loaded").hasSize(1);
-                assertThat(downtime.get(0)).isGreaterThan(missed.get(missed.size() - 1));
+                // only the newest due fire runs: every older one is MISSED. Which fire is the newest depends on how
+                // long the restart took (the newest missed one, or a fire due after the restart when that took
+                // longer than a period), so the test asserts the order, not the count
+                List<String> afterStop = loaded.stream().filter(k -> !beforeStop.contains(k)).toList();
+                assertThat(missed).as("the older missed fires").hasSizeGreaterThanOrEqualTo(2);
+                assertThat(downtime).as("at most the newest missed fire is loaded").hasSizeLessThanOrEqualTo(1);
+                assertThat(afterStop).isNotEmpty();
+                assertThat(afterStop.get(0)).as("every MISSED fire is older than the first load after the stop")
+                        .isGreaterThan(missed.get(missed.size() - 1));
             } else {
                 assertThat(missed).isEmpty();
                 assertThat(downtime).as("every missed fire is loaded, oldest first").hasSizeGreaterThanOrEqualTo(3);
