@@ -47,32 +47,37 @@ class TwoSchedulersIT {
             List<Process> schedulers = new ArrayList<>();
             List<File> logs = new ArrayList<>();
             Instant started = Instant.now();
-            for (int i = 0; i < 2; i++) {
-                File log = home.resolve("scheduler-" + i + ".log").toFile();
-                ProcessBuilder pb = new ProcessBuilder("bash", TestHome.projectRoot().resolve("sluice").toString(), "scheduler",
-                        "--pipeline", spec.toString(), "--misfire-threshold-ms", "1000", "--checkin-ms", "1000")
-                        .redirectErrorStream(true).redirectOutput(log);
-                pb.environment().put("SLUICE_HOME", home.toString());
-                pb.environment().put("SLUICE_WAREHOUSE_URL", url);
-                pb.environment().put("SLUICE_WAREHOUSE_USER", "postgres");
-                schedulers.add(pb.start());
-                logs.add(log);
-            }
-            // both form one cluster
-            Waits.until("two scheduler instances checked in", Duration.ofSeconds(60), () -> count(pg, "SELECT COUNT(*) FROM sluice.qrtz_scheduler_state") == 2);
-            // after 30 s the process that did the loads so far is killed (SIGKILL): the other takes over
-            Waits.until("30 seconds of scheduling", Duration.ofSeconds(60), () -> Instant.now().isAfter(started.plusSeconds(30)));
-            long busiest = count(pg, "SELECT pid FROM sluice.run GROUP BY pid ORDER BY COUNT(*) DESC LIMIT 1");
-            // the launcher execs java: a process's pid is the JVM's, as sluice.run records it
-            Process killed = schedulers.stream().filter(p -> p.pid() == busiest).findFirst().orElseThrow();
-            killed.destroyForcibly();
-            Process survivor = schedulers.get(1 - schedulers.indexOf(killed));
-            Waits.until("60 seconds of scheduling", Duration.ofSeconds(60), () -> Instant.now().isAfter(started.plusSeconds(60)));
-            survivor.destroy(); // SIGTERM: a graceful stop
-            assertThat(survivor.waitFor(60, TimeUnit.SECONDS)).as("the scheduler stops on SIGTERM").isTrue();
-            assertThat(survivor.exitValue()).as("scheduler exit; log:%n%s",
-                    java.nio.file.Files.readString(logs.get(schedulers.indexOf(survivor)).toPath())).isIn(0, 143);
+            try {
+                for (int i = 0; i < 2; i++) {
+                    File log = home.resolve("scheduler-" + i + ".log").toFile();
+                    ProcessBuilder pb = new ProcessBuilder("bash", TestHome.projectRoot().resolve("sluice").toString(), "scheduler",
+                            "--pipeline", spec.toString(), "--misfire-threshold-ms", "1000", "--checkin-ms", "1000")
+                            .redirectErrorStream(true).redirectOutput(log);
+                    pb.environment().put("SLUICE_HOME", home.toString());
+                    pb.environment().put("SLUICE_WAREHOUSE_URL", url);
+                    pb.environment().put("SLUICE_WAREHOUSE_USER", "postgres");
+                    schedulers.add(pb.start());
+                    logs.add(log);
+                }
+                // both form one cluster
+                Waits.until("two scheduler instances checked in", Duration.ofSeconds(60), () -> count(pg, "SELECT COUNT(*) FROM sluice.qrtz_scheduler_state") == 2);
+                // after 30 s the process that did the loads so far is killed (SIGKILL): the other takes over
+                Waits.until("30 seconds of scheduling", Duration.ofSeconds(60), () -> Instant.now().isAfter(started.plusSeconds(30)));
+                long busiest = count(pg, "SELECT pid FROM sluice.run GROUP BY pid ORDER BY COUNT(*) DESC LIMIT 1");
+                // the launcher execs java: a process's pid is the JVM's, as sluice.run records it
+                Process killed = schedulers.stream().filter(p -> p.pid() == busiest).findFirst().orElseThrow();
+                killed.destroyForcibly();
+                Process survivor = schedulers.get(1 - schedulers.indexOf(killed));
+                Waits.until("60 seconds of scheduling", Duration.ofSeconds(60), () -> Instant.now().isAfter(started.plusSeconds(60)));
+                survivor.destroy(); // SIGTERM: a graceful stop
+                assertThat(survivor.waitFor(60, TimeUnit.SECONDS)).as("the scheduler stops on SIGTERM").isTrue();
+                assertThat(survivor.exitValue()).as("scheduler exit; log:%n%s",
+                        java.nio.file.Files.readString(logs.get(schedulers.indexOf(survivor)).toPath())).isIn(0, 143);
 
+            } finally {
+                // a failed assertion must not leave scheduler processes behind
+                schedulers.forEach(Process::destroyForcibly);
+            }
             Map<String, String> runs = new LinkedHashMap<>();
             Map<Long, Integer> byProcess = new LinkedHashMap<>();
             try (Connection c = pg.getPostgresDatabase().getConnection(); Statement st = c.createStatement();
