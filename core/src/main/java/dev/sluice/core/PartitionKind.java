@@ -1,6 +1,5 @@
 package dev.sluice.core;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -156,10 +155,5 @@ public enum PartitionKind {
             case MONTHLY -> YearMonth.parse(p.key()).plusMonths(1).atDay(1).atStartOfDay(zone).toInstant();
             case PER_FIRE -> start(p, zone);
         };
-    }
-
-    /** The nominal length of a partition starting at {@code start} (a DST day is 23 or 25 hours). */
-    public Duration length(Partition p, ZoneId zone) {
-        return Duration.between(start(p, zone), end(p, zone));
     }
 }

@@ -6,8 +6,6 @@ import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.SluiceException;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TimeZone;
@@ -168,19 +166,6 @@ public final class PipelineScheduler implements AutoCloseable {
             return scheduler.getSchedulerInstanceId();
         } catch (SchedulerException e) {
             return "unknown";
-        }
-    }
-
-    /** The pipelines with a trigger, by name. */
-    public List<String> pipelines() {
-        try {
-            List<String> out = new ArrayList<>();
-            scheduler.getJobKeys(org.quartz.impl.matchers.GroupMatcher.jobGroupEquals(GROUP)).stream()
-                    .filter(k -> !k.getName().endsWith(".freshness")).forEach(k -> out.add(k.getName()));
-            out.sort(String::compareTo);
-            return out;
-        } catch (SchedulerException e) {
-            throw new SluiceException("cannot list the scheduled pipelines: " + e.getMessage(), e);
         }
     }
 

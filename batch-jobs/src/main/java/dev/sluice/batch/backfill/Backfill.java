@@ -94,7 +94,7 @@ public final class Backfill {
         }
     }
 
-    /** Told as partitions start and end; called from worker threads, so implementations must be thread-safe. */
+    /** Told as each partition ends (or is skipped); called from worker threads, so implementations must be thread-safe. */
     public interface Progress {
         /** Tells nothing. */
         Progress NONE = outcome -> { };
@@ -166,9 +166,9 @@ public final class Backfill {
         RunRecord last = latest.get();
         if (stale && last.status().equals("COMPLETED")) {
             return last.specHash().equals(spec.hash())
-                    ? new PlannedPartition(p, Action.SKIP, "built with the current spec (sha256 " + abbreviate(spec.hash()) + ")")
-                    : new PlannedPartition(p, Action.RERUN, "built with spec sha256 " + abbreviate(last.specHash()) + ", now "
-                            + abbreviate(spec.hash()) + ": opens attempt " + (last.attempt() + 1));
+                    ? new PlannedPartition(p, Action.SKIP, "built with the current spec (sha256 " + PipelineRunner.abbreviate(spec.hash()) + ")")
+                    : new PlannedPartition(p, Action.RERUN, "built with spec sha256 " + PipelineRunner.abbreviate(last.specHash()) + ", now "
+                            + PipelineRunner.abbreviate(spec.hash()) + ": opens attempt " + (last.attempt() + 1));
         }
         return switch (last.status()) {
             case "COMPLETED" -> rerun
@@ -180,10 +180,6 @@ public final class Backfill {
             default -> new PlannedPartition(p, Action.RESUME, "attempt " + last.attempt() + " " + last.status()
                     + " (a killed run is restarted; one still running is refused)");
         };
-    }
-
-    private static String abbreviate(String hash) {
-        return hash.substring(0, Math.min(12, hash.length())) + "…";
     }
 
     /** The first and last daily partition {@code spec}'s pipeline has runs of, if any: the range of {@code --stale}. */
@@ -257,12 +253,12 @@ public final class Backfill {
                 wave(spec, wave, base, new ParentRun(lineageRun, job), id, options, progress, outcomes, gates, byGate);
             }
             outcomes.sort((a, b) -> a.partition().compareTo(b.partition()));
-            boolean ok = outcomes.stream().allMatch(o -> o.status().equals("COMPLETED") || o.status().equals("SKIPPED"));
+            List<PartitionOutcome> notDone = outcomes.stream()
+                    .filter(o -> !o.status().equals("COMPLETED") && !o.status().equals("SKIPPED")).toList();
+            boolean ok = notDone.isEmpty();
             status = ok ? "COMPLETED" : "FAILED";
-            String error = ok ? null : outcomes.stream().filter(o -> !o.status().equals("COMPLETED") && !o.status().equals("SKIPPED"))
-                    .count() + " partition(s) did not complete, the first " + outcomes.stream()
-                    .filter(o -> !o.status().equals("COMPLETED") && !o.status().equals("SKIPPED")).findFirst()
-                    .map(o -> o.partition() + " " + o.status() + ": " + o.message()).orElse("");
+            String error = ok ? null : notDone.size() + " partition(s) did not complete, the first " + notDone.get(0).partition()
+                    + " " + notDone.get(0).status() + ": " + notDone.get(0).message();
             lineage.emit(event(ok ? RunEventType.COMPLETE : RunEventType.FAIL, lineageRun, job, spec, plan, id, error));
         } finally {
             MDC.remove("run_id");

@@ -203,7 +203,8 @@ public final class PipelineRunner {
         LOG.info("abandoned failed attempt {} (run {}) for --rerun", last.attempt(), last.runId());
     }
 
-    private static String abbreviate(String hash) {
+    /** The first 12 hex digits of a hash and an ellipsis, for messages. */
+    public static String abbreviate(String hash) {
         return hash.substring(0, Math.min(12, hash.length())) + "…";
     }
 

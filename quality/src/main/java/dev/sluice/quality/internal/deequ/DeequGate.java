@@ -4,34 +4,25 @@ import com.amazon.deequ.VerificationResult;
 import com.amazon.deequ.VerificationRunBuilder;
 import com.amazon.deequ.VerificationSuite;
 import com.amazon.deequ.constraints.ConstraintResult;
-import com.amazon.deequ.constraints.ConstraintStatus$;
 import dev.sluice.config.CheckSpec;
-import dev.sluice.config.Expectation;
-import dev.sluice.config.Severity;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
 import dev.sluice.core.SluiceException;
 import dev.sluice.quality.Boundary;
 import dev.sluice.quality.CheckResult;
-import dev.sluice.quality.CheckStatus;
 import dev.sluice.quality.GateResult;
 import dev.sluice.quality.MetricHistory;
 import dev.sluice.quality.PartitionSource;
 import dev.sluice.quality.QualityGate;
-import java.time.Duration;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link QualityGate} on Deequ: reads the partition over JDBC into Spark, runs all Deequ-backed checks in one {@code VerificationSuite} (scan-shareable
