@@ -10,16 +10,12 @@ import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.SluiceEnvironment;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -77,24 +73,7 @@ class BackfillKillIT {
         assertThat(expected.get("bronze rows")).isEqualTo(expected.get("distinct bronze rows"));
 
         String url = TestHome.freshH2Url() + ";WRITE_DELAY=0";
-        String point = "in-transaction:gold.route_daily#2";
-        ProcessBuilder pb = new ProcessBuilder("bash", TestHome.projectRoot().resolve("sluice").toString()).redirectErrorStream(true);
-        pb.command().addAll(List.of(BACKFILL));
-        pb.environment().putAll(env(url));
-        pb.environment().put("SLUICE_FAULT_PAUSE", point);
-        Process p = pb.start();
-        boolean paused = false;
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line; (line = r.readLine()) != null; ) {
-                if (line.endsWith("SLUICE-FAULT-PAUSE " + point)) {
-                    paused = true;
-                    p.destroyForcibly();
-                    break;
-                }
-            }
-        }
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(paused).as("the backfill reached %s", point).isTrue();
+        FaultPointKill.killAt("in-transaction:gold.route_daily#2", env(url), BACKFILL);
 
         String out = backfillInProcess(url);
         assertThat(out).contains("(continued)").contains("COMPLETED: 4 partition(s)");

@@ -10,16 +10,12 @@ import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.SluiceEnvironment;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -119,23 +115,7 @@ class CrashPointsIT {
 
     /** Starts the CLI in a process that pauses at {@code point}, and kills it there (SIGKILL). */
     private static void killAt(String point, String url, Map<String, String> env, String pipeline, Partition day) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder("bash", TestHome.projectRoot().resolve("sluice").toString(),
-                "run", pipeline, "--partition", day.key()).redirectErrorStream(true);
-        pb.environment().putAll(env);
-        pb.environment().put("SLUICE_FAULT_PAUSE", point);
-        Process p = pb.start();
-        boolean paused = false;
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line; (line = r.readLine()) != null; ) {
-                if (line.endsWith("SLUICE-FAULT-PAUSE " + point)) {
-                    paused = true;
-                    p.destroyForcibly();
-                    break;
-                }
-            }
-        }
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(paused).as("the run reached %s", point).isTrue();
+        FaultPointKill.killAt(point, env, "run", pipeline, "--partition", day.key());
     }
 
     @ParameterizedTest

@@ -33,7 +33,6 @@ public final class GateBarrier implements GateEvaluations {
     private final Map<Partition, Integer> position = new HashMap<>();
     private final Map<Integer, Map<Partition, Waiting>> waiting = new HashMap<>();
     private long batches;
-    private long evaluationNanos;
     private final Map<String, Long> nanosByGate = new java.util.TreeMap<>();
 
     /**
@@ -126,16 +125,6 @@ public final class GateBarrier implements GateEvaluations {
         }
     }
 
-    /** Wall time spent in one-pass evaluations so far, in milliseconds (reading, Spark, judging; not recording). */
-    public long evaluationMs() {
-        lock.lock();
-        try {
-            return evaluationNanos / 1_000_000;
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /** Wall time of the one-pass evaluations per gate step name, in milliseconds. */
     public Map<String, Long> evaluationMsByGate() {
         lock.lock();
@@ -177,7 +166,6 @@ public final class GateBarrier implements GateEvaluations {
         try {
             batches++;
             long spent = System.nanoTime() - start;
-            evaluationNanos += spent;
             nanosByGate.merge(gates.get(batch.get(0).gate), spent, Long::sum);
             for (Waiting w : batch) {
                 GateResult r = results == null ? null : results.get(w.request.judged());

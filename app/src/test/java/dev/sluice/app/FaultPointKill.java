@@ -1,0 +1,40 @@
+package dev.sluice.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.batch.testkit.TestHome;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Starts {@code sluice <args>} in a process that pauses at a fault point ({@code SLUICE_FAULT_PAUSE}) and kills it there (SIGKILL). */
+final class FaultPointKill {
+
+    private FaultPointKill() {
+    }
+
+    static void killAt(String point, Map<String, String> env, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("bash", TestHome.projectRoot().resolve("sluice").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().putAll(env);
+        pb.environment().put("SLUICE_FAULT_PAUSE", point);
+        Process p = pb.start();
+        boolean paused = false;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                if (line.endsWith("SLUICE-FAULT-PAUSE " + point)) {
+                    paused = true;
+                    p.destroyForcibly();
+                    break;
+                }
+            }
+        }
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(paused).as("the process reached %s", point).isTrue();
+    }
+}
