@@ -149,8 +149,9 @@ public final class BackfillBench {
                 .replace("path: ${SLUICE_HOME}/landing/flights/dt={partition}",
                         "path: ${SLUICE_HOME}/bulk-landing/flights\n    partitioned: false")
                 .replace("partition: daily\n      write: overwrite-partition", "partition: none")
-                .replace("partition: daily", "partition: none");
-        if (bulk.contains("partition: daily") || !bulk.contains("bulk-landing")) {
+                .replace("partition: daily", "partition: none")
+                .replace("partition: monthly", "partition: none");
+        if (bulk.contains("partition: daily") || bulk.contains("partition: monthly") || !bulk.contains("bulk-landing")) {
             throw new IllegalStateException("flights.yaml changed shape: the bulk form cannot be derived");
         }
         Files.writeString(dir.resolve("flights.yaml"), flights);

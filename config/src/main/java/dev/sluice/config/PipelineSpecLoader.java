@@ -173,7 +173,7 @@ public final class PipelineSpecLoader {
         Map<String, SourceSpec> sources = sources(c, dir, contractFiles);
         Set<String> declaredSources = new HashSet<>();
         c.list("sources", false).forEach(s -> s.text("name", false).ifPresent(declaredSources::add));
-        List<TableSpec> tables = new LayerReader(c, sources, declaredSources).tables();
+        List<TableSpec> tables = new LayerReader(c, sources, declaredSources, partitionKind).tables();
         PiiKeys piiKeys = piiKeys(c, sources.values().stream().anyMatch(s -> s.pii().containsValue(PiiPolicy.HASH)), requireSecrets, env);
 
         if (!problems.isEmpty() || name.isEmpty() || warehouse.isEmpty()) {
@@ -508,15 +508,41 @@ public final class PipelineSpecLoader {
         private final List<TableSpec> tables = new ArrayList<>();
         private final Set<String> declaredSources;
         private final Set<DatasetRef> declared = new HashSet<>();
+        private final Set<DatasetRef> rollups = new HashSet<>();
+        private final Set<DatasetRef> snapshots = new HashSet<>();
+        private final dev.sluice.core.PartitionKind pipelineKind;
 
         /**
          * @param declaredSources every source name in the file, valid or not: a table on an invalid
          *     source is not reported again
+         * @param pipelineKind the pipeline's partitioning
          */
-        LayerReader(YamlCursor root, Map<String, SourceSpec> sources, Set<String> declaredSources) {
+        LayerReader(YamlCursor root, Map<String, SourceSpec> sources, Set<String> declaredSources,
+                dev.sluice.core.PartitionKind pipelineKind) {
             this.root = root;
             this.sources = sources;
             this.declaredSources = declaredSources;
+            this.pipelineKind = pipelineKind;
+        }
+
+        /** True when partitions of {@code rollup} are whole unions of partitions of {@code of} (month ⊃ day ⊃ hour). */
+        private static boolean coarser(dev.sluice.core.PartitionKind rollup, dev.sluice.core.PartitionKind of) {
+            return switch (of) {
+                case HOURLY -> rollup == dev.sluice.core.PartitionKind.DAILY || rollup == dev.sluice.core.PartitionKind.MONTHLY;
+                case DAILY -> rollup == dev.sluice.core.PartitionKind.MONTHLY;
+                default -> false;
+            };
+        }
+
+        /** The rollup kinds a Gold table of this pipeline may declare, for messages. */
+        private String rollupKinds(dev.sluice.core.PartitionKind of) {
+            List<String> kinds = new ArrayList<>();
+            for (dev.sluice.core.PartitionKind k : dev.sluice.core.PartitionKind.values()) {
+                if (coarser(k, of)) {
+                    kinds.add(k.id());
+                }
+            }
+            return kinds.isEmpty() ? "" : ", or a rollup: " + String.join(", ", kinds);
         }
 
         List<TableSpec> tables() {
@@ -558,6 +584,9 @@ public final class PipelineSpecLoader {
                 List<CheckSpec> checks = CheckReader.checks(t, known);
                 if (ref.isPresent() && source.isPresent()) {
                     SourceSpec s = source.get();
+                    if (!s.partitioned()) {
+                        snapshots.add(ref.get());
+                    }
                     tables.add(new TableSpec(layer, ref.get(), s.name(), null, s.partitioned(), List.of(),
                             s.contract().columns(), "", List.of(), checks));
                 }
@@ -566,12 +595,29 @@ public final class PipelineSpecLoader {
             Optional<DatasetRef> input = t.text("input", true).flatMap(i -> parseRef(t, "input", i));
             input.filter(i -> !declared.contains(i) || ref.map(i::equals).orElse(false)).ifPresent(i ->
                     t.problem("input", i.qualifiedName(), "the input must be a table declared before this one"));
-            boolean partitioned = t.text("partition", false).map(p -> {
-                if (!p.equals("daily") && !p.equals("none")) {
-                    t.problem("partition", p, "one of daily, none (a reference snapshot)");
+            String partitionText = t.text("partition", false).orElse(pipelineKind.id());
+            boolean partitioned = !partitionText.equals("none");
+            dev.sluice.core.PartitionKind rollup = null;
+            if (partitioned && !partitionText.equals(pipelineKind.id())) {
+                var kind = dev.sluice.core.PartitionKind.of(partitionText).filter(k -> coarser(k, pipelineKind));
+                if (kind.isEmpty() || layer != Layer.GOLD) {
+                    t.problem("partition", partitionText, "one of " + pipelineKind.id() + " (the pipeline's partitioning), none (a reference"
+                            + " snapshot)" + (layer == Layer.GOLD ? rollupKinds(pipelineKind) : ""));
+                } else {
+                    rollup = kind.get();
                 }
-                return !p.equals("none");
-            }).orElse(true);
+            }
+            Optional<DatasetRef> rolledUp = input.filter(rollups::contains);
+            rolledUp.ifPresent(i -> t.problem("input", i.qualifiedName(), "a rollup table (partitioned more coarsely than the pipeline)"
+                    + " cannot be the input of another table"));
+            if (rollup != null) {
+                input.filter(snapshots::contains).ifPresent(i -> t.problem("input", i.qualifiedName(),
+                        "a rollup sums partitions of its input; " + i.qualifiedName() + " is a snapshot (partition: none)"));
+                ref.ifPresent(rollups::add);
+            }
+            if (!partitioned) {
+                ref.ifPresent(snapshots::add);
+            }
             t.text("write", false).filter(w -> !w.equals("overwrite-partition"))
                     .ifPresent(w -> t.problem("write", w, "only overwrite-partition is supported"));
             List<ColumnSpec> columns = columns(t);
@@ -593,7 +639,7 @@ public final class PipelineSpecLoader {
             List<CheckSpec> checks = CheckReader.checks(t, known);
             if (ref.isPresent() && input.isPresent() && sql.isPresent()) {
                 tables.add(new TableSpec(layer, ref.get(), null, input.get(), partitioned, key, columns,
-                        sql.get().strip(), rules, checks));
+                        sql.get().strip(), rules, checks, rollup));
             }
         }
 

@@ -2,6 +2,8 @@ package dev.sluice.config;
 
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Layer;
+import dev.sluice.core.Partition;
+import dev.sluice.core.PartitionKind;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -26,22 +28,71 @@ import org.jspecify.annotations.Nullable;
  * @param quarantine for Silver: the quarantine rules, first match wins; otherwise empty
  * @param checks the quality checks of this table's gate (Bronze: source, Silver: transform, Gold:
  *     sink), in declaration order
+ * @param rollup for a Gold table partitioned more coarsely than its pipeline (e.g. {@code partition:
+ *     monthly} in a daily pipeline), that kind; else null. The run of partition D rebuilds the
+ *     rollup partition containing D ({@link #outputPartition}) from every published input partition
+ *     within it ({@link #inputRange})
  */
 public record TableSpec(Layer layer, DatasetRef table, @Nullable String source, @Nullable DatasetRef input,
         boolean partitioned, List<String> key, List<ColumnSpec> columns, String sql,
-        List<QuarantineRule> quarantine, List<CheckSpec> checks) {
+        List<QuarantineRule> quarantine, List<CheckSpec> checks, @Nullable PartitionKind rollup) {
 
     public TableSpec {
         key = List.copyOf(key);
         columns = List.copyOf(columns);
         quarantine = List.copyOf(quarantine);
         checks = List.copyOf(checks);
+        if (rollup != null && !partitioned) {
+            throw new IllegalArgumentException("a rollup table is partitioned");
+        }
+    }
+
+    /** A table partitioned like its pipeline (or a snapshot). */
+    public TableSpec(Layer layer, DatasetRef table, @Nullable String source, @Nullable DatasetRef input,
+            boolean partitioned, List<String> key, List<ColumnSpec> columns, String sql,
+            List<QuarantineRule> quarantine, List<CheckSpec> checks) {
+        this(layer, table, source, input, partitioned, key, columns, sql, quarantine, checks, null);
     }
 
     /** A table without quality checks. */
     public TableSpec(Layer layer, DatasetRef table, @Nullable String source, @Nullable DatasetRef input,
             boolean partitioned, List<String> key, List<ColumnSpec> columns, String sql, List<QuarantineRule> quarantine) {
         this(layer, table, source, input, partitioned, key, columns, sql, quarantine, List.of());
+    }
+
+    /** True for a table partitioned more coarsely than its pipeline ({@link #rollup()} is set). */
+    public boolean isRollup() {
+        return rollup != null;
+    }
+
+    /**
+     * The partition of this table that a run of {@code run} writes: {@link Partition#NONE} for a
+     * snapshot, the partition of {@link #rollup()} containing {@code run}'s nominal start (UTC) for
+     * a rollup (a key already of that kind is itself), else {@code run}.
+     */
+    public Partition outputPartition(Partition run) {
+        if (!partitioned) {
+            return Partition.NONE;
+        }
+        if (rollup == null || run.kind().filter(k -> k == rollup).isPresent()) {
+            return run;
+        }
+        java.time.LocalDateTime start = run.nominalStart();
+        if (start == null) {
+            throw new IllegalArgumentException("partition " + run + " has no time to roll up into a " + rollup.id() + " partition");
+        }
+        return rollup.containing(start.atZone(java.time.ZoneOffset.UTC));
+    }
+
+    /**
+     * The first and last key (inclusive) of the {@code inputKind} partitions inside rollup partition
+     * {@code out} (UTC): e.g. {@code 2001-02-01} and {@code 2001-02-28} for month {@code 2001-02}.
+     */
+    public static Partition[] inputRange(Partition out, PartitionKind inputKind) {
+        java.time.LocalDateTime start = java.util.Objects.requireNonNull(out.nominalStart(), "a rollup partition has a start");
+        java.time.LocalDateTime end = java.util.Objects.requireNonNull(out.nominalEnd(), "a rollup partition has an end");
+        return new Partition[] {inputKind.containing(start.atZone(java.time.ZoneOffset.UTC)),
+                inputKind.containing(end.minusNanos(1).atZone(java.time.ZoneOffset.UTC))};
     }
 
     /** The input table of a Silver/Gold table. */

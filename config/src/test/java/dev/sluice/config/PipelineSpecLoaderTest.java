@@ -40,13 +40,52 @@ class PipelineSpecLoaderTest {
                 .containsExactly("date", "delay", "distance", "origin", "destination");
         assertThat(spec.tables()).extracting(t -> t.table().qualifiedName()).containsExactly(
                 "bronze.airports_raw", "bronze.flights_raw", "silver.airports", "silver.flights",
-                "gold.airport_daily_delays", "gold.route_daily");
+                "gold.airport_daily_delays", "gold.route_daily", "gold.airport_monthly_delays");
         TableSpec silver = spec.table(DatasetRef.parse("silver.flights")).orElseThrow();
         assertThat(silver.layer()).isEqualTo(Layer.SILVER);
         assertThat(silver.quarantine()).extracting(QuarantineRule::id).containsExactly(
                 "required_value_missing", "delay_out_of_range", "distance_not_positive", "unknown_airport");
         assertThat(spec.table(DatasetRef.parse("silver.airports")).orElseThrow().partitioned()).isFalse();
         assertThat(spec.hash()).hasSize(64);
+        TableSpec monthly = spec.table(DatasetRef.parse("gold.airport_monthly_delays")).orElseThrow();
+        assertThat(monthly.rollup()).isEqualTo(dev.sluice.core.PartitionKind.MONTHLY);
+        assertThat(monthly.outputPartition(new dev.sluice.core.Partition("2001-02-17")).key()).isEqualTo("2001-02");
+        assertThat(monthly.outputPartition(new dev.sluice.core.Partition("2001-02")).key()).isEqualTo("2001-02");
+        assertThat(TableSpec.inputRange(new dev.sluice.core.Partition("2001-02"), dev.sluice.core.PartitionKind.DAILY))
+                .extracting(dev.sluice.core.Partition::key).containsExactly("2001-02-01", "2001-02-28");
+        assertThat(spec.table(DatasetRef.parse("gold.route_daily")).orElseThrow().outputPartition(new dev.sluice.core.Partition("2001-02-17")).key())
+                .isEqualTo("2001-02-17");
+    }
+
+    /** The flights spec with {@code from} replaced by {@code to}, in {@code dir} with its contracts; its problems. */
+    private static List<SpecProblem> problemsOf(Path dir, String from, String to) throws Exception {
+        String spec = java.nio.file.Files.readString(PROJECT_SPEC);
+        assertThat(spec).contains(from);
+        java.nio.file.Files.createDirectories(dir.resolve("contracts"));
+        for (String c : List.of("contracts/flights.v1.yaml", "contracts/airports.v1.yaml")) {
+            java.nio.file.Files.copy(PROJECT_SPEC.resolveSibling(c), dir.resolve(c), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        Path file = dir.resolve("flights.yaml");
+        java.nio.file.Files.writeString(file, spec.replace(from, to));
+        return loader(Map.of()).validate(file);
+    }
+
+    @Test
+    void aRollupIsAGoldTableOfACoarserKindOverAPartitionedInput(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        assertThat(problemsOf(dir, "input: bronze.flights_raw\n      partition: daily",
+                "input: bronze.flights_raw\n      partition: monthly"))
+                .extracting(SpecProblem::keyPath, SpecProblem::value, SpecProblem::reason)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("layers.silver[1].partition", "monthly",
+                        "one of daily (the pipeline's partitioning), none (a reference snapshot)"));
+        assertThat(problemsOf(dir, "input: gold.airport_daily_delays\n      partition: monthly",
+                "input: gold.airport_daily_delays\n      partition: hourly"))
+                .extracting(SpecProblem::reason)
+                .containsExactly("one of daily (the pipeline's partitioning), none (a reference snapshot), or a rollup: monthly");
+        assertThat(problemsOf(dir, "input: gold.airport_daily_delays\n      partition: monthly",
+                "input: silver.airports\n      partition: monthly"))
+                .extracting(SpecProblem::keyPath, SpecProblem::reason)
+                .contains(org.assertj.core.groups.Tuple.tuple("layers.gold[2].input",
+                        "a rollup sums partitions of its input; silver.airports is a snapshot (partition: none)"));
     }
 
     @Test

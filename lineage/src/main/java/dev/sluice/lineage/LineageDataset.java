@@ -13,7 +13,9 @@ import org.jspecify.annotations.Nullable;
  *     part ({@code landing/flights})
  * @param fields the columns as (name, type) pairs, in order; empty when unknown
  * @param partitionColumn the column that partitions it ({@code _partition}), or null
- * @param partitionKey the partition read or written, or null for a reference snapshot
+ * @param partitionKey the partition read or written, or null for a reference snapshot; an input
+ *     read as a range of partitions (the input of a monthly rollup) is written {@code first/last},
+ *     keys inclusive, e.g. {@code 2001-02-01/2001-02-28}
  * @param version the published version written (Silver/Gold), or null
  * @param rowCount rows written (outputs), or null
  * @param columnLineage for an output, where each of its columns comes from; empty when unknown

@@ -71,7 +71,7 @@ public final class GateStep implements GateEvaluator {
 
     /** What the gate of {@code partition} in {@code run} judges. */
     public Request prepare(Partition partition, RunId run) {
-        Partition out = table.partitioned() ? partition : Partition.NONE;
+        Partition out = table.outputPartition(partition);
         Integer version = table.layer() == Layer.BRONZE ? null : versionWrittenBy(warehouse.dsl(), out, run);
         return new Request(partition, out, run, version);
     }

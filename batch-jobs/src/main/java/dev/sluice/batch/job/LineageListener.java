@@ -136,7 +136,7 @@ final class LineageListener implements JobExecutionListener {
             inputs.add(landing);
             outputs.add(withColumns(table(table, null, done ? se.getWriteCount() : null), table, landing));
         } else {
-            spec.table(table.inputTable().orElseThrow()).ifPresent(in -> inputs.add(table(in, null, null)));
+            spec.table(table.inputTable().orElseThrow()).ifPresent(in -> inputs.add(table.isRollup() ? rolledUp(in, table) : table(in, null, null)));
             dev.sluice.batch.lineage.ColumnLineage.referenced(spec, table).forEach(t -> inputs.add(table(t, null, null)));
             String version = done && ctx.containsKey(StepMetrics.VERSION) ? Integer.toString(ctx.getInt(StepMetrics.VERSION)) : null;
             outputs.add(withColumns(table(table, version, done ? se.getWriteCount() : null), table, null));
@@ -151,7 +151,7 @@ final class LineageListener implements JobExecutionListener {
         if (quality == null) {
             return d;
         }
-        Partition judged = table.partitioned() ? partition : Partition.NONE;
+        Partition judged = table.outputPartition(partition);
         List<LineageDataset.Assertion> assertions = new ArrayList<>();
         java.util.Map<String, Long> nulls = new java.util.LinkedHashMap<>();
         Long rowCount = null;
@@ -217,8 +217,18 @@ final class LineageListener implements JobExecutionListener {
         for (ColumnSpec c : t.columns()) {
             fields.add(new LineageDataset.Field(c.name(), c.type().id()));
         }
-        String key = t.partitioned() ? partition.key() : Partition.NONE.key();
+        String key = t.outputPartition(partition).key();
         return new LineageDataset(warehouse, t.table().qualifiedName(), fields, "_partition", key, version, rows);
+    }
+
+    /**
+     * The input of a rollup step: every partition of {@code in} inside the rollup partition, its
+     * key written {@code first/last} ({@link LineageDataset#partitionKey()}).
+     */
+    private LineageDataset rolledUp(TableSpec in, TableSpec rollup) {
+        LineageDataset d = table(in, null, null);
+        Partition[] range = TableSpec.inputRange(rollup.outputPartition(partition), spec.partitionKind());
+        return new LineageDataset(d.namespace(), d.name(), d.fields(), d.partitionColumn(), range[0].key() + "/" + range[1].key(), null, null);
     }
 
     /** A source's landed files: named by the path template without its partition part. */

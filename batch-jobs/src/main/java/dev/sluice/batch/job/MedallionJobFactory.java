@@ -56,7 +56,7 @@ public final class MedallionJobFactory {
 
     /** The job of {@code partition} of {@code spec}, run as {@code run}, without lineage. */
     public Job job(PipelineSpec spec, Partition partition, RunId run) {
-        return job(spec, partition, run, dev.sluice.lineage.LineageEmitter.NOOP, false, null, dev.sluice.batch.gate.GateEvaluations.ALONE);
+        return job(spec, partition, run, dev.sluice.lineage.LineageEmitter.NOOP, false, null, dev.sluice.batch.gate.GateEvaluations.ALONE, null);
     }
 
     /**
@@ -64,19 +64,29 @@ public final class MedallionJobFactory {
      * {@code lineage}; {@code restart} when it resumes a failed attempt (a new OpenLineage run).
      *
      * @param parent the run that started this one (a backfill), its parent in lineage; or null
-     * @param gates how its gate steps are evaluated
+     * @param gates how its gate steps are evaluated (a rollup's gate is always evaluated alone: the
+     *     partitions of a wave share its partition)
+     * @param only the tables to run (step names), or null for every table
      */
     public Job job(PipelineSpec spec, Partition partition, RunId run, dev.sluice.lineage.LineageEmitter lineage, boolean restart,
-            @org.jspecify.annotations.Nullable ParentRun parent, dev.sluice.batch.gate.GateEvaluations gates) {
+            @org.jspecify.annotations.Nullable ParentRun parent, dev.sluice.batch.gate.GateEvaluations gates,
+            java.util.@org.jspecify.annotations.Nullable Collection<String> only) {
         LineageListener events = new LineageListener(lineage, spec, partition, run, home, warehouse, restart, parent);
         List<Step> steps = new java.util.ArrayList<>();
         for (TableSpec t : spec.tables()) {
+            if (only != null && !only.contains(t.stepName())) {
+                continue;
+            }
             Step step = t.layer() == Layer.BRONZE ? bronzeStep(spec, t, partition, run, events.step(t, false))
                     : transformStep(spec, t, partition, run, events.step(t, false));
             steps.add(step);
             if (t.hasGate()) {
-                steps.add(gateStep(spec, t, partition, run, events.step(t, true), gates));
+                steps.add(gateStep(spec, t, partition, run, events.step(t, true),
+                        t.isRollup() ? dev.sluice.batch.gate.GateEvaluations.ALONE : gates));
             }
+        }
+        if (steps.isEmpty()) {
+            throw new dev.sluice.core.SluiceException("no table of pipeline " + spec.name() + " is among " + only);
         }
         SimpleJobBuilder b = new JobBuilder(spec.name(), batch.repository()).listener(events).start(steps.get(0));
         for (Step s : steps.subList(1, steps.size())) {
@@ -181,7 +191,8 @@ public final class MedallionJobFactory {
                     return RepeatStatus.FINISHED;
                 }, warehouse.transactionManager())
                 .listener(boundary(table.stepName()))
-                .listener(snapshotLock(!table.partitioned(), table.stepName()))
+                .listener(snapshotLock(!table.partitioned() || table.isRollup(),
+                        table.isRollup() ? table.stepName() + "@" + table.outputPartition(partition) : table.stepName()))
                 .listener(lineage)
                 .build();
     }

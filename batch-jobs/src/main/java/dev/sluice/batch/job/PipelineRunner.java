@@ -90,10 +90,19 @@ public final class PipelineRunner {
     }
 
     private RunSummary runInContext(PipelineSpec spec, Partition partition, RunOptions options) {
-        checkLanding(spec, partition);
-        LayerTables.create(warehouse.dsl(), spec);
-        new ContractGuard(warehouse.dsl(), home).check(spec, partition);
         Optional<RunRecord> latest = runs.latest(spec.name(), partition);
+        if (options.tables() == null && latest.isPresent() && !latest.get().status().equals("COMPLETED") && !options.rerun()) {
+            options = options.withTables(tablesOf(spec, partition, latest.get().attempt())); // a restart runs what its attempt ran
+        }
+        List<String> only = options.tables();
+        boolean loads = only == null || spec.tables(Layer.BRONZE).stream().anyMatch(t -> only.contains(t.stepName()));
+        if (loads) {
+            checkLanding(spec, partition);
+        }
+        LayerTables.create(warehouse.dsl(), spec);
+        if (loads) {
+            new ContractGuard(warehouse.dsl(), home).check(spec, partition);
+        }
         int attempt = 0;
         RunId run = RunId.newId();
         boolean restart = false;
@@ -146,6 +155,7 @@ public final class PipelineRunner {
                 .addString("spec.hash", spec.hash(), false)
                 .addString("requester", String.valueOf(options.requester()), false)
                 .addString("trace.id", String.valueOf(options.traceId()), false)
+                .addString(TABLES, only == null ? "" : String.join(",", only), false)
                 .toJobParameters();
         JobExecution execution = launch(spec, partition, run, params, attempt, restart, options);
         RunSummary summary = summarize(spec, partition, attempt, run, restart, execution);
@@ -208,6 +218,19 @@ public final class PipelineRunner {
         return hash.substring(0, Math.min(12, hash.length())) + "…";
     }
 
+    /** The job parameter naming the tables an attempt runs (comma-separated step names; empty: every table). */
+    static final String TABLES = "tables";
+
+    /** The tables attempt {@code attempt} of {@code partition} ran, or null for every table. */
+    private @Nullable List<String> tablesOf(PipelineSpec spec, Partition partition, int attempt) {
+        JobExecution last = batch.repository().getLastJobExecution(spec.name(), identity(partition, attempt));
+        if (last == null) {
+            return null;
+        }
+        String tables = last.getJobParameters().getString(TABLES);
+        return tables == null || tables.isEmpty() ? null : List.of(tables.split(","));
+    }
+
     private static JobParameters identity(Partition partition, int attempt) {
         return new JobParametersBuilder().addString("partition", partition.key(), true)
                 .addLong("attempt", (long) attempt, true).toJobParameters();
@@ -238,7 +261,8 @@ public final class PipelineRunner {
         try {
             try (dev.sluice.lineage.LineageEmitter lineage = dev.sluice.lineage.LineageEmitter.of(spec.lineage(), VERSION,
                     new dev.sluice.batch.lineage.LineageRepository(warehouse.dsl()))) {
-                return batch.operator().start(jobs.job(spec, partition, run, lineage, restart, options.parent(), options.gates()), params);
+                return batch.operator().start(jobs.job(spec, partition, run, lineage, restart, options.parent(), options.gates(),
+                        options.tables()), params);
             }
         } catch (JobExecutionAlreadyRunningException e) {
             throw new RunRefusedException("attempt " + attempt + " of partition " + partition + " of pipeline "

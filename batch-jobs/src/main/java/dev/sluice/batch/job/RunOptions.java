@@ -16,17 +16,21 @@ import org.jspecify.annotations.Nullable;
  *     gone (it ran on another host): the caller vouches that it is
  * @param parent the run that started this one (a backfill), its parent in lineage; or null
  * @param gates how the gate steps are evaluated: alone, or gathered by a backfill
+ * @param tables the tables whose steps (and gates) the job runs, by step name, in spec order; null
+ *     for every table. A backfill planned from a changed dataset runs only what the change affects;
+ *     a restart of such an attempt runs the same tables (recorded in the job parameters)
  */
 public record RunOptions(boolean rerun, @Nullable String requester, @Nullable String traceId, boolean recoverStale,
-        @Nullable ParentRun parent, GateEvaluations gates) {
+        @Nullable ParentRun parent, GateEvaluations gates, java.util.@Nullable List<String> tables) {
 
     public RunOptions {
         Objects.requireNonNull(gates, "gates");
+        tables = tables == null ? null : java.util.List.copyOf(tables);
     }
 
-    /** Options of a run started on its own (no parent, gates alone). */
+    /** Options of a run started on its own (no parent, gates alone, every table). */
     public RunOptions(boolean rerun, @Nullable String requester, @Nullable String traceId, boolean recoverStale) {
-        this(rerun, requester, traceId, recoverStale, null, GateEvaluations.ALONE);
+        this(rerun, requester, traceId, recoverStale, null, GateEvaluations.ALONE, null);
     }
 
     /** A plain run: attempt 0, or the restart of a failed attempt. */
@@ -36,11 +40,16 @@ public record RunOptions(boolean rerun, @Nullable String requester, @Nullable St
 
     /** This, with {@code rerun} set. */
     public RunOptions withRerun(boolean value) {
-        return new RunOptions(value, requester, traceId, recoverStale, parent, gates);
+        return new RunOptions(value, requester, traceId, recoverStale, parent, gates, tables);
+    }
+
+    /** This, running only {@code only} (table step names; null: every table). */
+    public RunOptions withTables(java.util.@Nullable List<String> only) {
+        return new RunOptions(rerun, requester, traceId, recoverStale, parent, gates, only);
     }
 
     /** This, as a child of {@code parentRun} whose gates are evaluated by {@code evaluations}. */
     public RunOptions withParent(ParentRun parentRun, GateEvaluations evaluations) {
-        return new RunOptions(rerun, requester, traceId, recoverStale, parentRun, evaluations);
+        return new RunOptions(rerun, requester, traceId, recoverStale, parentRun, evaluations, tables);
     }
 }

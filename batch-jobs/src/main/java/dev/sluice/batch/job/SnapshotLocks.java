@@ -8,7 +8,8 @@ import org.springframework.batch.core.listener.StepExecutionListener;
 import org.springframework.batch.core.step.StepExecution;
 
 /**
- * One lock per reference snapshot table (not partitioned) of a warehouse, held while a partition
+ * One lock per reference snapshot table (not partitioned) of a warehouse, and per rollup partition
+ * (a month that the partitions of a backfill all rebuild), held while a partition
  * job's step on it runs: partition jobs running at once in this JVM (a backfill) share the
  * snapshot, and the first to take the lock loads it while the others then find its file already in
  * Bronze and its input unchanged. Across processes the landed-file and version keys refuse the

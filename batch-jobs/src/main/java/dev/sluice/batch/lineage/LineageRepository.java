@@ -1,5 +1,6 @@
 package dev.sluice.batch.lineage;
 
+import dev.sluice.core.Partition;
 import dev.sluice.lineage.LineageDataset;
 import dev.sluice.lineage.LineageEmitter;
 import dev.sluice.lineage.LineageEmitter.RunEvent;
@@ -34,6 +35,8 @@ public final class LineageRepository implements LineageEmitter.Store {
     private static final Field<String> INPUT = DSL.field(DSL.name("input_name"), String.class);
     private static final Field<String> OUTPUT = DSL.field(DSL.name("output_name"), String.class);
     private static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);
+    private static final Field<String> READ_FROM = DSL.field(DSL.name("input_partition_from"), String.class);
+    private static final Field<String> READ_TO = DSL.field(DSL.name("input_partition_to"), String.class);
 
     private final DSLContext dsl;
 
@@ -64,7 +67,11 @@ public final class LineageRepository implements LineageEmitter.Store {
         }
         for (LineageDataset in : event.inputs()) {
             for (LineageDataset out : event.outputs()) {
-                insertEdge(event.run().toString(), parent, event.job(), out.partitionKey() == null ? event.partition().key() : out.partitionKey(),
+                String written = out.partitionKey() == null ? event.partition().key() : out.partitionKey();
+                String read = in.partitionKey() == null ? Partition.NONE.key() : in.partitionKey();
+                int slash = read.indexOf('/');
+                insertEdge(event.run().toString(), parent, event.job(), written, slash < 0 ? read : read.substring(0, slash),
+                        slash < 0 ? read : read.substring(slash + 1),
                         in.namespace(), in.name(), out.namespace(), out.name(), out.version(), out.rowCount(), at);
             }
         }
@@ -89,7 +96,7 @@ public final class LineageRepository implements LineageEmitter.Store {
         for (com.fasterxml.jackson.databind.JsonNode in : e.path("inputs")) {
             for (com.fasterxml.jackson.databind.JsonNode out : e.path("outputs")) {
                 var rows = out.path("outputFacets").path("outputStatistics").path("rowCount");
-                insertEdge(runId, parent, job, partition, in.path("namespace").asText(), in.path("name").asText(),
+                insertEdge(runId, parent, job, partition, partition, partition, in.path("namespace").asText(), in.path("name").asText(),
                         out.path("namespace").asText(), out.path("name").asText(),
                         out.path("facets").path("version").path("datasetVersion").asText(null), rows.isNumber() ? rows.asLong() : null, at);
             }
@@ -109,13 +116,16 @@ public final class LineageRepository implements LineageEmitter.Store {
                 .execute();
     }
 
-    private void insertEdge(String runId, @Nullable String parent, String job, String partition, String inputNamespace, String input,
+    private void insertEdge(String runId, @Nullable String parent, String job, String partition, String readFrom, String readTo,
+            String inputNamespace, String input,
             String outputNamespace, String output, @Nullable String version, @Nullable Long rows, OffsetDateTime at) {
         dsl.insertInto(EDGES)
                 .set(DSL.field(DSL.name("run_id")), runId)
                 .set(DSL.field(DSL.name("parent_run_id")), parent)
                 .set(DSL.field(DSL.name("job")), job)
                 .set(PARTITION, partition)
+                .set(READ_FROM, readFrom)
+                .set(READ_TO, readTo)
                 .set(DSL.field(DSL.name("input_namespace")), inputNamespace)
                 .set(INPUT, input)
                 .set(DSL.field(DSL.name("output_namespace")), outputNamespace)
@@ -176,23 +186,36 @@ public final class LineageRepository implements LineageEmitter.Store {
     /**
      * Every downstream dataset partition built from {@code dataset} partition {@code partition}
      * (for a reference snapshot, {@code none}: every partition built from it), level by level: what
-     * a re-load of that partition would make stale.
+     * a re-load of that partition would make stale. A rollup built from a range of partitions
+     * holding a partition is built from it (a day feeds its month).
      */
     public List<Impacted> impact(String dataset, String partition) {
+        return impact(dataset, Set.of(partition));
+    }
+
+    /** {@link #impact(String, String)} of many partitions of {@code dataset} at once. */
+    public List<Impacted> impact(String dataset, Set<String> partitions) {
         Map<String, Impacted> out = new LinkedHashMap<>();
-        Map<String, Set<String>> frontier = new LinkedHashMap<>(Map.of(dataset, new LinkedHashSet<>(List.of(partition))));
+        Map<String, Set<String>> frontier = new LinkedHashMap<>(Map.of(dataset, new LinkedHashSet<>(partitions)));
         Field<String> job = DSL.field(DSL.name("job"), String.class);
         for (int level = 1; level <= 50 && !frontier.isEmpty(); level++) {
             // one query per dataset of the level: its partitions at once (a snapshot's 'none' means every partition)
             Map<String, Set<String>> next = new LinkedHashMap<>();
             for (Map.Entry<String, Set<String>> f : frontier.entrySet()) {
                 var where = INPUT.eq(f.getKey());
-                if (!f.getValue().contains("none")) {
-                    where = where.and(PARTITION.in(f.getValue()));
+                java.util.TreeSet<String> keys = new java.util.TreeSet<>(f.getValue());
+                boolean all = keys.contains(Partition.NONE.key());
+                if (!all) {
+                    where = where.and(READ_FROM.in(keys).or(READ_FROM.ne(READ_TO).and(READ_FROM.le(keys.last())).and(READ_TO.ge(keys.first()))));
                 }
-                for (var r : dsl.selectDistinct(OUTPUT, PARTITION, job).from(EDGES).where(where).orderBy(OUTPUT, PARTITION).fetch()) {
+                for (var r : dsl.selectDistinct(OUTPUT, PARTITION, job, READ_FROM, READ_TO).from(EDGES).where(where)
+                        .orderBy(OUTPUT, PARTITION).fetch()) {
+                    String held = all ? null : keys.ceiling(r.value4());
+                    if (!all && (held == null || held.compareTo(r.value5()) > 0)) {
+                        continue; // a range that holds none of the partitions
+                    }
                     String key = r.value1() + "@" + r.value2();
-                    if (!out.containsKey(key) && !(r.value1().equals(dataset) && r.value2().equals(partition))) {
+                    if (!out.containsKey(key) && !(r.value1().equals(dataset) && partitions.contains(r.value2()))) {
                         out.put(key, new Impacted(r.value1(), r.value2(), jobName(r.value3()), level));
                         next.computeIfAbsent(r.value1(), k -> new LinkedHashSet<>()).add(r.value2());
                     }

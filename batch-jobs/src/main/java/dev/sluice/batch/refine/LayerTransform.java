@@ -35,6 +35,8 @@ import org.jooq.impl.SQLDataType;
  *       it was built from ({@link SnapshotFingerprint}) and published ({@link PartitionVersions});
  *       versions older than the spec's {@code versions.keep} are pruned.</li>
  * </ol>
+ * A rollup table ({@link TableSpec#rollup()}) writes the rollup partition containing the run's
+ * partition from every published input partition inside it.
  * A reference snapshot ({@code partition: none}) whose fingerprint equals its newest version's is
  * not rewritten: every partition run reads the same snapshot, and concurrent runs do not contend
  * for it.
@@ -67,14 +69,15 @@ public final class LayerTransform {
 
     /** Writes {@code partition} (use {@link Partition#NONE} for a snapshot table) as run {@code run}. */
     public TransformResult apply(Partition partition, RunId run) {
-        Partition in = input.partitioned() ? partition : Partition.NONE;
-        Partition out = table.partitioned() ? partition : Partition.NONE;
+        Partition out = table.outputPartition(partition);
         List<Rule> rules = rules();
         Field<Integer> ruleIndex = ruleIndex(rules);
-        Condition inputRows = inputCondition(in);
+        Condition inputRows = inputCondition(partition);
 
         long inputCount = dsl.fetchCount(DSL.selectOne().from(inputTable()).where(inputRows));
-        String fingerprint = SnapshotFingerprint.of(dsl, table, input, in);
+        String fingerprint = table.isRollup()
+                ? SnapshotFingerprint.ofRange(dsl, table, input, inputRange(out))
+                : SnapshotFingerprint.of(dsl, table, input, input.partitioned() ? partition : Partition.NONE);
         var last = latestVersion(out);
         if (!table.partitioned() && last != null && fingerprint.equals(last.value2())) {
             return new TransformResult(inputCount, 0, 0, 0, last.value1(), true);
@@ -98,7 +101,7 @@ public final class LayerTransform {
         Condition kept = rules.isEmpty() ? inputRows : inputRows.and(ruleIndex.eq(0));
         Table<?> inputPart = DSL.table("({0})", inputSelect().where(kept));
         String template = table.sql().replace("{input}", "{0}").replace("{partition}", "{1}");
-        Table<?> q = DSL.table("(" + template + ")", inputPart, DSL.val(partition.key())).as("q");
+        Table<?> q = DSL.table("(" + template + ")", inputPart, DSL.val(out == Partition.NONE ? partition.key() : out.key())).as("q");
 
         List<Field<?>> targetFields = new ArrayList<>();
         List<Field<?>> selected = new ArrayList<>();
@@ -130,8 +133,23 @@ public final class LayerTransform {
 
     /** Rows of the partition's input (Silver: the current Bronze load, quarantined rows included). */
     public long inputCount(Partition partition) {
+        return dsl.fetchCount(DSL.selectOne().from(inputTable()).where(inputCondition(partition)));
+    }
+
+    /**
+     * The input partitions a run of {@code partition} reads: its own (a snapshot input: none), or
+     * for a rollup every input partition inside the rollup partition, as first and last key.
+     */
+    public Partition[] inputPartitions(Partition partition) {
+        if (table.isRollup()) {
+            return inputRange(table.outputPartition(partition));
+        }
         Partition in = input.partitioned() ? partition : Partition.NONE;
-        return dsl.fetchCount(DSL.selectOne().from(inputTable()).where(inputCondition(in)));
+        return new Partition[] {in, in};
+    }
+
+    private Partition[] inputRange(Partition out) {
+        return TableSpec.inputRange(out, spec.partitionKind());
     }
 
     /**
@@ -204,8 +222,10 @@ public final class LayerTransform {
         return LayerTables.table(input.table()).as("b");
     }
 
-    private Condition inputCondition(Partition in) {
-        Condition c = DSL.field(DSL.name("b", "_partition")).eq(in.key());
+    private Condition inputCondition(Partition partition) {
+        Partition[] range = inputPartitions(partition);
+        Field<String> key = DSL.field(DSL.name("b", "_partition"), String.class);
+        Condition c = range[0].equals(range[1]) ? key.eq(range[0].key()) : key.between(range[0].key(), range[1].key());
         if (input.layer() == Layer.BRONZE) {
             c = c.and(LandedFileRepository.isCurrent(input.table().qualifiedName(), "b"));
         }

@@ -10,6 +10,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.impl.DSL;
 
@@ -45,6 +46,26 @@ final class SnapshotFingerprint {
         } else {
             Integer v = new PartitionVersions(dsl).published(input.table(), in).orElse(null);
             update(sha, input.table().qualifiedName() + "#" + v);
+        }
+        return HexFormat.of().formatHex(sha.digest());
+    }
+
+    /**
+     * The fingerprint of a rollup partition: the table's SQL and columns and the published version
+     * of every input partition from {@code range[0]} to {@code range[1]} (keys inclusive).
+     */
+    static String ofRange(DSLContext dsl, TableSpec table, TableSpec input, Partition[] range) {
+        MessageDigest sha = sha256();
+        update(sha, table.sql());
+        for (ColumnSpec c : table.columns()) {
+            update(sha, c.name() + ":" + c.type().id());
+        }
+        Field<String> key = DSL.field(DSL.name("partition_key"), String.class);
+        for (Record r : dsl.select(key, DSL.field(DSL.name("version")))
+                .from(DSL.table(DSL.name("sluice", "published_partition")))
+                .where(DSL.field(DSL.name("dataset")).eq(input.table().qualifiedName()), key.between(range[0].key(), range[1].key()))
+                .orderBy(key).fetch()) {
+            update(sha, r.get(0) + "#" + r.get(1));
         }
         return HexFormat.of().formatHex(sha.digest());
     }
