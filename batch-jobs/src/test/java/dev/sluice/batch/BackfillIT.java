@@ -63,7 +63,7 @@ class BackfillIT {
             assertThat(plan.partitions()).extracting(PlannedPartition::action).containsOnly(Action.RUN).hasSize(6);
             assertThat(plan.steps()).containsExactly("bronze.airports_raw", "bronze.flights_raw", "gate.bronze.flights_raw",
                     "silver.airports", "silver.flights", "gate.silver.flights", "gold.airport_daily_delays",
-                    "gate.gold.airport_daily_delays", "gold.route_daily");
+                    "gate.gold.airport_daily_delays", "gold.route_daily", "gold.airport_monthly_delays");
             BackfillReport report = backfill.run(many, plan, TWO_WORKERS_WAVES_OF_4, Backfill.Progress.NONE);
             assertThat(report.status()).as("%s", report.outcomes()).isEqualTo("COMPLETED");
             assertThat(report.outcomes()).extracting(PartitionOutcome::status).containsOnly("COMPLETED");

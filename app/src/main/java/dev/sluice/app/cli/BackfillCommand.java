@@ -12,6 +12,7 @@ import dev.sluice.config.PipelineSpec;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.LocalDate;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
@@ -25,7 +26,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code sluice backfill <pipeline> --from D --to D [--parallelism N] [--gate-batch W] [--rerun]
- * [--dry-run]} or {@code --stale}: prints the plan (partitions × steps, in order), runs it with a progress bar and
+ * [--dry-run]}, {@code --stale}, or {@code sluice backfill --changed <dataset> --from D --to D}: prints the plan (partitions × steps, in order), runs it with a progress bar and
  * ETA, and ends with a table; exit 1 when a partition failed. Invoking it again continues an
  * unfinished backfill of the same range.
  */
@@ -36,8 +37,13 @@ final class BackfillCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;
 
-    @Parameters(index = "0", paramLabel = "PIPELINE", description = "pipeline name (pipelines/<name>.yaml) or spec file")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "PIPELINE",
+            description = "pipeline name (pipelines/<name>.yaml) or spec file; with --changed, the pipeline declaring the dataset by default")
     String pipeline;
+
+    @Option(names = "--changed", paramLabel = "DATASET", description = "plan from a change: re-run every partition built from"
+            + " DATASET's partitions --from … --to (found from lineage and the declared tables), in dependency order, and nothing else")
+    String changed;
 
     @Option(names = "--from", paramLabel = "YYYY-MM-DD", description = "first partition (required unless --stale)")
     LocalDate from;
@@ -76,7 +82,14 @@ final class BackfillCommand implements Callable<Integer> {
         if (parallelism < 1 || gateBatch < 1) {
             throw new dev.sluice.core.BadInputException(parallelism < 1 ? "--parallelism" : "--gate-batch", -1, null, "must be at least 1");
         }
-        PipelineSpec spec = ctx.load(pipeline);
+        dev.sluice.core.DatasetRef changedRef = changed == null ? null : parseDataset(changed);
+        if (changedRef != null && stale) {
+            throw new dev.sluice.core.BadInputException("--stale", -1, null, "--changed and --stale are two ways to plan a backfill; choose one");
+        }
+        if (pipeline == null && changedRef == null) {
+            throw new dev.sluice.core.BadInputException("PIPELINE", -1, null, "name the pipeline to backfill (or --changed DATASET)");
+        }
+        PipelineSpec spec = pipeline != null ? ctx.load(pipeline) : declaring(changedRef);
         PrintWriter out = command.commandLine().getOut();
         try (Warehouse warehouse = Warehouse.open(spec.warehouse(), Math.max(Warehouse.DEFAULT_POOL_SIZE, parallelism + 4))) {
             Backfill backfill = new Backfill(new PipelineRunner(warehouse, ctx.home()), Clock.systemUTC());
@@ -97,8 +110,21 @@ final class BackfillCommand implements Callable<Integer> {
                 throw new dev.sluice.core.BadInputException("--from/--to", -1, null, "backfills are of daily partitions; pipeline "
                         + spec.name() + " is partitioned " + spec.partitionKind().id());
             }
-            BackfillPlan plan = backfill.plan(spec, from, to, rerun, stale);
+            if (changedRef != null && (from == null || to == null)) {
+                throw new dev.sluice.core.BadInputException(from == null ? "--from" : "--to", -1, null,
+                        "--changed needs --from and --to: the partitions of " + changedRef + " that changed");
+            }
+            BackfillPlan plan = changedRef != null ? backfill.planChanged(spec, changedRef, from, to) : backfill.plan(spec, from, to, rerun, stale);
+            if (plan.partitions().isEmpty()) {
+                printPlan(out, plan);
+                out.println("nothing is downstream of " + changedRef + " in pipeline " + spec.name() + ": nothing to re-run");
+                return ExitCodes.OK;
+            }
             printPlan(out, plan);
+            if (plan.changed() != null && plan.toRun().isEmpty()) {
+                out.println("no partition downstream of " + plan.changed() + " needs a re-run");
+                return ExitCodes.OK;
+            }
             if (plan.count(Action.MISSING) == plan.partitions().size()) {
                 throw new dev.sluice.batch.job.LandingMissingException("no partition of " + from + " … " + to + " has landed files for "
                         + spec.name() + " (the first: " + plan.partitions().get(0).reason() + "); nothing was run or recorded");
@@ -138,13 +164,59 @@ final class BackfillCommand implements Callable<Integer> {
         }
     }
 
+    /** The pipeline whose tables include {@code dataset}. */
+    private PipelineSpec declaring(dev.sluice.core.DatasetRef dataset) {
+        List<String> names = new java.util.ArrayList<>();
+        PipelineSpec found = null;
+        try (var files = java.nio.file.Files.list(ctx.pipelinesDir())) {
+            for (java.nio.file.Path f : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+                PipelineSpec s;
+                try {
+                    s = ctx.load(f.toString());
+                } catch (RuntimeException e) {
+                    continue; // a broken spec declares nothing; `sluice validate` names its problems
+                }
+                if (s.table(dataset).isPresent()) {
+                    names.add(s.name());
+                    found = s;
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new dev.sluice.core.SluiceException("cannot list the pipelines in " + ctx.pipelinesDir() + ": " + e.getMessage(), e);
+        }
+        if (found == null) {
+            throw new dev.sluice.core.BadInputException("--changed", -1, null, "no pipeline in " + ctx.pipelinesDir() + " declares " + dataset);
+        }
+        if (names.size() > 1) {
+            throw new dev.sluice.core.BadInputException("--changed", -1, null, dataset + " is declared by pipelines " + names
+                    + ": name the one to backfill");
+        }
+        return found;
+    }
+
+    private static dev.sluice.core.DatasetRef parseDataset(String text) {
+        try {
+            return dev.sluice.core.DatasetRef.parse(text);
+        } catch (RuntimeException e) {
+            throw new dev.sluice.core.BadInputException("--changed", -1, null, "'" + text + "' is not a dataset (schema.table): " + e.getMessage());
+        }
+    }
+
     private void printPlan(PrintWriter out, BackfillPlan plan) {
+        if (plan.changed() != null) {
+            out.printf(Locale.ROOT, "planned from a change to %s, partitions %s … %s: every partition built from them is re-run,"
+                    + " in dependency order (from lineage and the declared tables)%n", plan.changed(), plan.from(), plan.to());
+            if (!plan.outside().isEmpty()) {
+                out.println("downstream outside pipeline " + plan.pipeline() + " (not re-run here; tell their owners): "
+                        + String.join(", ", plan.outside()));
+            }
+        }
         out.printf(Locale.ROOT, "backfill %s of %s, %s … %s%s: %d partition(s), %d to run (run %d, restart %d, rerun %d, resume %d),"
                         + " %d skipped, %d missing%n",
                 plan.resumed() ? plan.backfillId() : dryRun ? "(new)" : plan.backfillId(), plan.pipeline(), plan.from(), plan.to(), plan.resumed() ? " (continued)" : "",
                 plan.partitions().size(), plan.toRun().size(), plan.count(Action.RUN), plan.count(Action.RESTART),
                 plan.count(Action.RERUN), plan.count(Action.RESUME), plan.count(Action.SKIP), plan.count(Action.MISSING));
-        out.println("steps of each partition, in order: " + String.join(" → ", plan.steps()));
+        out.println((plan.changed() == null ? "steps of each partition, in order: " : "steps re-run (each partition runs those of the tables it names): ") + String.join(" → ", plan.steps()));
         out.printf(Locale.ROOT, "parallelism %d; quality gates judged in waves of %d partition(s)%n", parallelism, gateBatch);
         out.printf(Locale.ROOT, "%-12s %-8s %s%n", "partition", "action", "why");
         for (PlannedPartition p : plan.partitions()) {

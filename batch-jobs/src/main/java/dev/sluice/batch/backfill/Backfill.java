@@ -15,6 +15,7 @@ import dev.sluice.batch.lineage.LineageRepository;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.BadInputException;
+import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import dev.sluice.core.SluiceException;
@@ -124,6 +125,19 @@ public final class Backfill {
      * @throws BackfillRefusedException when {@code from} is older than the backfill window allows
      */
     public BackfillPlan plan(PipelineSpec spec, LocalDate from, LocalDate to, boolean rerun, boolean stale) {
+        checkRange(spec, from, to);
+        Optional<BackfillRepository.Unfinished> unfinished = backfills.unfinished(spec.name(), from, to);
+        RunId id = unfinished.map(BackfillRepository.Unfinished::id).orElseGet(RunId::newId);
+        boolean rr = unfinished.map(BackfillRepository.Unfinished::rerun).orElse(rerun);
+        Map<String, String> begun = unfinished.map(u -> backfills.partitionStates(u.id())).orElse(Map.of());
+        List<PlannedPartition> planned = new ArrayList<>();
+        for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
+            planned.add(plan(spec, Partition.daily(d), id, rr, stale, begun.get(d.toString())));
+        }
+        return new BackfillPlan(spec.name(), from, to, id, unfinished.isPresent(), rr, planned, steps(spec));
+    }
+
+    private void checkRange(PipelineSpec spec, LocalDate from, LocalDate to) {
         if (to.isBefore(from)) {
             throw new BadInputException("--to", -1, null, to + " is before --from " + from);
         }
@@ -135,15 +149,72 @@ public final class Backfill {
                         + " (backfill_window in " + spec.file().getFileName() + "; Bronze retention and purge keep that window)");
             }
         }
-        Optional<BackfillRepository.Unfinished> unfinished = backfills.unfinished(spec.name(), from, to);
+    }
+
+    /**
+     * The plan of a backfill planned from a change: {@code changed}'s partitions {@code from} …
+     * {@code to} changed (a correction, a rollback, a re-load), so every downstream partition built
+     * from them is re-run, and nothing else, in dependency order: first each stale partition of the
+     * pipeline with only the stale tables ({@link ChangeImpact}), then each stale rollup partition
+     * (the months holding the stale days) with only the rollup tables. The changed dataset itself is
+     * not re-run. A partition never built is skipped: nothing downstream of it exists.
+     *
+     * @throws BadInputException when {@code to} is before {@code from} or {@code changed} is not a
+     *     table of {@code spec}
+     * @throws BackfillRefusedException when {@code from} is older than the backfill window allows
+     */
+    public BackfillPlan planChanged(PipelineSpec spec, DatasetRef changed, LocalDate from, LocalDate to) {
+        checkRange(spec, from, to);
+        ChangeImpact.Result impact = ChangeImpact.of(spec, changed, from, to, new LineageRepository(runner.warehouse().dsl()));
+        Optional<BackfillRepository.Unfinished> unfinished = backfills.unfinished(spec.name(), from, to, changed);
         RunId id = unfinished.map(BackfillRepository.Unfinished::id).orElseGet(RunId::newId);
-        boolean rr = unfinished.map(BackfillRepository.Unfinished::rerun).orElse(rerun);
         Map<String, String> begun = unfinished.map(u -> backfills.partitionStates(u.id())).orElse(Map.of());
         List<PlannedPartition> planned = new ArrayList<>();
-        for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
-            planned.add(plan(spec, Partition.daily(d), id, rr, stale, begun.get(d.toString())));
+        java.util.Set<Partition> built = new HashSet<>();
+        for (Partition p : impact.partitions()) {
+            PlannedPartition pp = planStale(spec, p, id, begun.get(p.key()), impact.aligned(), changed);
+            planned.add(pp);
+            if (pp.action() != Action.SKIP || !pp.reason().startsWith("never built")) {
+                built.add(p);
+            }
         }
-        return new BackfillPlan(spec.name(), from, to, id, unfinished.isPresent(), rr, planned, steps(spec));
+        impact.rollups().forEach((month, tables) -> {
+            boolean fed = impact.aligned().isEmpty() || impact.partitions().stream().anyMatch(p -> built.contains(p)
+                    && spec.table(DatasetRef.parse(tables.get(0))).orElseThrow().outputPartition(p).equals(month));
+            planned.add(fed ? planStale(spec, month, id, begun.get(month.key()), tables, changed)
+                    : new PlannedPartition(month, Action.SKIP, "none of its partitions is built", tables));
+        });
+        List<String> steps = new ArrayList<>();
+        for (TableSpec t : spec.tables()) {
+            if (impact.aligned().contains(t.stepName()) || impact.rollups().values().stream().anyMatch(v -> v.contains(t.stepName()))) {
+                steps.add(t.stepName());
+                if (t.hasGate()) {
+                    steps.add(GateStep.stepName(t));
+                }
+            }
+        }
+        return new BackfillPlan(spec.name(), from, to, id, unfinished.isPresent(), true, planned, steps, changed, impact.outside());
+    }
+
+    /** One stale partition of a changed backfill: re-run {@code tables} (the next attempt), unless this backfill did already. */
+    private PlannedPartition planStale(PipelineSpec spec, Partition p, RunId backfill, @Nullable String begun, List<String> tables,
+            DatasetRef changed) {
+        if ("COMPLETED".equals(begun)) {
+            return new PlannedPartition(p, Action.SKIP, "completed by this backfill", tables);
+        }
+        Optional<RunRecord> latest = runs.latest(spec.name(), p);
+        if (begun != null && latest.isPresent() && backfill.toString().equals(latest.get().traceId())) {
+            return new PlannedPartition(p, Action.RESUME, "attempt " + latest.get().attempt() + " begun by this backfill, "
+                    + latest.get().status(), tables);
+        }
+        boolean rollup = p.kind().filter(k -> k != spec.partitionKind()).isPresent();
+        if (latest.isEmpty() && !rollup) {
+            return new PlannedPartition(p, Action.SKIP, "never built: nothing downstream of " + changed + " exists here", tables);
+        }
+        String what = rollup ? "holds partitions built from changed " + changed : "built from changed " + changed;
+        return latest.isEmpty() ? new PlannedPartition(p, Action.RUN, what + "; first run of " + String.join(", ", tables), tables)
+                : new PlannedPartition(p, Action.RERUN, what + "; attempt " + (latest.get().attempt() + 1) + " re-runs "
+                        + String.join(", ", tables), tables);
     }
 
     private PlannedPartition plan(PipelineSpec spec, Partition p, RunId backfill, boolean rerun, boolean stale, @Nullable String begun) {
@@ -217,7 +288,7 @@ public final class Backfill {
             backfills.resume(id, spec.hash());
             invocation = backfills.invocations(id);
         } else {
-            backfills.start(id, spec.name(), plan.from(), plan.to(), plan.rerun(), spec.hash(), options.requester());
+            backfills.start(id, spec.name(), plan.from(), plan.to(), plan.rerun(), spec.hash(), options.requester(), plan.changed());
             invocation = 1;
         }
         RunId lineageRun = invocation == 1 ? id
@@ -229,7 +300,7 @@ public final class Backfill {
         List<PartitionOutcome> outcomes = new ArrayList<>();
         long[] batches = new long[1];
         java.util.Map<String, Long> byGate = new java.util.LinkedHashMap<>();
-        steps(spec).stream().filter(st -> st.startsWith("gate.")).forEach(g -> byGate.put(g, 0L));
+        plan.steps().stream().filter(st -> st.startsWith("gate.")).forEach(g -> byGate.put(g, 0L));
         String status;
         try (LineageEmitter lineage = LineageEmitter.of(spec.lineage(), PipelineRunner.version(),
                 new LineageRepository(runner.warehouse().dsl()))) {
@@ -241,15 +312,23 @@ public final class Backfill {
                     PartitionOutcome o = new PartitionOutcome(p.partition(), p.action() == Action.MISSING ? "MISSING" : "SKIPPED", null, p.reason());
                     outcomes.add(o);
                     if (p.action() == Action.MISSING) {
-                        backfills.partition(id, p.partition(), p.action(), "MISSING", null, p.reason());
+                        backfills.partition(id, p.partition(), p.tables(), p.action(), "MISSING", null, p.reason());
                     }
                     progress.finished(o);
                 }
             }
             List<PlannedPartition> toRun = plan.partitions().stream().filter(p -> p.action().runs()).toList();
             RunOptions base = new RunOptions(false, options.requester(), id.toString(), false);
-            for (int i = 0; i < toRun.size(); i += options.gateBatch()) {
-                List<PlannedPartition> wave = toRun.subList(i, Math.min(toRun.size(), i + options.gateBatch()));
+            // waves of at most gateBatch partitions that run the same tables; a wave starts when the one before has ended
+            List<PlannedPartition> wave = new ArrayList<>();
+            for (PlannedPartition p : toRun) {
+                if (!wave.isEmpty() && (wave.size() == options.gateBatch() || !java.util.Objects.equals(wave.get(0).tables(), p.tables()))) {
+                    wave(spec, wave, base, new ParentRun(lineageRun, job), id, options, progress, outcomes, batches, byGate);
+                    wave = new ArrayList<>();
+                }
+                wave.add(p);
+            }
+            if (!wave.isEmpty()) {
                 wave(spec, wave, base, new ParentRun(lineageRun, job), id, options, progress, outcomes, batches, byGate);
             }
             outcomes.sort((a, b) -> a.partition().compareTo(b.partition()));
@@ -275,7 +354,10 @@ public final class Backfill {
         Semaphore permits = new Semaphore(options.parallelism(), true);
         java.util.Set<Partition> members = new HashSet<>();
         wave.forEach(p -> members.add(p.partition()));
-        GateBarrier barrier = new GateBarrier(steps(spec).stream().filter(s -> s.startsWith("gate.")).toList(), members, permits);
+        List<String> tables = wave.get(0).tables();
+        List<String> gates = spec.tables().stream().filter(t -> t.hasGate() && !t.isRollup())
+                .filter(t -> tables == null || tables.contains(t.stepName())).map(GateStep::stepName).toList();
+        GateBarrier barrier = new GateBarrier(gates, members, permits);
         ExecutorService pool = Executors.newFixedThreadPool(wave.size(), r -> {
             Thread t = new Thread(r, "backfill-" + spec.name());
             t.setDaemon(true);
@@ -288,10 +370,10 @@ public final class Backfill {
                 futures.add(pool.submit(() -> {
                     permits.acquireUninterruptibly();
                     try {
-                        backfills.partition(backfill, p.partition(), p.action(), "RUNNING", null, p.reason());
-                        RunOptions o = base.withRerun(p.action() == Action.RERUN).withParent(parent, barrier);
+                        backfills.partition(backfill, p.partition(), p.tables(), p.action(), "RUNNING", null, p.reason());
+                        RunOptions o = base.withRerun(p.action() == Action.RERUN).withParent(parent, barrier).withTables(p.tables());
                         PartitionOutcome outcome = one(spec, p.partition(), o);
-                        backfills.partition(backfill, p.partition(), p.action(), outcome.status(),
+                        backfills.partition(backfill, p.partition(), p.tables(), p.action(), outcome.status(),
                                 outcome.summary() == null ? null : outcome.summary().runId(), outcome.message());
                         progress.finished(outcome);
                         return outcome;

@@ -16,14 +16,26 @@ import java.util.List;
  * @param resumed true when it continues an unfinished backfill
  * @param rerun whether COMPLETED partitions run again (an unfinished backfill keeps its own setting)
  * @param partitions each partition of the range, in order
- * @param steps the step names each partition's job runs, in order
+ * @param steps the step names each partition's job runs, in order (a partition that names its
+ *     tables runs those tables' steps)
+ * @param changed the dataset a changed backfill was planned from, or null for a plain backfill
+ * @param outside downstream datasets lineage knows that no table of the pipeline builds (another
+ *     tool's), which the backfill cannot re-run: their owners re-run them; empty for a plain backfill
  */
 public record BackfillPlan(String pipeline, LocalDate from, LocalDate to, RunId backfillId, boolean resumed, boolean rerun,
-        List<PlannedPartition> partitions, List<String> steps) {
+        List<PlannedPartition> partitions, List<String> steps, dev.sluice.core.@org.jspecify.annotations.Nullable DatasetRef changed,
+        List<String> outside) {
 
     public BackfillPlan {
         partitions = List.copyOf(partitions);
         steps = List.copyOf(steps);
+        outside = List.copyOf(outside);
+    }
+
+    /** A plain backfill's plan. */
+    public BackfillPlan(String pipeline, LocalDate from, LocalDate to, RunId backfillId, boolean resumed, boolean rerun,
+            List<PlannedPartition> partitions, List<String> steps) {
+        this(pipeline, from, to, backfillId, resumed, rerun, partitions, steps, null, List.of());
     }
 
     /** The partitions that run, in order. */

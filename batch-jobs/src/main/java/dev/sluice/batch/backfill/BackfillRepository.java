@@ -1,11 +1,13 @@
 package dev.sluice.batch.backfill;
 
+import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
@@ -38,6 +40,8 @@ public final class BackfillRepository {
     private static final Field<String> ACTION = DSL.field(DSL.name("action"), String.class);
     private static final Field<String> RUN_ID = DSL.field(DSL.name("run_id"), String.class);
     private static final Field<String> MESSAGE = DSL.field(DSL.name("message"), String.class);
+    private static final Field<String> CHANGED = DSL.field(DSL.name("changed_dataset"), String.class);
+    private static final Field<String> STEPS = DSL.field(DSL.name("steps"), String.class);
     private static final Field<OffsetDateTime> UPDATED = DSL.field(DSL.name("updated_at"), OffsetDateTime.class);
 
     private final DSLContext dsl;
@@ -58,8 +62,17 @@ public final class BackfillRepository {
 
     /** The newest backfill of exactly this range of {@code pipeline} that did not complete, if any. */
     public Optional<Unfinished> unfinished(String pipeline, LocalDate from, LocalDate to) {
+        return unfinished(pipeline, from, to, null);
+    }
+
+    /**
+     * The newest backfill of exactly this range of {@code pipeline} planned from {@code changed}
+     * (null: a plain backfill) that did not complete, if any.
+     */
+    public Optional<Unfinished> unfinished(String pipeline, LocalDate from, LocalDate to, @Nullable DatasetRef changed) {
         Record r = dsl.select(ID, RERUN, INVOCATIONS, STATUS).from(B)
-                .where(PIPELINE.eq(pipeline), FROM.eq(from.toString()), TO.eq(to.toString()))
+                .where(PIPELINE.eq(pipeline), FROM.eq(from.toString()), TO.eq(to.toString()),
+                        changed == null ? CHANGED.isNull() : CHANGED.eq(changed.qualifiedName()))
                 .orderBy(STARTED.desc()).limit(1).fetchOne();
         if (r == null || "COMPLETED".equals(r.get(STATUS))) {
             return Optional.empty();
@@ -76,8 +89,10 @@ public final class BackfillRepository {
     }
 
     /** Records a new backfill, RUNNING, first invocation. */
-    public void start(RunId id, String pipeline, LocalDate from, LocalDate to, boolean rerun, String specHash, @Nullable String requester) {
+    public void start(RunId id, String pipeline, LocalDate from, LocalDate to, boolean rerun, String specHash, @Nullable String requester,
+            @Nullable DatasetRef changed) {
         dsl.insertInto(B).set(ID, id.toString()).set(PIPELINE, pipeline).set(FROM, from.toString()).set(TO, to.toString())
+                .set(CHANGED, changed == null ? null : changed.qualifiedName())
                 .set(RERUN, rerun).set(STATUS, "RUNNING").set(INVOCATIONS, 1).set(SPEC_HASH, specHash).set(REQUESTER, requester)
                 .set(STARTED, now()).execute();
     }
@@ -88,16 +103,24 @@ public final class BackfillRepository {
                 .setNull(ENDED).where(ID.eq(id.toString())).execute();
     }
 
-    /** Records the state of one partition of {@code backfill}. */
+    /** Records the state of one partition of {@code backfill}, running every table. */
     public void partition(RunId backfill, Partition partition, Action action, String status, @Nullable RunId run, @Nullable String message) {
+        partition(backfill, partition, null, action, status, run, message);
+    }
+
+    /** Records the state of one partition of {@code backfill} that runs {@code tables} (null: every table). */
+    public void partition(RunId backfill, Partition partition, @Nullable List<String> tables, Action action, String status,
+            @Nullable RunId run, @Nullable String message) {
+        String steps = tables == null ? null : String.join(",", tables);
         String m = message == null || message.length() <= 4000 ? message : message.substring(0, 3997) + "...";
         String runId = run == null ? null : run.toString();
         // one writer per (backfill, partition): an update, else the first insert
         int updated = dsl.update(P).set(ACTION, action.name()).set(STATUS, status).set(RUN_ID, runId).set(MESSAGE, m).set(UPDATED, now())
+                .set(STEPS, steps)
                 .where(ID.eq(backfill.toString()), PARTITION.eq(partition.key())).execute();
         if (updated == 0) {
             dsl.insertInto(P).set(ID, backfill.toString()).set(PARTITION, partition.key()).set(ACTION, action.name())
-                    .set(STATUS, status).set(RUN_ID, runId).set(MESSAGE, m).set(UPDATED, now()).execute();
+                    .set(STATUS, status).set(RUN_ID, runId).set(MESSAGE, m).set(UPDATED, now()).set(STEPS, steps).execute();
         }
     }
 
