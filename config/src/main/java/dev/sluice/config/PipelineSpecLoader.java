@@ -115,7 +115,7 @@ public final class PipelineSpecLoader {
             return Optional.empty();
         }
         YamlCursor c = new YamlCursor(fileName, "", root, problems, env);
-        c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "versions", "pii", "quality", "lineage", "sources", "layers",
+        c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "execution", "versions", "pii", "quality", "lineage", "sources", "layers",
                 "backfill_window", "schedule", "tier", "datasets", "alerts"));
         Optional<String> name = c.text("pipeline", true);
         name.filter(n -> !ContractLoader.IDENTIFIER.matcher(n).matches())
@@ -174,6 +174,7 @@ public final class PipelineSpecLoader {
         Set<String> declaredSources = new HashSet<>();
         c.list("sources", false).forEach(s -> s.text("name", false).ifPresent(declaredSources::add));
         List<TableSpec> tables = new LayerReader(c, sources, declaredSources, partitionKind).tables();
+        ExecutionSpec execution = execution(c, tables);
         PiiKeys piiKeys = piiKeys(c, sources.values().stream().anyMatch(s -> s.pii().containsValue(PiiPolicy.HASH)), requireSecrets, env);
 
         if (!problems.isEmpty() || name.isEmpty() || warehouse.isEmpty()) {
@@ -181,7 +182,7 @@ public final class PipelineSpecLoader {
         }
         String hash = hash(specFile, contractFiles);
         return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), batchRows, maxLineBytes, keepVersions,
-                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, lineage, piiKeys, partitionKind, schedule, tier, datasets, alertWebhook, backfillWindow, hash));
+                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, lineage, piiKeys, partitionKind, schedule, tier, datasets, alertWebhook, backfillWindow, execution, hash));
     }
 
     /**
@@ -245,6 +246,65 @@ public final class PipelineSpecLoader {
             out.put(ref, new DatasetPolicy(owner, interval, sla));
         })));
         return out;
+    }
+
+    /** {@code execution:} step timeouts, retries and the control poll; defaults where absent. */
+    private static ExecutionSpec execution(YamlCursor c, List<TableSpec> tables) {
+        Optional<YamlCursor> e = c.map("execution", false);
+        if (e.isEmpty()) {
+            return ExecutionSpec.DEFAULT;
+        }
+        YamlCursor x = e.get();
+        x.allowOnly(Set.of("step_timeout", "retry", "control_poll", "steps"));
+        ExecutionSpec d = ExecutionSpec.DEFAULT;
+        java.time.Duration timeout = optionalDuration(x, "step_timeout", d.stepTimeout());
+        RetrySpec retry = x.map("retry", false).map(r -> retry(r, d.retry())).orElse(d.retry());
+        java.time.Duration poll = optionalDuration(x, "control_poll", d.controlPoll());
+        Set<String> steps = new HashSet<>();
+        for (TableSpec t : tables) {
+            steps.add(t.stepName());
+            if (t.hasGate()) {
+                steps.add("gate." + t.stepName());
+            }
+        }
+        Map<String, java.time.Duration> timeouts = new LinkedHashMap<>();
+        Map<String, RetrySpec> retries = new LinkedHashMap<>();
+        x.map("steps", false).ifPresent(m -> m.keys().forEach(step -> m.map(step, true).ifPresent(s -> {
+            if (!steps.contains(step)) {
+                m.problem(step, step, "not a step of this pipeline; its steps: " + String.join(", ", new java.util.TreeSet<>(steps)));
+                return;
+            }
+            s.allowOnly(Set.of("timeout", "retry"));
+            if (s.has("timeout")) {
+                timeouts.put(step, optionalDuration(s, "timeout", timeout));
+            }
+            s.map("retry", false).ifPresent(r -> retries.put(step, retry(r, retry)));
+        })));
+        return new ExecutionSpec(timeout, retry, poll, timeouts, retries);
+    }
+
+    /** A {@code retry:} map; what it leaves out comes from {@code base}. */
+    private static RetrySpec retry(YamlCursor r, RetrySpec base) {
+        r.allowOnly(Set.of("max_attempts", "backoff", "multiplier", "max_backoff"));
+        int attempts = r.integer("max_attempts", base.maxAttempts(), 1).orElse(base.maxAttempts());
+        double multiplier = r.text("multiplier", false).map(m -> {
+            if (!CheckReader.isNumber(m) || Double.parseDouble(m) < 1) {
+                r.problem("multiplier", m, "a number ≥ 1 (each wait is the one before × it)");
+                return base.multiplier();
+            }
+            return Double.parseDouble(m);
+        }).orElse(base.multiplier());
+        return new RetrySpec(attempts, optionalDuration(r, "backoff", base.backoff()), multiplier,
+                optionalDuration(r, "max_backoff", base.maxBackoff()));
+    }
+
+    /** An optional positive ISO-8601 duration, {@code otherwise} when absent or invalid (then a problem is recorded). */
+    private static java.time.Duration optionalDuration(YamlCursor c, String key, java.time.Duration otherwise) {
+        if (!c.has(key)) {
+            return otherwise;
+        }
+        java.time.Duration d = duration(c, key);
+        return d == null ? otherwise : d;
     }
 
     private static java.time.@org.jspecify.annotations.Nullable Duration duration(YamlCursor c, String key) {

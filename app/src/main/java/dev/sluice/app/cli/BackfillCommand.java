@@ -90,6 +90,7 @@ final class BackfillCommand implements Callable<Integer> {
             throw new dev.sluice.core.BadInputException("PIPELINE", -1, null, "name the pipeline to backfill (or --changed DATASET)");
         }
         PipelineSpec spec = pipeline != null ? ctx.load(pipeline) : declaring(changedRef);
+        GracefulStop.install(() -> { });
         PrintWriter out = command.commandLine().getOut();
         try (Warehouse warehouse = Warehouse.open(spec.warehouse(), Math.max(Warehouse.DEFAULT_POOL_SIZE, parallelism + 4))) {
             Backfill backfill = new Backfill(new PipelineRunner(warehouse, ctx.home()), Clock.systemUTC());
@@ -160,7 +161,8 @@ final class BackfillCommand implements Callable<Integer> {
                 out.println("Invoking the same command again continues this backfill: completed partitions are skipped,"
                         + " failed ones restart from their failed step.");
             }
-            return report.completed() ? ExitCodes.OK : ExitCodes.RUN_FAILED;
+            boolean stopped = report.outcomes().stream().anyMatch(o -> o.status().equals("STOPPED"));
+            return report.completed() ? ExitCodes.OK : stopped ? ExitCodes.STOPPED : ExitCodes.RUN_FAILED;
         }
     }
 

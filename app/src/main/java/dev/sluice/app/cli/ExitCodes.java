@@ -10,6 +10,8 @@ public final class ExitCodes {
     public static final int INVALID = 2;
     /** Refused: the partition is already COMPLETED (use --rerun) or is marked running. */
     public static final int REFUSED = 3;
+    /** Stopped on request: a step timeout, {@code sluice cancel} or SIGTERM/SIGINT; a plain run resumes it. */
+    public static final int STOPPED = 4;
     /** An unexpected internal error (details in the log file). */
     public static final int INTERNAL = 70;
 

@@ -35,7 +35,9 @@ final class RangeRun {
             for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
                 Partition p = Partition.daily(d);
                 bar.setExtraMessage(" " + p.key());
-                outcomes.add(one(runner, spec, p, options));
+                outcomes.add(dev.sluice.batch.job.RunControl.get().shuttingDown()
+                        ? new PartitionOutcome(p, "STOPPED", null, "not started: the process is shutting down")
+                        : one(runner, spec, p, options));
                 bar.step();
             }
         }

@@ -68,6 +68,7 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PipelineSpec spec = ctx.load(pipeline);
+        GracefulStop.install(() -> { });
         RunOptions options = new RunOptions(rerun, System.getProperty("user.name"), traceId, recoverStale);
         PrintWriter out = command.commandLine().getOut();
         try (Warehouse warehouse = Warehouse.open(spec.warehouse())) {
@@ -81,7 +82,7 @@ final class RunCommand implements Callable<Integer> {
                 }
                 RunSummary s = runner.run(spec, p, options);
                 RunReport.printOne(out, s);
-                return s.completed() ? ExitCodes.OK : ExitCodes.RUN_FAILED;
+                return s.completed() ? ExitCodes.OK : s.status().equals("STOPPED") ? ExitCodes.STOPPED : ExitCodes.RUN_FAILED;
             }
             if (spec.partitionKind() != dev.sluice.core.PartitionKind.DAILY) {
                 throw new dev.sluice.core.BadInputException("--from/--to", -1, null, "ranges are of daily partitions; pipeline "
@@ -104,6 +105,7 @@ final class RunCommand implements Callable<Integer> {
         boolean failed = outcomes.stream().anyMatch(o -> o.status().equals("FAILED"));
         boolean refused = outcomes.stream().anyMatch(o -> o.status().equals("REFUSED"));
         boolean missing = outcomes.stream().anyMatch(o -> o.status().equals("MISSING"));
-        return failed ? ExitCodes.RUN_FAILED : missing ? ExitCodes.INVALID : refused ? ExitCodes.REFUSED : ExitCodes.OK;
+        boolean stopped = outcomes.stream().anyMatch(o -> o.status().equals("STOPPED"));
+        return failed && !stopped ? ExitCodes.RUN_FAILED : stopped ? ExitCodes.STOPPED : missing ? ExitCodes.INVALID : refused ? ExitCodes.REFUSED : ExitCodes.OK;
     }
 }

@@ -80,9 +80,7 @@ final class SchedulerCommand implements Callable<Integer> {
         CountDownLatch stopped = new CountDownLatch(1);
         // SIGTERM and SIGINT stop the scheduler from this thread, before the JVM shuts down: with a
         // shutdown hook instead, H2's own hook would close the database under the running load
-        for (String name : new String[] {"TERM", "INT"}) {
-            sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> stopped.countDown());
-        }
+        GracefulStop.install(stopped::countDown);
         try {
             for (PipelineSpec s : specs.values()) {
                 PipelineScheduler.Registered r = scheduler.schedule(s);
@@ -93,7 +91,8 @@ final class SchedulerCommand implements Callable<Integer> {
             out.println("sluice scheduler " + scheduler.instanceId() + ": running " + specs.size() + " pipeline(s); stop with SIGTERM");
             out.flush();
             stopped.await();
-            out.println("sluice scheduler " + scheduler.instanceId() + ": stopping; running loads finish");
+            out.println("sluice scheduler " + scheduler.instanceId() + ": stopping; running loads end their chunk and are"
+                    + " recorded STOPPED (the next fire of their partition resumes them)");
             out.flush();
         } finally {
             scheduler.close();

@@ -245,9 +245,11 @@ public final class Backfill {
             case "COMPLETED" -> rerun
                     ? new PlannedPartition(p, Action.RERUN, "attempt " + last.attempt() + " COMPLETED; --rerun opens attempt " + (last.attempt() + 1))
                     : new PlannedPartition(p, Action.SKIP, "attempt " + last.attempt() + " COMPLETED (--rerun runs it again)");
-            case "FAILED" -> rerun
-                    ? new PlannedPartition(p, Action.RERUN, "attempt " + last.attempt() + " FAILED; --rerun opens attempt " + (last.attempt() + 1))
-                    : new PlannedPartition(p, Action.RESTART, "attempt " + last.attempt() + " FAILED: restarts from its failed step");
+            case "FAILED", "STOPPED" -> rerun
+                    ? new PlannedPartition(p, Action.RERUN, "attempt " + last.attempt() + " " + last.status() + "; --rerun opens attempt "
+                            + (last.attempt() + 1))
+                    : new PlannedPartition(p, Action.RESTART, "attempt " + last.attempt() + " " + last.status()
+                            + ": restarts from its " + last.status().toLowerCase(java.util.Locale.ROOT) + " step");
             default -> new PlannedPartition(p, Action.RESUME, "attempt " + last.attempt() + " " + last.status()
                     + " (a killed run is restarted; one still running is refused)");
         };
@@ -370,6 +372,14 @@ public final class Backfill {
                 futures.add(pool.submit(() -> {
                     permits.acquireUninterruptibly();
                     try {
+                        String cancelled = backfills.cancelRequest(backfill);
+                        if (cancelled != null || dev.sluice.batch.job.RunControl.get().shuttingDown()) {
+                            PartitionOutcome o = new PartitionOutcome(p.partition(), "STOPPED", null, "not started: "
+                                    + (cancelled != null ? "the backfill was cancelled by " + cancelled : "the process is shutting down")
+                                    + " (invoking the backfill again continues it)");
+                            progress.finished(o);
+                            return o;
+                        }
                         backfills.partition(backfill, p.partition(), p.tables(), p.action(), "RUNNING", null, p.reason());
                         RunOptions o = base.withRerun(p.action() == Action.RERUN).withParent(parent, barrier).withTables(p.tables());
                         PartitionOutcome outcome = one(spec, p.partition(), o);

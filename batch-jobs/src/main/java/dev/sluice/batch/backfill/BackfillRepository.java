@@ -100,7 +100,7 @@ public final class BackfillRepository {
     /** Marks an unfinished backfill RUNNING again, one invocation more. */
     public void resume(RunId id, String specHash) {
         dsl.update(B).set(STATUS, "RUNNING").set(INVOCATIONS, INVOCATIONS.plus(1)).set(SPEC_HASH, specHash)
-                .setNull(ENDED).where(ID.eq(id.toString())).execute();
+                .setNull(ENDED).setNull(DSL.field(DSL.name("cancel_requested_at"))).setNull(DSL.field(DSL.name("cancel_requested_by"))).where(ID.eq(id.toString())).execute();
     }
 
     /** Records the state of one partition of {@code backfill}, running every table. */
@@ -122,6 +122,25 @@ public final class BackfillRepository {
             dsl.insertInto(P).set(ID, backfill.toString()).set(PARTITION, partition.key()).set(ACTION, action.name())
                     .set(STATUS, status).set(RUN_ID, runId).set(MESSAGE, m).set(UPDATED, now()).set(STEPS, steps).execute();
         }
+    }
+
+    /**
+     * Records a cancel request for backfill {@code id} when it is RUNNING: it starts no further
+     * partition, and the caller asks its running partitions to stop.
+     *
+     * @return true when it was RUNNING
+     */
+    public boolean requestCancel(RunId id, String requester) {
+        return dsl.update(B).set(DSL.field(DSL.name("cancel_requested_at"), OffsetDateTime.class), now())
+                .set(DSL.field(DSL.name("cancel_requested_by"), String.class), requester)
+                .where(ID.eq(id.toString()), STATUS.eq("RUNNING")).execute() == 1;
+    }
+
+    /** Who asked to cancel backfill {@code id} and when, or null when nobody did during this invocation. */
+    public @Nullable String cancelRequest(RunId id) {
+        Record r = dsl.select(DSL.field(DSL.name("cancel_requested_by")), DSL.field(DSL.name("cancel_requested_at"))).from(B)
+                .where(ID.eq(id.toString()), DSL.field(DSL.name("cancel_requested_at")).isNotNull()).fetchOne();
+        return r == null ? null : r.get(0) + " at " + r.get(1);
     }
 
     /** How often backfill {@code id} was invoked. */

@@ -5,7 +5,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Fault injection for crash tests: when the environment variable {@code SLUICE_FAULT_PAUSE} names
  * a point, the run prints {@code SLUICE-FAULT-PAUSE <point>} to stderr when it gets there and waits
- * for ever, so that a test can kill the process at exactly that point (SIGKILL) and check the
+ * until the process is told to stop ({@link RunControl#stopAll}: SIGTERM/SIGINT) or for ever, so that a
+ * test can stop it gracefully or kill the process at exactly that point (SIGKILL) and check the
  * restart. Points: {@code before:<step>} (a step boundary), {@code bronze-chunk:<step>} (inside
  * a Bronze chunk's transaction, rows written, not committed), {@code in-transaction:<step>} (inside
  * a Silver/Gold step's transaction, the new version written, not committed); {@code #n} after a
@@ -20,16 +21,23 @@ public final class FaultPoints {
             : Integer.parseInt(SETTING.substring(SETTING.lastIndexOf('#') + 1));
     private static final java.util.concurrent.atomic.AtomicInteger REACHED = new java.util.concurrent.atomic.AtomicInteger();
 
+    private static final CountDownLatch RELEASED = new CountDownLatch(1);
+
     private FaultPoints() {
     }
 
-    /** Pauses for ever when {@code point} is the configured one. */
+    /** Ends every pause, now and to come (the process is stopping). */
+    static void release() {
+        RELEASED.countDown();
+    }
+
+    /** Pauses when {@code point} is the configured one, until {@link #release()}. */
     public static void reach(String point) {
         if (POINT != null && POINT.equals(point) && REACHED.incrementAndGet() == NTH) {
             System.err.println("SLUICE-FAULT-PAUSE " + SETTING);
             System.err.flush();
             try {
-                new CountDownLatch(1).await();
+                RELEASED.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

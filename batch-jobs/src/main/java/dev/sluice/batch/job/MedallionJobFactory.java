@@ -88,7 +88,8 @@ public final class MedallionJobFactory {
         if (steps.isEmpty()) {
             throw new dev.sluice.core.SluiceException("no table of pipeline " + spec.name() + " is among " + only);
         }
-        SimpleJobBuilder b = new JobBuilder(spec.name(), batch.repository()).listener(events).start(steps.get(0));
+        SimpleJobBuilder b = new JobBuilder(spec.name(), batch.repository()).listener(events).listener(control(spec, run))
+                .start(steps.get(0));
         for (Step s : steps.subList(1, steps.size())) {
             b = b.next(s);
         }
@@ -116,7 +117,7 @@ public final class MedallionJobFactory {
                     writer.write(chunk);
                     FaultPoints.reach("bronze-chunk:" + name);
                 })
-                .listener(boundary(name))
+                .listener(boundary(spec, run, name))
                 .listener(snapshotLock(!source.partitioned(), name))
                 .listener(lineage)
                 .build();
@@ -128,12 +129,37 @@ public final class MedallionJobFactory {
                 : new org.springframework.batch.core.listener.StepExecutionListener() { };
     }
 
-    /** A listener that reaches the fault point {@code before:<step>} as the step starts. */
-    private static org.springframework.batch.core.listener.StepExecutionListener boundary(String step) {
+    /** Registers the job with {@link RunControl} (timeouts, cancel requests, shutdown) while it runs. */
+    private org.springframework.batch.core.listener.JobExecutionListener control(PipelineSpec spec, RunId run) {
+        return new org.springframework.batch.core.listener.JobExecutionListener() {
+            @Override
+            public void beforeJob(org.springframework.batch.core.job.JobExecution jobExecution) {
+                RunControl.get().started(run, spec, warehouse.dsl(), batch.operator(), jobExecution);
+            }
+
+            @Override
+            public void afterJob(org.springframework.batch.core.job.JobExecution jobExecution) {
+                RunControl.get().ended(run);
+            }
+        };
+    }
+
+    /**
+     * A listener that reaches the fault point {@code before:<step>} as the step starts, and tells
+     * {@link RunControl} the step's timeout while it runs.
+     */
+    private static org.springframework.batch.core.listener.StepExecutionListener boundary(PipelineSpec spec, RunId run, String step) {
         return new org.springframework.batch.core.listener.StepExecutionListener() {
             @Override
             public void beforeStep(org.springframework.batch.core.step.StepExecution stepExecution) {
+                RunControl.get().stepStarted(run, step, spec.execution().timeout(step));
                 FaultPoints.reach("before:" + step);
+            }
+
+            @Override
+            public org.springframework.batch.core.ExitStatus afterStep(org.springframework.batch.core.step.StepExecution stepExecution) {
+                RunControl.get().stepEnded(run);
+                return null;
             }
         };
     }
@@ -167,7 +193,7 @@ public final class MedallionJobFactory {
                     ctx.putLong(StepMetrics.GATE_ELAPSED_MS, r.elapsedMs());
                     return RepeatStatus.FINISHED;
                 }, warehouse.transactionManager())
-                .listener(boundary(name))
+                .listener(boundary(spec, run, name))
                 .listener(lineage)
                 .listener(evaluation)
                 .build();
@@ -175,7 +201,10 @@ public final class MedallionJobFactory {
 
     private Step transformStep(PipelineSpec spec, TableSpec table, Partition partition, RunId run,
             org.springframework.batch.core.listener.StepExecutionListener lineage) {
-        LayerTransform transform = new LayerTransform(warehouse.dsl(), spec, table);
+        // the step's statements can be cancelled by a stop (timeout, sluice cancel, shutdown)
+        org.jooq.DSLContext dsl = warehouse.dsl().configuration()
+                .deriveAppending(new org.jooq.impl.DefaultExecuteListenerProvider(RunControl.get().statements(run))).dsl();
+        LayerTransform transform = new LayerTransform(dsl, spec, table);
         return new StepBuilder(table.table().qualifiedName(), batch.repository())
                 .tasklet((contribution, context) -> {
                     TransformResult r = transform.apply(partition, run);
@@ -190,7 +219,7 @@ public final class MedallionJobFactory {
                     FaultPoints.reach("in-transaction:" + table.stepName());
                     return RepeatStatus.FINISHED;
                 }, warehouse.transactionManager())
-                .listener(boundary(table.stepName()))
+                .listener(boundary(spec, run, table.stepName()))
                 .listener(snapshotLock(!table.partitioned() || table.isRollup(),
                         table.isRollup() ? table.stepName() + "@" + table.outputPartition(partition) : table.stepName()))
                 .listener(lineage)

@@ -118,7 +118,7 @@ public final class PipelineRunner {
                             + (last.attempt() + 1) + ".");
                 }
                 attempt = last.attempt() + 1;
-            } else if (options.rerun() && last.status().equals("FAILED")) {
+            } else if (options.rerun() && (last.status().equals("FAILED") || last.status().equals("STOPPED"))) {
                 abandon(spec, partition, last);
                 attempt = last.attempt() + 1;
             } else {
@@ -158,10 +158,44 @@ public final class PipelineRunner {
                 .addString(TABLES, only == null ? "" : String.join(",", only), false)
                 .toJobParameters();
         JobExecution execution = launch(spec, partition, run, params, attempt, restart, options);
+        List<String> retried = new ArrayList<>();
+        java.util.Map<String, Integer> tries = new java.util.HashMap<>();
+        while (execution.getStatus() != BatchStatus.COMPLETED && RunControl.get().reason(run) == null
+                && !RunControl.get().shuttingDown()) {
+            StepExecution failed = execution.getStepExecutions().stream().filter(se -> se.getStatus() == BatchStatus.FAILED)
+                    .findFirst().orElse(null);
+            if (failed == null || failed.getFailureExceptions().isEmpty()
+                    || !RetriableErrors.retriable(failed.getFailureExceptions().get(0))) {
+                break;
+            }
+            String step = failed.getStepName();
+            dev.sluice.config.RetrySpec policy = spec.execution().retry(step);
+            int tried = tries.merge(step, 1, Integer::sum);
+            if (tried >= policy.maxAttempts()) {
+                retried.add("step " + step + " failed with a retriable error " + tried + " time(s), its execution.retry.max_attempts");
+                break;
+            }
+            Duration wait = policy.delay(tried);
+            String why = reason(failed.getFailureExceptions());
+            LOG.warn("step {} failed with a retriable error ({}); retry {} of {} in {} ms", step, why, tried, policy.maxAttempts() - 1,
+                    wait.toMillis());
+            retryObserver.retrying(run, step, tried, wait, failed.getFailureExceptions().get(0));
+            if (!pause(wait)) {
+                break;
+            }
+            retried.add("step " + step + " failed with a retriable error (" + why + ") and was retried after " + wait.toMillis() + " ms");
+            execution = launch(spec, partition, run, params, attempt, true, options);
+        }
+        String stopped = RunControl.get().takeReason(run);
         RunSummary summary = summarize(spec, partition, attempt, run, restart, execution);
+        if (stopped != null && !summary.completed()) {
+            summary = summary.with("STOPPED", "stopped: " + stopped + " (a plain run restarts it from the stopped step)", retried);
+        } else if (!retried.isEmpty()) {
+            summary = summary.with(summary.status(), summary.failure(), retried);
+        }
         runs.finish(run, summary.status(), execution.getId(), summary.failure(), toJson(summary));
         summary.warnings().forEach(w -> LOG.warn("{}", w));
-        if (!summary.completed()) {
+        if (!summary.completed() && (stopped == null || stopped.contains("timeout"))) {
             alert(spec, partition, summary);
         }
         LOG.info("attempt {} {} in {} ms", attempt, summary.status(), summary.elapsedMs());
@@ -216,6 +250,40 @@ public final class PipelineRunner {
     /** The first 12 hex digits of a hash and an ellipsis, for messages. */
     public static String abbreviate(String hash) {
         return hash.substring(0, Math.min(12, hash.length())) + "…";
+    }
+
+    /** Told before a step is retried; for tests and metrics. */
+    public interface RetryObserver {
+        /** Tells nothing. */
+        RetryObserver NONE = (run, step, retry, wait, cause) -> { };
+
+        /** Step {@code step} of {@code run} failed with {@code cause} and is retried ({@code retry} = 1 first) after {@code wait}. */
+        void retrying(RunId run, String step, int retry, Duration wait, Throwable cause);
+    }
+
+    private volatile RetryObserver retryObserver = RetryObserver.NONE;
+
+    /** Tells {@code observer} of each retry from now on; returns this. */
+    public PipelineRunner observeRetries(RetryObserver observer) {
+        this.retryObserver = java.util.Objects.requireNonNull(observer);
+        return this;
+    }
+
+    /** Waits {@code wait} before a retry; false when the process began to stop meanwhile (no retry then). */
+    private static boolean pause(Duration wait) {
+        long end = System.nanoTime() + wait.toNanos();
+        try {
+            while (System.nanoTime() < end) {
+                if (RunControl.get().shuttingDown()) {
+                    return false;
+                }
+                Thread.sleep(Math.max(1, Math.min(100, (end - System.nanoTime()) / 1_000_000)));
+            }
+            return !RunControl.get().shuttingDown();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** The job parameter naming the tables an attempt runs (comma-separated step names; empty: every table). */

@@ -59,9 +59,10 @@ public final class RunRepository {
                 .execute();
     }
 
-    /** Marks a failed attempt as STARTED again for its restart, with the spec hash it now runs with. */
+    /** Marks a failed or stopped attempt as STARTED again for its restart (a cancel request it had is cleared), with the spec hash it now runs with. */
     public void restart(RunId run, String specHash) {
         dsl.update(T).set(STATUS, "STARTED").set(SPEC_HASH, specHash).setNull(ENDED).setNull(MESSAGE)
+                .setNull(DSL.field(DSL.name("cancel_requested_at"))).setNull(DSL.field(DSL.name("cancel_requested_by")))
                 .set(HOST, thisHost()).set(PID, ProcessHandle.current().pid())
                 .where(RUN_ID.eq(run.toString())).execute();
     }

@@ -27,7 +27,9 @@ import org.jspecify.annotations.Nullable;
  * @param goldRows rows written to Gold
  * @param steps each step, in job order
  * @param elapsedMs wall time of this execution, in milliseconds
- * @param failure for a failed run, one paragraph saying which step failed and why; else null
+ * @param status COMPLETED, FAILED, or STOPPED (a timeout, {@code sluice cancel} or a shutdown
+ *     stopped it; a restart resumes it from the stopped step)
+ * @param failure for a failed or stopped run, one paragraph saying which step failed and why; else null
  * @param warnings things a person should know although the run went on (an empty landed file)
  */
 public record RunSummary(String pipeline, Partition partition, int attempt, RunId runId, String status,
@@ -38,6 +40,14 @@ public record RunSummary(String pipeline, Partition partition, int attempt, RunI
     public RunSummary {
         steps = List.copyOf(steps);
         warnings = List.copyOf(warnings);
+    }
+
+    /** This summary with {@code newStatus}, {@code newFailure} and more warnings. */
+    public RunSummary with(String newStatus, @Nullable String newFailure, List<String> moreWarnings) {
+        List<String> w = new java.util.ArrayList<>(warnings);
+        w.addAll(moreWarnings);
+        return new RunSummary(pipeline, partition, attempt, runId, newStatus, restarted, rowsRead, bronzeRows, silverRows,
+                duplicatesCollapsed, quarantined, goldRows, steps, elapsedMs, newFailure, w);
     }
 
     /** True when the run completed. */

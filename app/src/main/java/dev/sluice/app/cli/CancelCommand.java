@@ -1,0 +1,80 @@
+package dev.sluice.app.cli;
+
+import dev.sluice.batch.backfill.BackfillRepository;
+import dev.sluice.batch.job.RunControl;
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.BadInputException;
+import dev.sluice.core.RunId;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sluice cancel <run-id> [--pipeline P]}: asks the process running a partition run (or a
+ * backfill, and then each of its running partitions) to stop it. The request is recorded in the
+ * warehouse, so it works across processes and hosts; the running process stops the job within its
+ * {@code execution.control_poll} (a Bronze step at its next chunk boundary, a Silver/Gold step's
+ * statement is cancelled) and records it STOPPED. A plain run (or the same backfill command)
+ * resumes it from the stopped step. Exit 0 when the request was recorded, 2 when the id is not a
+ * running run or backfill.
+ */
+@Command(name = "cancel", mixinStandardHelpOptions = true,
+        description = {"Stop a running partition run or backfill (from any process); a restart resumes it.",
+                "The running process stops within the pipeline's execution.control_poll and records STOPPED."})
+final class CancelCommand implements Callable<Integer> {
+
+    private final SluiceContext ctx;
+
+    @Parameters(index = "0", paramLabel = "RUN_ID", description = "the run id of a partition run or a backfill (sluice status, run output)")
+    String runId;
+
+    @Option(names = "--pipeline", defaultValue = "flights", description = "whose warehouse records the run (default: ${DEFAULT-VALUE})")
+    String pipeline;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec command;
+
+    CancelCommand(SluiceContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+        RunId id;
+        try {
+            id = RunId.parse(runId);
+        } catch (RuntimeException e) {
+            throw new BadInputException("RUN_ID", -1, null, "'" + runId + "' is not a run id (a UUID such as 01934a57-…)");
+        }
+        PipelineSpec spec = ctx.loadForInspection(pipeline);
+        PrintWriter out = command.commandLine().getOut();
+        String requester = System.getProperty("user.name");
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            if (RunControl.requestCancel(w.dsl(), id, requester)) {
+                out.println("cancel requested for run " + id + ": the process running it stops it within "
+                        + spec.execution().controlPoll().toMillis() + " ms and records it STOPPED; a plain run resumes it");
+                return ExitCodes.OK;
+            }
+            if (new BackfillRepository(w.dsl()).requestCancel(id, requester)) {
+                List<String> children = w.dsl().resultQuery("SELECT run_id FROM sluice.run WHERE trace_id = ? AND status = 'STARTED'",
+                        id.toString()).fetch(0, String.class);
+                children.forEach(c -> RunControl.requestCancel(w.dsl(), RunId.parse(c), requester));
+                out.println("cancel requested for backfill " + id + ": it starts no further partition, and its " + children.size()
+                        + " running partition run(s) stop; invoking the same backfill again continues it");
+                return ExitCodes.OK;
+            }
+            String status = w.dsl().resultQuery("SELECT status FROM sluice.run WHERE run_id = ?", id.toString()).fetchOne(0, String.class);
+            if (status == null) {
+                status = w.dsl().resultQuery("SELECT status FROM sluice.backfill WHERE backfill_id = ?", id.toString()).fetchOne(0, String.class);
+            }
+            throw new BadInputException("RUN_ID", -1, null, status == null
+                    ? "no run or backfill " + id + " is recorded in the warehouse of pipeline " + spec.name()
+                    : "run " + id + " is not running (it is " + status + "): nothing to cancel");
+        }
+    }
+}

@@ -1,0 +1,242 @@
+package dev.sluice.batch.job;
+
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.RunId;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jooq.DSLContext;
+import org.jooq.ExecuteContext;
+import org.jooq.ExecuteListener;
+import org.jooq.Field;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.launch.JobOperator;
+
+/**
+ * Stops running jobs of this process, for three reasons:
+ * <ul>
+ *   <li>a step ran past its timeout ({@code execution.step_timeout} or the step's own);</li>
+ *   <li>someone asked: {@code sluice cancel <run-id>} records a request in {@code sluice.run} (from
+ *       any process), which the process running the job sees within {@code execution.control_poll};</li>
+ *   <li>this process is shutting down ({@link #stopAll}: SIGTERM, SIGINT).</li>
+ * </ul>
+ * A stop marks the job execution STOPPING in Spring Batch's repository: a Bronze step ends at its
+ * next chunk boundary (the chunks it committed stay, a restart reads on after them); the running
+ * statement of a Silver/Gold step is cancelled (its transaction rolls back, nothing of it is
+ * published). The attempt is then recorded STOPPED with the reason, and restarts from the stopped
+ * step. A quality gate's Spark evaluation is not interrupted: the job stops when it has ended.
+ * One instance per JVM ({@link #get()}); its checks run on one daemon thread. Thread-safe.
+ */
+public final class RunControl {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RunControl.class);
+    private static final RunControl INSTANCE = new RunControl();
+    private static final Table<?> RUN = DSL.table(DSL.name("sluice", "run"));
+    private static final Field<String> RUN_ID = DSL.field(DSL.name("run_id"), String.class);
+    private static final Field<String> STATUS = DSL.field(DSL.name("status"), String.class);
+    private static final Field<OffsetDateTime> CANCEL_AT = DSL.field(DSL.name("cancel_requested_at"), OffsetDateTime.class);
+    private static final Field<String> CANCEL_BY = DSL.field(DSL.name("cancel_requested_by"), String.class);
+
+    private final ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "sluice-run-control");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Map<RunId, Running> running = new ConcurrentHashMap<>();
+    private final CountDownLatch shuttingDown = new CountDownLatch(1);
+
+    private RunControl() {
+    }
+
+    /** The instance of this JVM. */
+    public static RunControl get() {
+        return INSTANCE;
+    }
+
+    /** One running job: what stops it and why it was stopped. */
+    private static final class Running {
+        final PipelineSpec spec;
+        final DSLContext dsl;
+        final JobOperator operator;
+        volatile @Nullable JobExecution execution;
+        volatile @Nullable String step;
+        volatile long deadlineNanos = Long.MAX_VALUE;
+        volatile @Nullable Duration timeout;
+        final AtomicReference<@Nullable String> reason = new AtomicReference<>();
+        final AtomicReference<@Nullable Statement> statement = new AtomicReference<>();
+        volatile @Nullable ScheduledFuture<?> poll;
+
+        Running(PipelineSpec spec, DSLContext dsl, JobOperator operator) {
+            this.spec = spec;
+            this.dsl = dsl;
+            this.operator = operator;
+        }
+    }
+
+    /** Starts watching {@code run}: its timeouts and cancel requests. Called as its job starts. */
+    void started(RunId run, PipelineSpec spec, DSLContext dsl, JobOperator operator, JobExecution execution) {
+        Running r = running.computeIfAbsent(run, k -> new Running(spec, dsl, operator));
+        r.execution = execution;
+        r.reason.set(null);
+        long poll = Math.max(10, spec.execution().controlPoll().toMillis());
+        r.poll = checks.scheduleWithFixedDelay(() -> check(run), poll, poll, TimeUnit.MILLISECONDS);
+        if (shuttingDown.getCount() == 0) {
+            stop(run, "this process is shutting down");
+        }
+    }
+
+    /** Stops watching {@code run}. Called as its job ends. */
+    void ended(RunId run) {
+        Running r = running.get(run);
+        if (r != null && r.poll != null) {
+            r.poll.cancel(false);
+        }
+    }
+
+    /** The step {@code step} of {@code run} starts now; it may run for {@code timeout}. */
+    void stepStarted(RunId run, String step, Duration timeout) {
+        Running r = running.get(run);
+        if (r != null) {
+            r.step = step;
+            r.timeout = timeout;
+            r.deadlineNanos = System.nanoTime() + timeout.toNanos();
+        }
+    }
+
+    /** The step of {@code run} has ended. */
+    void stepEnded(RunId run) {
+        Running r = running.get(run);
+        if (r != null) {
+            r.step = null;
+            r.deadlineNanos = Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * A jOOQ listener that remembers the statement {@code run} is executing, so that a stop can
+     * cancel it; attach it to the DSLContext of a Silver/Gold step.
+     */
+    ExecuteListener statements(RunId run) {
+        return new ExecuteListener() {
+            @Override
+            public void executeStart(ExecuteContext ctx) {
+                Running r = running.get(run);
+                if (r != null) {
+                    r.statement.set(ctx.statement());
+                }
+            }
+
+            @Override
+            public void executeEnd(ExecuteContext ctx) {
+                Running r = running.get(run);
+                if (r != null) {
+                    r.statement.set(null);
+                }
+            }
+        };
+    }
+
+    /** Why {@code run} was stopped, or null when it was not; forgets it. */
+    @Nullable String takeReason(RunId run) {
+        Running r = running.remove(run);
+        return r == null ? null : r.reason.get();
+    }
+
+    /** Why {@code run} was stopped, or null while it was not. */
+    public @Nullable String reason(RunId run) {
+        Running r = running.get(run);
+        return r == null ? null : r.reason.get();
+    }
+
+    /**
+     * Stops every job running in this process (it is shutting down) and every job that starts from
+     * now on; each ends its chunk (Bronze) or rolls back its statement (Silver/Gold) and is recorded
+     * STOPPED, so that a restart resumes it. Fault pauses ({@link FaultPoints}) end too.
+     */
+    public void stopAll(String why) {
+        shuttingDown.countDown();
+        FaultPoints.release();
+        running.keySet().forEach(run -> stop(run, why));
+    }
+
+    /** True when {@link #stopAll} was called. */
+    public boolean shuttingDown() {
+        return shuttingDown.getCount() == 0;
+    }
+
+    /** Stops {@code run} if it runs in this process; the first reason given is kept. */
+    public boolean stop(RunId run, String why) {
+        Running r = running.get(run);
+        if (r == null || !r.reason.compareAndSet(null, why)) {
+            return r != null;
+        }
+        LOG.warn("stopping run {}: {}", run, why);
+        JobExecution e = r.execution;
+        if (e != null) {
+            try {
+                r.operator.stop(e);
+            } catch (Exception ex) {
+                LOG.debug("Spring Batch did not mark run {} STOPPING: {}", run, ex.toString());
+            }
+        }
+        Statement s = r.statement.get();
+        if (s != null) {
+            try {
+                s.cancel();
+            } catch (java.sql.SQLException ex) {
+                LOG.warn("could not cancel the running statement of run {}: {}", run, ex.getMessage());
+            }
+        }
+        return true;
+    }
+
+    private void check(RunId run) {
+        Running r = running.get(run);
+        if (r == null || r.reason.get() != null) {
+            return;
+        }
+        try {
+            if (System.nanoTime() > r.deadlineNanos) {
+                stop(run, "step " + r.step + " ran past its timeout " + r.timeout + " (execution.step_timeout)");
+                return;
+            }
+            var request = r.dsl.select(CANCEL_AT, CANCEL_BY).from(RUN).where(RUN_ID.eq(run.toString()), CANCEL_AT.isNotNull()).fetchOne();
+            if (request != null) {
+                stop(run, "cancelled by " + request.value2() + " at " + request.value1());
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("run control check of {} failed: {}", run, e.toString());
+        }
+    }
+
+    /**
+     * Records a cancel request for {@code run} (any process may): the process running it stops it
+     * within its {@code execution.control_poll}.
+     *
+     * @return true when the run was running (STARTED) and the request was recorded
+     */
+    public static boolean requestCancel(DSLContext dsl, RunId run, String requester) {
+        return dsl.update(RUN).set(CANCEL_AT, OffsetDateTime.now(ZoneOffset.UTC)).set(CANCEL_BY, requester)
+                .where(RUN_ID.eq(run.toString()), STATUS.eq("STARTED")).execute() == 1;
+    }
+
+    /** The runs of this process being watched now. */
+    List<RunId> runningNow() {
+        return List.copyOf(running.keySet());
+    }
+}
