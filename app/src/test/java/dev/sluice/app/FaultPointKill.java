@@ -11,8 +11,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Starts {@code sluice <args>} in a process that pauses at a fault point ({@code SLUICE_FAULT_PAUSE}) and kills it there (SIGKILL). */
-final class FaultPointKill {
+/**
+ * Starts {@code sluice <args>} in a process that pauses at a fault point ({@code SLUICE_FAULT_PAUSE})
+ * and kills it there (SIGKILL), or stops it there (SIGTERM) and lets it end.
+ */
+public final class FaultPointKill {
 
     private FaultPointKill() {
     }
@@ -36,5 +39,33 @@ final class FaultPointKill {
         }
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(paused).as("the process reached %s", point).isTrue();
+    }
+
+    /** What a process stopped with SIGTERM did: its exit code and everything it printed. */
+    public record Stopped(int exitCode, String output) {
+    }
+
+    /** Like {@link #killAt}, but sends SIGTERM at the point and waits for the process to end by itself. */
+    public static Stopped stopAt(String point, Map<String, String> env, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("bash", TestHome.projectRoot().resolve("sluice").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().putAll(env);
+        pb.environment().put("SLUICE_FAULT_PAUSE", point);
+        Process p = pb.start();
+        boolean paused = false;
+        StringBuilder out = new StringBuilder();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                out.append(line).append('\n');
+                if (!paused && line.endsWith("SLUICE-FAULT-PAUSE " + point)) {
+                    paused = true;
+                    p.toHandle().destroy(); // SIGTERM, leaving our end of its output open
+                }
+            }
+        }
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(paused).as("the process reached %s", point).isTrue();
+        return new Stopped(p.exitValue(), out.toString());
     }
 }

@@ -115,6 +115,7 @@ public final class PipelineScheduler implements AutoCloseable {
                 scheduler.scheduleJob(job, Set.of(trigger), true);
             }
             scheduleFreshness(spec);
+            scheduleResume(spec);
             Trigger now = scheduler.getTrigger(triggerKey);
             Instant next = now == null || now.getNextFireTime() == null ? null : now.getNextFireTime().toInstant();
             return new Registered(spec.name(), fires.cron(), fires.zone().getId(), spec.tier(), next, same);
@@ -147,6 +148,19 @@ public final class PipelineScheduler implements AutoCloseable {
                 .withSchedule(org.quartz.SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(everyMs).repeatForever()
                         .withMisfireHandlingInstructionNextWithRemainingCount())
                 .build();
+        scheduler.scheduleJob(job, Set.of(trigger), true);
+    }
+
+    /**
+     * A one-shot fire, now, that resumes the partitions of {@code spec} a shutdown stopped
+     * ({@link ResumeStoppedJob}); one node of the cluster runs it.
+     */
+    private void scheduleResume(PipelineSpec spec) throws SchedulerException {
+        JobKey key = JobKey.jobKey(spec.name() + ".resume", GROUP);
+        JobDetail job = JobBuilder.newJob(ResumeStoppedJob.class).withIdentity(key).storeDurably()
+                .usingJobData(ScheduledLoadJob.PIPELINE, spec.name()).withDescription("resume stopped loads of " + spec.name()).build();
+        Trigger trigger = TriggerBuilder.newTrigger().withIdentity(TriggerKey.triggerKey(spec.name() + ".resume", GROUP)).forJob(key)
+                .startNow().build();
         scheduler.scheduleJob(job, Set.of(trigger), true);
     }
 

@@ -114,6 +114,7 @@ public final class MedallionJobFactory {
                 .transactionManager(warehouse.transactionManager())
                 .reader(new BronzeItemReader(spec.name(), name, source, columnsRead, p, run, home, landed, spec.maxLineBytes()))
                 .writer(chunk -> {
+                    RunControl.get().throwIfStopped(run);
                     writer.write(chunk);
                     FaultPoints.reach("bronze-chunk:" + name);
                 })
@@ -207,6 +208,7 @@ public final class MedallionJobFactory {
         LayerTransform transform = new LayerTransform(dsl, spec, table);
         return new StepBuilder(table.table().qualifiedName(), batch.repository())
                 .tasklet((contribution, context) -> {
+                    RunControl.get().throwIfStopped(run);
                     TransformResult r = transform.apply(partition, run);
                     ExecutionContext ctx = contribution.getStepExecution().getExecutionContext();
                     ctx.putLong(StepMetrics.INPUT, r.inputRows());

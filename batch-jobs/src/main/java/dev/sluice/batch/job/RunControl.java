@@ -52,6 +52,9 @@ public final class RunControl {
     private static final Field<OffsetDateTime> CANCEL_AT = DSL.field(DSL.name("cancel_requested_at"), OffsetDateTime.class);
     private static final Field<String> CANCEL_BY = DSL.field(DSL.name("cancel_requested_by"), String.class);
 
+    /** Words every shutdown's stop reason holds: runs stopped so are resumed by the scheduler's restart. */
+    public static final String SHUTDOWN = "shutting down";
+
     private final ScheduledExecutorService checks = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "sluice-run-control");
         t.setDaemon(true);
@@ -157,6 +160,20 @@ public final class RunControl {
         return r == null ? null : r.reason.get();
     }
 
+    /**
+     * Throws when {@code run} was asked to stop: called before a Bronze chunk is written, so that
+     * the chunk read since the stop is rolled back rather than committed (Spring Batch would look
+     * at the stop only after it).
+     *
+     * @throws dev.sluice.core.SluiceException naming the reason
+     */
+    void throwIfStopped(RunId run) {
+        String why = reason(run);
+        if (why != null) {
+            throw new dev.sluice.core.SluiceException("the run was stopped before this chunk was written: " + why);
+        }
+    }
+
     /** Why {@code run} was stopped, or null while it was not. */
     public @Nullable String reason(RunId run) {
         Running r = running.get(run);
@@ -169,6 +186,9 @@ public final class RunControl {
      * STOPPED, so that a restart resumes it. Fault pauses ({@link FaultPoints}) end too.
      */
     public void stopAll(String why) {
+        if (!why.contains(SHUTDOWN)) {
+            throw new IllegalArgumentException("a shutdown's reason says '" + SHUTDOWN + "'");
+        }
         shuttingDown.countDown();
         FaultPoints.release();
         running.keySet().forEach(run -> stop(run, why));
