@@ -191,8 +191,18 @@ public final class PipelineSpecLoader {
      */
     private static @org.jspecify.annotations.Nullable ScheduleSpec schedule(YamlCursor c, dev.sluice.core.PartitionKind kind) {
         return c.map("schedule", false).map(s -> {
-            s.allowOnly(Set.of("cron", "time_zone", "lag"));
-            String cron = s.text("cron", true).orElse(null);
+            s.allowOnly(Set.of("cron", "time_zone", "lag", "after", "poll"));
+            List<dev.sluice.core.DatasetRef> after = new ArrayList<>();
+            for (YamlCursor a : s.list("after", false)) {
+                a.scalar().ifPresent(name -> {
+                    try {
+                        after.add(dev.sluice.core.DatasetRef.parse(name));
+                    } catch (RuntimeException e) {
+                        a.problemHere(name, "a data trigger names a dataset (schema.table) another pipeline publishes");
+                    }
+                });
+            }
+            String cron = s.text("cron", after.isEmpty() && !s.has("after")).orElse(null);
             if (cron != null) {
                 int fields = cron.trim().split("\\s+").length;
                 if (fields < 6 || fields > 7) {
@@ -212,7 +222,11 @@ public final class PipelineSpecLoader {
             if (kind == dev.sluice.core.PartitionKind.PER_FIRE && lag != 0) {
                 s.problem("lag", Integer.toString(lag), "a per-fire partition is the fire itself: lag must be 0");
             }
-            return cron == null ? null : new ScheduleSpec(cron, zone, lag);
+            java.time.Duration poll = optionalDuration(s, "poll", java.time.Duration.ofSeconds(30));
+            if (s.has("after") && after.isEmpty()) {
+                s.problem("after", "[]", "name at least one dataset, or leave after out");
+            }
+            return cron == null && after.isEmpty() ? null : new ScheduleSpec(cron, zone, lag, after, poll);
         }).orElse(null);
     }
 

@@ -84,8 +84,9 @@ final class SchedulerCommand implements Callable<Integer> {
         try {
             for (PipelineSpec s : specs.values()) {
                 PipelineScheduler.Registered r = scheduler.schedule(s);
-                out.printf(Locale.ROOT, "  %-20s cron '%s' %s, tier %s, next fire %s%s%n", r.pipeline(), r.cron(), r.zone(),
-                        r.tier() == 0 ? "-" : Integer.toString(r.tier()), r.nextFire(), r.kept() ? " (trigger kept)" : "");
+                out.printf(Locale.ROOT, "  %-20s cron '%s' %s, tier %s, next fire %s%s%s%n", r.pipeline(), r.cron(), r.zone(),
+                        r.tier() == 0 ? "-" : Integer.toString(r.tier()), r.nextFire() == null ? "-" : r.nextFire(),
+                        r.kept() ? " (trigger kept)" : "", r.after().isEmpty() ? "" : "; after " + String.join(", ", r.after()) + " publish");
             }
             scheduler.start();
             out.println("sluice scheduler " + scheduler.instanceId() + ": running " + specs.size() + " pipeline(s); stop with SIGTERM");

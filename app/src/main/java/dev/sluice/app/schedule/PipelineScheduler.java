@@ -87,8 +87,15 @@ public final class PipelineScheduler implements AutoCloseable {
         }
     }
 
-    /** What {@link #schedule} registered for a pipeline. */
-    public record Registered(String pipeline, String cron, String zone, int tier, Instant nextFire, boolean kept) {
+    /**
+     * What {@link #schedule} registered for a pipeline.
+     *
+     * @param cron the cron expression, or {@code -} when only data triggers start it
+     * @param nextFire the cron trigger's next fire, or null without one
+     * @param after the datasets whose publications start it (data triggers), or empty
+     */
+    public record Registered(String pipeline, String cron, String zone, int tier, @org.jspecify.annotations.Nullable Instant nextFire,
+            boolean kept, java.util.List<String> after) {
     }
 
     /**
@@ -97,9 +104,21 @@ public final class PipelineScheduler implements AutoCloseable {
      * @throws dev.sluice.core.BadInputException when its schedule is missing or not valid
      */
     public Registered schedule(PipelineSpec spec) {
-        FireSchedule fires = new FireSchedule(spec);
         JobKey jobKey = JobKey.jobKey(spec.name(), GROUP);
         TriggerKey triggerKey = TriggerKey.triggerKey(spec.name(), GROUP);
+        if (spec.schedule() != null && !spec.schedule().hasCron()) {
+            try {
+                scheduler.deleteJob(jobKey); // the cron trigger it may have had
+                scheduleFreshness(spec);
+                scheduleResume(spec);
+                scheduleDataTriggers(spec);
+                return new Registered(spec.name(), "-", spec.schedule().zone().getId(), spec.tier(), null, false,
+                        spec.schedule().after().stream().map(d -> d.qualifiedName()).toList());
+            } catch (SchedulerException e) {
+                throw new SluiceException("cannot register the data triggers of " + spec.name() + ": " + e.getMessage(), e);
+            }
+        }
+        FireSchedule fires = new FireSchedule(spec);
         JobDetail job = JobBuilder.newJob(ScheduledLoadJob.class).withIdentity(jobKey).storeDurably().requestRecovery()
                 .usingJobData(ScheduledLoadJob.PIPELINE, spec.name())
                 .withDescription("scheduled loads of pipeline " + spec.name()).build();
@@ -116,9 +135,11 @@ public final class PipelineScheduler implements AutoCloseable {
             }
             scheduleFreshness(spec);
             scheduleResume(spec);
+            scheduleDataTriggers(spec);
             Trigger now = scheduler.getTrigger(triggerKey);
             Instant next = now == null || now.getNextFireTime() == null ? null : now.getNextFireTime().toInstant();
-            return new Registered(spec.name(), fires.cron(), fires.zone().getId(), spec.tier(), next, same);
+            return new Registered(spec.name(), fires.cron(), fires.zone().getId(), spec.tier(), next, same,
+                    spec.schedule().after().stream().map(d -> d.qualifiedName()).toList());
         } catch (SchedulerException e) {
             throw new SluiceException("cannot register the schedule of " + spec.name() + ": " + e.getMessage(), e);
         }
@@ -161,6 +182,30 @@ public final class PipelineScheduler implements AutoCloseable {
                 .usingJobData(ScheduledLoadJob.PIPELINE, spec.name()).withDescription("resume stopped loads of " + spec.name()).build();
         Trigger trigger = TriggerBuilder.newTrigger().withIdentity(TriggerKey.triggerKey(spec.name() + ".resume", GROUP)).forJob(key)
                 .startNow().build();
+        scheduler.scheduleJob(job, Set.of(trigger), true);
+    }
+
+    /** The data triggers of {@code spec}: a look at what was published every {@code schedule.poll}; none without {@code after}. */
+    private void scheduleDataTriggers(PipelineSpec spec) throws SchedulerException {
+        JobKey key = JobKey.jobKey(spec.name() + ".after", GROUP);
+        TriggerKey triggerKey = TriggerKey.triggerKey(spec.name() + ".after", GROUP);
+        if (spec.schedule() == null || spec.schedule().after().isEmpty()) {
+            scheduler.deleteJob(key);
+            return;
+        }
+        long everyMs = Math.max(100, spec.schedule().poll().toMillis());
+        Trigger existing = scheduler.getTrigger(triggerKey);
+        if (existing instanceof org.quartz.SimpleTrigger st && st.getRepeatInterval() == everyMs
+                && spec.schedule().after().toString().equals(scheduler.getJobDetail(key).getJobDataMap().getString("after"))) {
+            return;
+        }
+        JobDetail job = JobBuilder.newJob(DataTriggerJob.class).withIdentity(key).storeDurably()
+                .usingJobData(ScheduledLoadJob.PIPELINE, spec.name()).usingJobData("after", spec.schedule().after().toString())
+                .withDescription("data triggers of " + spec.name()).build();
+        Trigger trigger = TriggerBuilder.newTrigger().withIdentity(triggerKey).forJob(key).startNow()
+                .withSchedule(org.quartz.SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(everyMs).repeatForever()
+                        .withMisfireHandlingInstructionNextWithRemainingCount())
+                .build();
         scheduler.scheduleJob(job, Set.of(trigger), true);
     }
 

@@ -1,0 +1,122 @@
+package dev.sluice.app.schedule;
+
+import dev.sluice.batch.job.RunControl;
+import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.job.RunRecord;
+import dev.sluice.batch.job.RunRepository;
+import dev.sluice.batch.job.RunSummary;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.DatasetRef;
+import dev.sluice.core.Partition;
+import dev.sluice.core.SluiceException;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.impl.DSL;
+import org.quartz.DisallowConcurrentExecution;
+import org.quartz.Job;
+import org.quartz.JobExecutionContext;
+import org.quartz.SchedulerException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * The data triggers of one pipeline ({@code schedule.after}), fired every {@code schedule.poll}:
+ * for each partition key that every listed dataset has published ({@code sluice.published_partition}),
+ * runs that partition here when this pipeline never built it, or last built it (its latest
+ * COMPLETED attempt started) before the newest of those publications (the next attempt, so that a
+ * re-published upstream partition is propagated), or its latest attempt FAILED or was stopped by a
+ * shutdown (a restart). Oldest partition first, one at a time; not concurrent with itself, and one
+ * node of a cluster fires it. A partition key this pipeline's partitioning cannot read is skipped
+ * with a warning.
+ */
+@DisallowConcurrentExecution
+public final class DataTriggerJob implements Job {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DataTriggerJob.class);
+    private static final Field<String> DATASET = DSL.field(DSL.name("dataset"), String.class);
+    private static final Field<String> KEY = DSL.field(DSL.name("partition_key"), String.class);
+    private static final Field<OffsetDateTime> AT = DSL.field(DSL.name("published_at"), OffsetDateTime.class);
+
+    @Override
+    public void execute(JobExecutionContext context) {
+        String pipeline = context.getJobDetail().getJobDataMap().getString(ScheduledLoadJob.PIPELINE);
+        MDC.put("pipeline", pipeline);
+        try {
+            SchedulerRuntime runtime = (SchedulerRuntime) context.getScheduler().getContext().get(SchedulerRuntime.KEY);
+            check(runtime, pipeline, context.getScheduler().getSchedulerInstanceId());
+        } catch (SchedulerException e) {
+            LOG.error("cannot read the scheduler's context for the data triggers of {}: {}", pipeline, e.getMessage(), e);
+        } finally {
+            MDC.remove("pipeline");
+        }
+    }
+
+    static void check(SchedulerRuntime runtime, String pipeline, String instance) {
+        PipelineSpec spec;
+        try {
+            spec = runtime.spec(pipeline);
+        } catch (SluiceException e) {
+            LOG.error("data triggers of {}: the spec cannot be loaded: {}", pipeline, e.getMessage());
+            return;
+        }
+        if (spec.schedule() == null || spec.schedule().after().isEmpty()) {
+            return;
+        }
+        DSLContext dsl = runtime.runner().warehouse().dsl();
+        List<String> datasets = spec.schedule().after().stream().map(DatasetRef::qualifiedName).toList();
+        // partition key → newest publication, for the keys every listed dataset has published
+        Map<String, OffsetDateTime> ready = new TreeMap<>();
+        dsl.select(KEY, DSL.max(AT)).from(DSL.table(DSL.name("sluice", "published_partition"))).where(DATASET.in(datasets))
+                .groupBy(KEY).having(DSL.countDistinct(DATASET).eq(datasets.size()))
+                .forEach(r -> ready.put(r.value1(), r.value2()));
+        RunRepository runs = new RunRepository(dsl);
+        for (Map.Entry<String, OffsetDateTime> e : ready.entrySet()) {
+            if (RunControl.get().shuttingDown()) {
+                return;
+            }
+            Partition p;
+            try {
+                p = spec.partitionKind().parse(e.getKey());
+            } catch (SluiceException ex) {
+                LOG.warn("data trigger of {}: {} published partition {}, which is not a {} partition of this pipeline; skipped",
+                        pipeline, datasets, e.getKey(), spec.partitionKind().id());
+                continue;
+            }
+            Optional<RunRecord> last = runs.latest(pipeline, p);
+            boolean rerun = false;
+            if (last.isPresent()) {
+                RunRecord r = last.get();
+                if (r.status().equals("COMPLETED")) {
+                    if (!r.startedAt().isBefore(e.getValue())) {
+                        continue; // built after the newest publication
+                    }
+                    rerun = true;
+                } else if (r.status().equals("STARTED") || r.status().equals("STOPPED") && !stoppedByShutdown(dsl, r)) {
+                    continue; // running, or stopped on purpose (cancel, timeout)
+                }
+            }
+            MDC.put("partition", p.key());
+            try {
+                RunSummary s = runtime.runner().run(spec, p, new RunOptions(rerun, "scheduler " + instance,
+                        "data trigger: " + String.join(", ", datasets) + " published " + p.key() + " at " + e.getValue(), false));
+                LOG.info("data trigger: {} published partition {} at {}: {} {}", datasets, p, e.getValue(), pipeline, s.status());
+            } catch (SluiceException ex) {
+                LOG.warn("data trigger: partition {} of {} cannot run now: {}", p, pipeline, ex.getMessage());
+            } finally {
+                MDC.remove("partition");
+                MDC.remove("run_id");
+            }
+        }
+    }
+
+    private static boolean stoppedByShutdown(DSLContext dsl, RunRecord r) {
+        String message = dsl.resultQuery("SELECT exit_message FROM sluice.run WHERE run_id = ?", r.runId().toString()).fetchOne(0, String.class);
+        return message != null && message.contains(RunControl.SHUTDOWN);
+    }
+}
