@@ -1,0 +1,89 @@
+package dev.sluice.app.cli;
+
+import dev.sluice.batch.purge.Purge;
+import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.BadInputException;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Period;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sluice purge <pipeline> --older-than D [--dry-run]}: removes superseded partition versions,
+ * superseded Bronze loads, old lineage and old Spring Batch metadata older than D, never of a
+ * partition inside the pipeline's backfill window ({@link Purge}).
+ */
+@Command(name = "purge", mixinStandardHelpOptions = true,
+        description = {"Remove superseded versions and loads, old lineage and job metadata older than a cutoff.",
+                "Partitions inside the pipeline's backfill_window are never touched; the published version and current load always stay."})
+final class PurgeCommand implements Callable<Integer> {
+
+    private final SluiceContext ctx;
+
+    @Parameters(index = "0", paramLabel = "PIPELINE", description = "pipeline name or spec file")
+    String pipeline;
+
+    @Option(names = "--older-than", required = true, paramLabel = "D",
+            description = "an ISO-8601 period or duration: P90D, P1Y, PT12H; records older than now − D go")
+    String olderThan;
+
+    @Option(names = "--dry-run", description = "count what would go, remove nothing")
+    boolean dryRun;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec command;
+
+    PurgeCommand(SluiceContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+        Duration age = parse(olderThan);
+        PipelineSpec spec = ctx.load(pipeline);
+        PrintWriter out = command.commandLine().getOut();
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            Purge.Report r = new Purge(w, Clock.systemUTC()).run(spec, age, dryRun);
+            if (r.windowStart() == null) {
+                out.println("pipeline " + spec.name() + " declares no backfill_window: every partition may still be backfilled,"
+                        + " so nothing is purged (declare backfill_window in " + spec.file().getFileName() + ")");
+                return ExitCodes.OK;
+            }
+            out.printf(Locale.ROOT, "%s %s: records older than %s, of partitions before %s (the backfill window %s is kept)%n",
+                    dryRun ? "would purge" : "purged", spec.name(), r.cutoff(), r.windowStart(), spec.backfillWindow());
+            r.removed().forEach((what, n) -> out.printf(Locale.ROOT, "  %-30s %,12d%n", what, n));
+            return ExitCodes.OK;
+        }
+    }
+
+    private static Duration parse(String text) {
+        Duration d = parseAny(text);
+        if (d.isNegative()) {
+            throw new BadInputException("--older-than", -1, null, "'" + text + "' is negative");
+        }
+        return d;
+    }
+
+    private static Duration parseAny(String text) {
+        try {
+            return Duration.parse(text);
+        } catch (java.time.format.DateTimeParseException e) {
+            try {
+                Period p = Period.parse(text);
+                if (p.getYears() != 0 || p.getMonths() != 0) {
+                    return Duration.ofDays(Math.round(p.getYears() * 365.25 + p.getMonths() * 30.44) + p.getDays());
+                }
+                return Duration.ofDays(p.getDays());
+            } catch (java.time.format.DateTimeParseException e2) {
+                throw new BadInputException("--older-than", -1, null, "'" + text + "' is not an ISO-8601 period or duration (P90D, P1Y, PT12H)");
+            }
+        }
+    }
+}
