@@ -34,7 +34,8 @@ public final class OpenLineageEmitter implements LineageEmitter {
     private static final Logger LOG = LoggerFactory.getLogger(OpenLineageEmitter.class);
     private static final URI PRODUCER = URI.create("https://github.com/sluice-dev/sluice");
 
-    private final BlockingQueue<io.openlineage.client.OpenLineage.RunEvent> queue;
+    /** Events to send; an empty element wakes the sender when closing (so that close never waits out a poll). */
+    private final BlockingQueue<java.util.Optional<io.openlineage.client.OpenLineage.RunEvent>> queue;
     private final OpenLineageClient client;
     private final EventMapper mapper;
     private final Thread sender;
@@ -130,7 +131,7 @@ public final class OpenLineageEmitter implements LineageEmitter {
             LOG.warn("lineage: storing the {} event of {} failed ({} failed so far): {}", event.type(), event.job(), n, x.getMessage());
             return;
         }
-        if (closing || !queue.offer(mapped)) {
+        if (closing || !queue.offer(java.util.Optional.of(mapped))) {
             long n = dropped.incrementAndGet();
             LOG.warn("lineage: queue full or closed, dropped the {} event of {} ({} dropped so far)", event.type(), event.job(), n);
         }
@@ -140,13 +141,14 @@ public final class OpenLineageEmitter implements LineageEmitter {
         while (!closing || !queue.isEmpty()) {
             io.openlineage.client.OpenLineage.RunEvent e;
             try {
-                e = queue.poll(200, TimeUnit.MILLISECONDS);
+                java.util.Optional<io.openlineage.client.OpenLineage.RunEvent> item = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (item == null || item.isEmpty()) {
+                    continue;
+                }
+                e = item.get();
             } catch (InterruptedException x) {
                 Thread.currentThread().interrupt();
                 return;
-            }
-            if (e == null) {
-                continue;
             }
             try {
                 client.emit(e);
@@ -167,6 +169,7 @@ public final class OpenLineageEmitter implements LineageEmitter {
     @Override
     public void close() {
         closing = true;
+        queue.offer(java.util.Optional.empty()); // wakes a sender waiting for an event; when the queue is full it is not waiting
         try {
             sender.join(TimeUnit.SECONDS.toMillis(DRAIN_SECONDS));
         } catch (InterruptedException e) {
