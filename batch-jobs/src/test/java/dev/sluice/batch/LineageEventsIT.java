@@ -84,10 +84,11 @@ class LineageEventsIT {
         }
         assertThat(jobOf.values()).containsExactlyInAnyOrder("flights", "flights.bronze.airports_raw", "flights.bronze.flights_raw",
                 "flights.gate.bronze.flights_raw", "flights.silver.airports", "flights.silver.flights", "flights.gate.silver.flights",
-                "flights.gold.airport_daily_delays", "flights.gate.gold.airport_daily_delays", "flights.gold.route_daily");
+                "flights.gold.airport_daily_delays", "flights.gate.gold.airport_daily_delays", "flights.gold.route_daily",
+                "flights.gold.airport_monthly_delays");
         assertThat(byRun.values()).allSatisfy(types -> assertThat(types).containsExactly("START", "COMPLETE"));
         String jobRun = jobOf.entrySet().stream().filter(x -> x.getValue().equals("flights")).findFirst().orElseThrow().getKey();
-        assertThat(parentOf).hasSize(9).allSatisfy((step, parent) -> assertThat(parent).isEqualTo(jobRun));
+        assertThat(parentOf).hasSize(10).allSatisfy((step, parent) -> assertThat(parent).isEqualTo(jobRun));
         assertThat(all.get(0).path("job").path("name").asText()).isEqualTo("flights");
         assertThat(all.get(all.size() - 1).path("eventType").asText()).isEqualTo("COMPLETE");
         assertThat(all.get(all.size() - 1).path("job").path("name").asText()).isEqualTo("flights");
@@ -146,21 +147,24 @@ class LineageEventsIT {
                     "landing/airports/airports.csv -> bronze.airports_raw");
             assertThat(repo.upstream("gold.airport_daily_delays", 1)).hasSize(1);
             assertThat(repo.downstream("landing/airports/airports.csv", 10)).extracting(e -> e.to()).containsExactlyInAnyOrder(
-                    "bronze.airports_raw", "silver.airports", "silver.flights", "gold.airport_daily_delays", "gold.route_daily");
+                    "bronze.airports_raw", "silver.airports", "silver.flights", "gold.airport_daily_delays", "gold.route_daily",
+                    "gold.airport_monthly_delays");
             var runs = repo.runs("silver.flights", "2001-07-01");
             assertThat(runs).hasSize(1);
             assertThat(runs.get(0).get("output_rows", Long.class)).isEqualTo(6L);
             assertThat(runs.get(0).get("output_version", String.class)).isEqualTo("1");
-            assertThat(w.dsl().fetchCount(w.dsl().selectFrom("sluice.lineage_event"))).isEqualTo(20);
+            assertThat(w.dsl().fetchCount(w.dsl().selectFrom("sluice.lineage_event"))).isEqualTo(22);
             assertThat(repo.columnOrigins("gold.airport_daily_delays", "avg_delay_min"))
                     .extracting(e -> e.from() + " -> " + e.to() + " " + e.subtype()).containsExactly(
                             "silver.flights.delay_min -> gold.airport_daily_delays.avg_delay_min AGGREGATION",
                             "bronze.flights_raw.delay -> silver.flights.delay_min IDENTITY",
                             "landing/flights.delay -> bronze.flights_raw.delay IDENTITY");
             assertThat(repo.impact("bronze.flights_raw", "2001-07-01")).extracting(i -> i.dataset() + "@" + i.partition() + " " + i.level())
-                    .containsExactly("silver.flights@2001-07-01 1", "gold.airport_daily_delays@2001-07-01 2", "gold.route_daily@2001-07-01 2");
+                    .containsExactly("silver.flights@2001-07-01 1", "gold.airport_daily_delays@2001-07-01 2", "gold.route_daily@2001-07-01 2",
+                            "gold.airport_monthly_delays@2001-07 3");
             assertThat(repo.impact("silver.airports", "none")).extracting(i -> i.dataset() + "@" + i.partition())
-                    .containsExactly("silver.flights@2001-07-01", "gold.airport_daily_delays@2001-07-01", "gold.route_daily@2001-07-01");
+                    .containsExactly("silver.flights@2001-07-01", "gold.airport_daily_delays@2001-07-01", "gold.route_daily@2001-07-01",
+                            "gold.airport_monthly_delays@2001-07");
             assertThat(repo.columnOrigins("silver.flights", "origin_state")).extracting(e -> e.from() + " " + e.subtype())
                     .contains("silver.airports.state IDENTITY");
         });

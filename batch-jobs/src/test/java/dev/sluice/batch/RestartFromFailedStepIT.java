@@ -66,7 +66,8 @@ class RestartFromFailedStepIT {
                     org.assertj.core.groups.Tuple.tuple("gate.silver.flights", true),
                     org.assertj.core.groups.Tuple.tuple("gold.airport_daily_delays", false),
                     org.assertj.core.groups.Tuple.tuple("gate.gold.airport_daily_delays", false),
-                    org.assertj.core.groups.Tuple.tuple("gold.route_daily", false));
+                    org.assertj.core.groups.Tuple.tuple("gold.route_daily", false),
+                    org.assertj.core.groups.Tuple.tuple("gold.airport_monthly_delays", false));
             assertThat(w.dsl().fetchCount(w.dsl().selectFrom("bronze.flights_raw"))).isEqualTo(bronzeAfterFailure);
             assertThat(w.dsl().resultQuery("SELECT SUM(flights) FROM gold.airport_daily_delays WHERE _partition = ?",
                     "2001-07-01").fetchOne(0, Long.class)).isEqualTo(6L);
