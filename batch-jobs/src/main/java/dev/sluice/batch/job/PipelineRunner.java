@@ -419,7 +419,7 @@ public final class PipelineRunner {
                 silver += se.getWriteCount();
                 collapsed += c;
                 quarantined += q;
-            } else if (partitionedData && t.layer() == Layer.GOLD) {
+            } else if (partitionedData && t.layer() == Layer.GOLD && !t.isRollup()) { // a rollup rewrites its month: not this partition's rows
                 gold += se.getWriteCount();
             }
             if (se.getStatus() == BatchStatus.FAILED && failure == null) {

@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * @param silverRows rows written to Silver
  * @param duplicatesCollapsed Σ(dup_count − 1) over Silver
  * @param quarantined rows sent to quarantine
- * @param goldRows rows written to Gold
+ * @param goldRows rows written to the Gold partitions of this partition (a rollup's rewrite of its month is in its step, not here)
  * @param steps each step, in job order
  * @param elapsedMs wall time of this execution, in milliseconds
  * @param status COMPLETED, FAILED, or STOPPED (a timeout, {@code sluice cancel} or a shutdown
