@@ -6,7 +6,7 @@ import dev.sluice.app.cli.ExitCodes;
 import dev.sluice.app.cli.SluiceCommand;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.batch.warehouse.TableChecksum;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.SluiceEnvironment;
 import dev.sluice.core.DatasetRef;

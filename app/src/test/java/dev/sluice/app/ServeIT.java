@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.app.serve.LineageServer;
 import dev.sluice.batch.lineage.LineageRepository;
 import dev.sluice.batch.testkit.TestHome;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.WarehouseSpec;
 import java.net.InetSocketAddress;
 import java.net.URI;

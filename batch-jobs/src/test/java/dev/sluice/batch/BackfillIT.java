@@ -15,7 +15,7 @@ import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.testkit.OpenLineageSchemas;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.batch.warehouse.TableChecksum;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.config.TableSpec;

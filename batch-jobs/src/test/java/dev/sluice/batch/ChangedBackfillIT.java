@@ -10,7 +10,7 @@ import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.lineage.LineageRepository;
 import dev.sluice.batch.testkit.TestHome;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;

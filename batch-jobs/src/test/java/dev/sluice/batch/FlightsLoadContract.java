@@ -12,7 +12,7 @@ import dev.sluice.batch.testkit.DuckDbReference;
 import dev.sluice.batch.testkit.DuckDbReference.AirportDay;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.batch.warehouse.TableChecksum;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;

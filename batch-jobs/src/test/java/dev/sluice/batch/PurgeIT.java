@@ -7,7 +7,7 @@ import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.lineage.LineageRepository;
 import dev.sluice.batch.purge.Purge;
 import dev.sluice.batch.testkit.TestHome;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.core.Partition;

@@ -7,7 +7,7 @@ import dev.sluice.batch.job.RunControl;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunSummary;
 import dev.sluice.batch.testkit.TestHome;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.core.Partition;

@@ -6,7 +6,7 @@ import dev.sluice.batch.bronze.LocalParquetFile;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.testkit.TestHome;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.Partition;
 import java.nio.file.Files;

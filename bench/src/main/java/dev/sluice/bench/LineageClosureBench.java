@@ -1,7 +1,7 @@
 package dev.sluice.bench;
 
 import dev.sluice.batch.lineage.LineageRepository;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.WarehouseSpec;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;

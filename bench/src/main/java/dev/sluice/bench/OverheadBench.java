@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.batch.backfill.Backfill;
 import dev.sluice.batch.backfill.BackfillReport;
 import dev.sluice.batch.job.PipelineRunner;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.config.SluiceEnvironment;

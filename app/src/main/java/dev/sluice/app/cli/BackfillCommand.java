@@ -7,7 +7,7 @@ import dev.sluice.batch.backfill.BackfillReport;
 import dev.sluice.batch.backfill.PartitionOutcome;
 import dev.sluice.batch.backfill.PlannedPartition;
 import dev.sluice.batch.job.PipelineRunner;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import java.io.PrintWriter;
 import java.time.Clock;

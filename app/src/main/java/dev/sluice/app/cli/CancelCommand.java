@@ -2,7 +2,7 @@ package dev.sluice.app.cli;
 
 import dev.sluice.batch.backfill.BackfillRepository;
 import dev.sluice.batch.job.RunControl;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
 import dev.sluice.core.RunId;

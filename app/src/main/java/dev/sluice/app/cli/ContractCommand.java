@@ -3,7 +3,7 @@ package dev.sluice.app.cli;
 import dev.sluice.batch.bronze.LandingFiles;
 import dev.sluice.batch.contract.FileSchemas;
 import dev.sluice.batch.contract.SchemaDriftRepository;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.ContractSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.SchemaChange;

@@ -1,7 +1,7 @@
 package dev.sluice.app.cli;
 
 import dev.sluice.batch.erase.Erasure;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import java.util.concurrent.Callable;
 import org.springframework.transaction.support.TransactionTemplate;

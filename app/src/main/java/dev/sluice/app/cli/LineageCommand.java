@@ -3,7 +3,7 @@ package dev.sluice.app.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.batch.lineage.LineageRepository;
 import dev.sluice.batch.lineage.LineageRepository.Edge;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
 import java.io.PrintWriter;

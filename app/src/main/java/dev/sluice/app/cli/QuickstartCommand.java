@@ -3,7 +3,7 @@ package dev.sluice.app.cli;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.landing.SampleDataInstaller;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import java.io.IOException;
 import java.io.PrintWriter;

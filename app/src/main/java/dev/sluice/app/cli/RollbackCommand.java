@@ -1,7 +1,7 @@
 package dev.sluice.app.cli;
 
 import dev.sluice.batch.refine.PartitionVersions;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
 import dev.sluice.core.DatasetRef;

@@ -1,6 +1,6 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.SluiceException;
 import java.util.concurrent.Callable;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.batch.freshness.DatasetFreshness;
 import dev.sluice.batch.freshness.FreshnessMonitor;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import java.io.PrintWriter;
 import java.time.Clock;

@@ -1,7 +1,7 @@
 package dev.sluice.app.schedule;
 
 import dev.sluice.batch.job.PipelineRunner;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.SluiceException;
 import java.nio.file.Path;

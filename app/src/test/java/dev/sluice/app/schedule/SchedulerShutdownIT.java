@@ -3,7 +3,7 @@ package dev.sluice.app.schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.batch.testkit.TestHome;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.PipelineSpecLoader;
 import java.nio.file.Path;

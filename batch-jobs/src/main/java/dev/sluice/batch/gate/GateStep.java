@@ -3,7 +3,7 @@ package dev.sluice.batch.gate;
 import dev.sluice.batch.bronze.LandedFileRepository;
 import dev.sluice.batch.refine.LayerTransform;
 import dev.sluice.batch.warehouse.LayerTables;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.Layer;

@@ -48,11 +48,11 @@ final class LineageListener implements JobExecutionListener {
     private final String warehouse;
     private final boolean restart;
     private RunId jobRun;
-    private final dev.sluice.batch.warehouse.@Nullable Warehouse quality;
+    private final dev.sluice.warehouse.@Nullable Warehouse quality;
     private final @Nullable ParentRun parent;
 
     LineageListener(LineageEmitter emitter, PipelineSpec spec, Partition partition, RunId run, Path home,
-            dev.sluice.batch.warehouse.@Nullable Warehouse quality, boolean restart, @Nullable ParentRun parent) {
+            dev.sluice.warehouse.@Nullable Warehouse quality, boolean restart, @Nullable ParentRun parent) {
         this.parent = parent;
         this.quality = quality;
         this.restart = restart;

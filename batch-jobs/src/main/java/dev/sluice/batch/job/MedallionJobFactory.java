@@ -10,7 +10,7 @@ import dev.sluice.batch.bronze.LandedFileRepository;
 import dev.sluice.batch.bronze.PostgresCopyBronzeSink;
 import dev.sluice.batch.refine.LayerTransform;
 import dev.sluice.batch.refine.TransformResult;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.SourceSpec;
 import dev.sluice.config.TableSpec;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.batch.contract.ContractGuard;
 import dev.sluice.batch.warehouse.LayerTables;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.SourceSpec;
 import dev.sluice.config.TableSpec;

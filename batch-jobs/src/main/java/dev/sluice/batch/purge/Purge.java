@@ -1,7 +1,7 @@
 package dev.sluice.batch.purge;
 
 import dev.sluice.batch.warehouse.LayerTables;
-import dev.sluice.batch.warehouse.Warehouse;
+import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.Layer;

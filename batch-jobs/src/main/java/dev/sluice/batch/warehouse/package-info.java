@@ -1,5 +1,5 @@
 /**
- * The warehouse: connection pool, Flyway-migrated metadata, jOOQ context, layer-table DDL and checksums.
+ * The layer tables of the warehouse: their DDL from the spec, versioned views, and checksums.
  */
 @NullMarked
 package dev.sluice.batch.warehouse;

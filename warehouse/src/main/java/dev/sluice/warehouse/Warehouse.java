@@ -1,4 +1,4 @@
-package dev.sluice.batch.warehouse;
+package dev.sluice.warehouse;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
