@@ -32,6 +32,7 @@ import java.util.stream.Stream;
  *     ISO-8601 period such as {@code P400D}); null when the spec sets no limit
  * @param execution step timeouts, retries of retriable errors, and how often a running job looks
  *     for cancel requests ({@code execution}; {@link ExecutionSpec#DEFAULT} when absent)
+ * @param hotPath the Kafka hot path ({@code hot_path}), or null when the pipeline has none
  * @param hash SHA-256 (hex) over the spec file and its contract files: what the run ran with
  */
 public record PipelineSpec(Path file, String name, String description, WarehouseSpec warehouse, int batchRows,
@@ -39,7 +40,8 @@ public record PipelineSpec(Path file, String name, String description, Warehouse
         List<SourceSpec> sources, List<TableSpec> tables, String sparkMaster, LineageSpec lineage, PiiKeys piiKeys,
         dev.sluice.core.PartitionKind partitionKind, @org.jspecify.annotations.Nullable ScheduleSpec schedule, int tier,
         java.util.Map<DatasetRef, DatasetPolicy> datasets, @org.jspecify.annotations.Nullable String alertWebhook,
-        java.time.@org.jspecify.annotations.Nullable Period backfillWindow, ExecutionSpec execution, String hash) {
+        java.time.@org.jspecify.annotations.Nullable Period backfillWindow, ExecutionSpec execution,
+        @org.jspecify.annotations.Nullable HotPathSpec hotPath, String hash) {
 
     public PipelineSpec {
         datasets = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(datasets));

@@ -115,7 +115,7 @@ public final class PipelineSpecLoader {
             return Optional.empty();
         }
         YamlCursor c = new YamlCursor(fileName, "", root, problems, env);
-        c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "execution", "versions", "pii", "quality", "lineage", "sources", "layers",
+        c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "execution", "hot_path", "versions", "pii", "quality", "lineage", "sources", "layers",
                 "backfill_window", "schedule", "tier", "datasets", "alerts"));
         Optional<String> name = c.text("pipeline", true);
         name.filter(n -> !ContractLoader.IDENTIFIER.matcher(n).matches())
@@ -175,6 +175,7 @@ public final class PipelineSpecLoader {
         c.list("sources", false).forEach(s -> s.text("name", false).ifPresent(declaredSources::add));
         List<TableSpec> tables = new LayerReader(c, sources, declaredSources, partitionKind).tables();
         ExecutionSpec execution = execution(c, tables);
+        HotPathSpec hotPath = hotPath(c, name.orElse("pipeline"), sources);
         PiiKeys piiKeys = piiKeys(c, sources.values().stream().anyMatch(s -> s.pii().containsValue(PiiPolicy.HASH)), requireSecrets, env);
 
         if (!problems.isEmpty() || name.isEmpty() || warehouse.isEmpty()) {
@@ -182,7 +183,7 @@ public final class PipelineSpecLoader {
         }
         String hash = hash(specFile, contractFiles);
         return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), batchRows, maxLineBytes, keepVersions,
-                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, lineage, piiKeys, partitionKind, schedule, tier, datasets, alertWebhook, backfillWindow, execution, hash));
+                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, lineage, piiKeys, partitionKind, schedule, tier, datasets, alertWebhook, backfillWindow, execution, hotPath, hash));
     }
 
     /**
@@ -260,6 +261,44 @@ public final class PipelineSpecLoader {
             out.put(ref, new DatasetPolicy(owner, interval, sla));
         })));
         return out;
+    }
+
+    /** {@code hot_path:} the Kafka topic, the event contract's source and the sink, or null when absent. */
+    private static @org.jspecify.annotations.Nullable HotPathSpec hotPath(YamlCursor c, String pipeline, Map<String, SourceSpec> sources) {
+        return c.map("hot_path", false).map(h -> {
+            h.allowOnly(Set.of("topic", "dead_letter_topic", "bootstrap_servers", "group_id", "source", "event_time", "sink",
+                    "max_poll_records"));
+            String topic = h.text("topic", true).orElse("events");
+            String source = h.text("source", true).orElse("");
+            String eventTime = h.text("event_time", true).orElse("");
+            SourceSpec s = sources.get(source);
+            if (s == null && !source.isEmpty()) {
+                h.problem("source", source, "no such source: the events follow a source's contract; declared: "
+                        + String.join(", ", sources.keySet()));
+            } else if (s != null) {
+                var column = s.contract().columns().stream().filter(col -> col.name().equals(eventTime)).findFirst();
+                if (column.isEmpty()) {
+                    h.problem("event_time", eventTime, "not a column of contract " + s.contract().label());
+                } else if (column.get().type() != ColumnType.TIMESTAMP) {
+                    h.problem("event_time", eventTime, "the event time is a timestamp; " + eventTime + " is " + column.get().type().id());
+                }
+            }
+            dev.sluice.core.DatasetRef sink = h.text("sink", true).map(t -> {
+                try {
+                    return dev.sluice.core.DatasetRef.parse(t);
+                } catch (RuntimeException e) {
+                    h.problem("sink", t, "a table, schema.table");
+                    return null;
+                }
+            }).orElse(null);
+            if (sink != null && !sink.schema().equals("bronze")) {
+                h.problem("sink", sink.qualifiedName(), "every valid event is kept raw: the sink lives in schema bronze");
+            }
+            return new HotPathSpec(topic, h.text("dead_letter_topic", false).orElse(topic + ".dlq"),
+                    h.text("bootstrap_servers", false).orElse("localhost:9092"), h.text("group_id", false).orElse("sluice-" + pipeline),
+                    source, eventTime, sink == null ? new dev.sluice.core.DatasetRef("bronze", "events") : sink,
+                    h.integer("max_poll_records", 500, 1).orElse(500));
+        }).orElse(null);
     }
 
     /** {@code execution:} step timeouts, retries and the control poll; defaults where absent. */

@@ -1,6 +1,9 @@
 /**
- * The Kafka hot path: consumer group, event-time windows, dead-letter topic, replay and
- * reconciliation with batch Gold. Arrives with the hot-path issue; Kafka clients will be imported
- * only in {@code dev.sluice.hotpath.internal.kafka}.
+ * The hot path: a Kafka consumer group per pipeline, events checked against the contract, poison
+ * to a dead-letter topic and the quarantine, events and offsets in one warehouse transaction
+ * (effectively once). The only package importing the Kafka clients.
  */
+@NullMarked
 package dev.sluice.hotpath;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,21 @@
+package dev.sluice.config;
+
+import dev.sluice.core.DatasetRef;
+
+/**
+ * A pipeline's hot path ({@code hot_path:} in the spec): the Kafka topic it consumes, the event
+ * contract (a source's: the same validity rules as Silver), and where every valid event lands.
+ * Immutable.
+ *
+ * @param topic the topic of the events
+ * @param deadLetterTopic where events that cannot be decoded or break the contract go ({@code <topic>.dlq} by default)
+ * @param bootstrapServers the Kafka cluster ({@code bootstrap.servers}); never logged with credentials
+ * @param groupId the consumer group ({@code sluice-<pipeline>} by default)
+ * @param source the source whose contract the events follow
+ * @param eventTime the contract column holding each event's event time (a timestamp, read as UTC)
+ * @param sink the table keeping every valid event once, keyed by its event id (the record key)
+ * @param maxPollRecords records per poll at most (bounded work per poll: {@code max.poll.interval.ms} is never reached)
+ */
+public record HotPathSpec(String topic, String deadLetterTopic, String bootstrapServers, String groupId, String source,
+        String eventTime, DatasetRef sink, int maxPollRecords) {
+}

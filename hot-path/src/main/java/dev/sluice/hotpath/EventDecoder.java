@@ -1,0 +1,199 @@
+package dev.sluice.hotpath;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.ContractSpec;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Decodes a record's value (a JSON object) against the event contract: every contract column, by
+ * name, converted to its type; a missing or null value where the contract says not nullable, a
+ * value of the wrong type, or a value outside the column's allowed values is a violation. The
+ * record key is the event id (required). Immutable and thread-safe.
+ */
+public final class EventDecoder {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final ContractSpec contract;
+    private final String eventTime;
+
+    /**
+     * @param eventTime the timestamp column that is each event's event time (read as UTC)
+     */
+    public EventDecoder(ContractSpec contract, String eventTime) {
+        this.contract = contract;
+        this.eventTime = eventTime;
+    }
+
+    /** A valid event: its id, its values in contract order, its event time, its content hash (SHA-256 of the values). */
+    public record Event(String id, Map<String, @Nullable Object> values, Instant eventTime, String contentHash) {
+    }
+
+    /** Why a record is not an event: a rule id ({@code malformed_json}, {@code missing_event_id}, {@code contract_violation}) and the reason. */
+    public record Violation(String ruleId, String reason) {
+    }
+
+    /** Either an event or why not. */
+    public record Decoded(@Nullable Event event, @Nullable Violation violation) {
+    }
+
+    /** Decodes one record. Never throws on bad input. */
+    public Decoded decode(byte @Nullable [] key, byte @Nullable [] value) {
+        if (key == null || key.length == 0) {
+            return bad("missing_event_id", "the record has no key: the key is the event's id");
+        }
+        JsonNode node;
+        try {
+            node = value == null ? null : JSON.readTree(value);
+        } catch (IOException e) {
+            return bad("malformed_json", "the value is not JSON: " + firstLine(e.getMessage()));
+        }
+        if (node == null || !node.isObject()) {
+            return bad("malformed_json", "the value is not a JSON object");
+        }
+        Map<String, Object> values = new LinkedHashMap<>();
+        List<String> errors = new ArrayList<>();
+        for (ColumnSpec c : contract.columns()) {
+            JsonNode v = node.get(c.name());
+            if (v == null || v.isNull()) {
+                if (!c.nullable()) {
+                    errors.add(c.name() + ": required, missing");
+                }
+                values.put(c.name(), null);
+                continue;
+            }
+            try {
+                Object converted = convert(c, v);
+                String outside = outside(c, converted);
+                if (outside != null) {
+                    errors.add(c.name() + ": " + abbreviate(v.toString()) + " " + outside);
+                }
+                values.put(c.name(), converted);
+            } catch (IllegalArgumentException | DateTimeParseException e) {
+                errors.add(c.name() + ": " + abbreviate(v.toString()) + " is not a " + c.type().id());
+            }
+        }
+        if (!errors.isEmpty()) {
+            return bad("contract_violation", "the event breaks contract " + contract.label() + ": " + String.join("; ", errors));
+        }
+        LocalDateTime at = (LocalDateTime) values.get(eventTime);
+        return new Decoded(new Event(new String(key, StandardCharsets.UTF_8), values, at.toInstant(ZoneOffset.UTC), hash(values)), null);
+    }
+
+    private static Object convert(ColumnSpec c, JsonNode v) {
+        return switch (c.type()) {
+            case STRING -> {
+                if (!v.isTextual()) {
+                    throw new IllegalArgumentException();
+                }
+                yield v.asText();
+            }
+            case INT -> {
+                if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+                    throw new IllegalArgumentException();
+                }
+                yield v.intValue();
+            }
+            case LONG -> {
+                if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+                    throw new IllegalArgumentException();
+                }
+                yield v.longValue();
+            }
+            case FLOAT, DOUBLE -> {
+                if (!v.isNumber()) {
+                    throw new IllegalArgumentException();
+                }
+                yield c.type() == dev.sluice.config.ColumnType.FLOAT ? (Object) v.floatValue() : (Object) v.doubleValue();
+            }
+            case BOOLEAN -> {
+                if (!v.isBoolean()) {
+                    throw new IllegalArgumentException();
+                }
+                yield v.booleanValue();
+            }
+            case DATE -> LocalDate.parse(text(v));
+            case TIMESTAMP -> LocalDateTime.parse(text(v).replace(' ', 'T').replaceFirst("Z$", ""));
+        };
+    }
+
+    /** Why {@code v} is outside the column's allowed values (the contract rules Silver applies), or null. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static @Nullable String outside(ColumnSpec c, Object v) {
+        var a = c.allowed();
+        if (!a.values().isEmpty() && a.values().stream().noneMatch(x -> literal(c, x).equals(v))) {
+            return "is not one of " + a.values();
+        }
+        if (v instanceof Comparable cmp) {
+            if (a.min() != null && cmp.compareTo(literal(c, a.min())) < 0) {
+                return "is below the minimum " + a.min();
+            }
+            if (a.max() != null && cmp.compareTo(literal(c, a.max())) > 0) {
+                return "is above the maximum " + a.max();
+            }
+        }
+        return null;
+    }
+
+    private static Object literal(ColumnSpec c, String text) {
+        return switch (c.type()) {
+            case STRING -> text;
+            case INT -> Integer.parseInt(text);
+            case LONG -> Long.parseLong(text);
+            case FLOAT -> Float.parseFloat(text);
+            case DOUBLE -> Double.parseDouble(text);
+            case BOOLEAN -> Boolean.parseBoolean(text);
+            case DATE -> LocalDate.parse(text);
+            case TIMESTAMP -> LocalDateTime.parse(text.replace(' ', 'T'));
+        };
+    }
+
+    private static String text(JsonNode v) {
+        if (!v.isTextual()) {
+            throw new IllegalArgumentException();
+        }
+        return v.asText();
+    }
+
+    /** SHA-256 over the values in contract order: equal for exact duplicates, whatever their ids. */
+    private static String hash(Map<String, Object> values) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            for (Object v : values.values()) {
+                sha.update(String.valueOf(v).getBytes(StandardCharsets.UTF_8));
+                sha.update((byte) 0);
+            }
+            return HexFormat.of().formatHex(sha.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Decoded bad(String rule, String reason) {
+        return new Decoded(null, new Violation(rule, reason));
+    }
+
+    private static String firstLine(@Nullable String s) {
+        return s == null ? "" : abbreviate(s.lines().findFirst().orElse(""));
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 120 ? s : s.substring(0, 117) + "...";
+    }
+}

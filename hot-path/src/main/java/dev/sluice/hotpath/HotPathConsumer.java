@@ -1,0 +1,216 @@
+package dev.sluice.hotpath;
+
+import dev.sluice.config.ContractSpec;
+import dev.sluice.config.HotPathSpec;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.RunId;
+import dev.sluice.core.SluiceException;
+import dev.sluice.warehouse.Warehouse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * One consumer of a pipeline's hot path, on its own thread ({@link #run()}), in the pipeline's
+ * consumer group. Per poll (at most {@code max_poll_records}):
+ * <ol>
+ *   <li>each record is decoded against the event contract ({@link EventDecoder});</li>
+ *   <li>poison records go to the dead-letter topic with headers {@code sluice.original.topic},
+ *       {@code .partition}, {@code .offset}, {@code .timestamp}, {@code sluice.error.class},
+ *       {@code sluice.error.message}, and the producer is flushed (the dead letters are on the
+ *       broker before the batch counts as done);</li>
+ *   <li>events, quarantined poison and the next offsets are written in one database transaction
+ *       ({@link HotSink});</li>
+ *   <li>then the offsets are committed to Kafka, which is only a hint: on every assignment the
+ *       consumer seeks to the offsets stored in the database.</li>
+ * </ol>
+ * A crash anywhere re-reads at most the batch in flight, which the sink ignores (event ids) or
+ * quarantines once: effectively once. A rebalance needs no flush: a batch is written before the
+ * next poll. Stop with {@link #close()} from any thread. Not thread-safe otherwise.
+ */
+public final class HotPathConsumer implements Runnable, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HotPathConsumer.class);
+
+    private final PipelineSpec spec;
+    private final HotPathSpec hot;
+    private final Warehouse warehouse;
+    private final EventDecoder decoder;
+    private final HotSink sink;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final KafkaProducer<byte[], byte[]> deadLetters;
+    private final RunId run = RunId.newId();
+    private final Hooks hooks;
+    private final AtomicLong applied = new AtomicLong();
+    private volatile boolean running = true;
+
+    /** Test and metrics hooks, called on the consumer's thread. */
+    public interface Hooks {
+        /** None. */
+        Hooks NONE = batch -> { };
+
+        /** Batch {@code batch} (1, 2, …) is written but not committed; throwing here rolls it back and ends the consumer. */
+        void beforeCommit(long batch);
+    }
+
+    /**
+     * @param extra Kafka client settings added to (and overriding) the defaults, e.g. security settings
+     */
+    public HotPathConsumer(PipelineSpec spec, Warehouse warehouse, Map<String, Object> extra, Hooks hooks) {
+        this.spec = spec;
+        this.hot = java.util.Objects.requireNonNull(spec.hotPath(), "pipeline " + spec.name() + " has no hot_path");
+        this.warehouse = warehouse;
+        ContractSpec contract = spec.source(hot.source()).orElseThrow(() -> new SluiceException("no source " + hot.source())).contract();
+        this.decoder = new EventDecoder(contract, hot.eventTime());
+        this.sink = new HotSink(spec.name(), hot, contract);
+        this.hooks = hooks;
+        sink.create(warehouse.dsl());
+        Properties c = new Properties();
+        c.put("bootstrap.servers", hot.bootstrapServers());
+        c.put("group.id", hot.groupId());
+        c.put("enable.auto.commit", "false");
+        c.put("auto.offset.reset", "earliest");
+        c.put("max.poll.records", Integer.toString(hot.maxPollRecords()));
+        c.put("key.deserializer", ByteArrayDeserializer.class.getName());
+        c.put("value.deserializer", ByteArrayDeserializer.class.getName());
+        c.putAll(extra);
+        this.consumer = new KafkaConsumer<>(c);
+        Properties p = new Properties();
+        p.put("bootstrap.servers", hot.bootstrapServers());
+        p.put("acks", "all");
+        p.put("enable.idempotence", "true");
+        p.put("key.serializer", ByteArraySerializer.class.getName());
+        p.put("value.serializer", ByteArraySerializer.class.getName());
+        extra.forEach((k, v) -> {
+            if (k.startsWith("security.") || k.startsWith("sasl.") || k.startsWith("ssl.")) {
+                p.put(k, v);
+            }
+        });
+        this.deadLetters = new KafkaProducer<>(p);
+    }
+
+    /** Events written so far by this consumer (redeliveries included). */
+    public long applied() {
+        return applied.get();
+    }
+
+    @Override
+    public void run() {
+        MDC.put("run_id", run.toString());
+        MDC.put("pipeline", spec.name());
+        MDC.put("partition", "live");
+        try {
+            consumer.subscribe(List.of(hot.topic()), new ConsumerRebalanceListener() {
+                @Override
+                public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                    // nothing is pending: each batch is written before the next poll
+                }
+
+                @Override
+                public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                    Map<Integer, Long> stored = sink.positions(warehouse.dsl(), hot.topic());
+                    for (TopicPartition tp : partitions) {
+                        Long next = stored.get(tp.partition());
+                        if (next != null) {
+                            consumer.seek(tp, next);
+                        }
+                    }
+                    LOG.info("assigned {} (positions from the warehouse: {})", partitions, stored);
+                }
+            });
+            long batch = 0;
+            while (running) {
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(200));
+                if (records.isEmpty()) {
+                    continue;
+                }
+                process(records, ++batch);
+            }
+        } catch (WakeupException e) {
+            if (running) {
+                throw e;
+            }
+        } finally {
+            consumer.close(Duration.ofSeconds(5));
+            deadLetters.close(Duration.ofSeconds(5));
+            MDC.clear();
+        }
+    }
+
+    private void process(ConsumerRecords<byte[], byte[]> records, long batch) {
+        List<HotSink.Consumed> events = new ArrayList<>();
+        List<HotSink.Poison> poison = new ArrayList<>();
+        Map<HotSink.Position, Long> next = new LinkedHashMap<>();
+        Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            HotSink.Position at = new HotSink.Position(r.topic(), r.partition(), r.offset());
+            EventDecoder.Decoded d = decoder.decode(r.key(), r.value());
+            if (d.event() != null) {
+                events.add(new HotSink.Consumed(d.event(), at));
+            } else {
+                poison.add(new HotSink.Poison(r.key(), r.value(), d.violation(), at));
+                sent.add(deadLetters.send(deadLetter(r, d.violation())));
+            }
+            next.put(new HotSink.Position(r.topic(), r.partition(), -1), r.offset() + 1);
+            commit.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
+        }
+        if (!sent.isEmpty()) {
+            deadLetters.flush();
+            for (Future<RecordMetadata> f : sent) {
+                try {
+                    f.get();
+                } catch (Exception e) {
+                    throw new SluiceException("the dead-letter topic " + hot.deadLetterTopic() + " refused a record: " + e.getMessage(), e);
+                }
+            }
+        }
+        warehouse.dsl().transaction(c -> {
+            sink.apply(c.dsl(), events, poison, next, run);
+            hooks.beforeCommit(batch);
+        });
+        applied.addAndGet(events.size());
+        consumer.commitAsync(commit, null);
+    }
+
+    private ProducerRecord<byte[], byte[]> deadLetter(ConsumerRecord<byte[], byte[]> r, EventDecoder.Violation v) {
+        ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(hot.deadLetterTopic(), r.key(), r.value());
+        out.headers().add("sluice.original.topic", r.topic().getBytes(StandardCharsets.UTF_8));
+        out.headers().add("sluice.original.partition", Integer.toString(r.partition()).getBytes(StandardCharsets.UTF_8));
+        out.headers().add("sluice.original.offset", Long.toString(r.offset()).getBytes(StandardCharsets.UTF_8));
+        out.headers().add("sluice.original.timestamp", Long.toString(r.timestamp()).getBytes(StandardCharsets.UTF_8));
+        out.headers().add("sluice.error.class", v.ruleId().getBytes(StandardCharsets.UTF_8));
+        out.headers().add("sluice.error.message", v.reason().getBytes(StandardCharsets.UTF_8));
+        return out;
+    }
+
+    /** Stops the consumer: the batch in flight is finished, then it leaves the group. Safe from any thread. */
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+    }
+}

@@ -1,0 +1,207 @@
+package dev.sluice.hotpath;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.ContractSpec;
+import dev.sluice.config.HotPathSpec;
+import dev.sluice.core.RunId;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Where the hot path lands what it consumed, in one database transaction per poll batch:
+ * <ul>
+ *   <li>every valid event, once, in the sink table ({@code hot_path.sink}): the contract's columns
+ *       plus {@code _event_id} (the record key, primary key: a redelivered event is ignored),
+ *       {@code _content_hash}, {@code _event_time}, {@code _source} ({@code kafka:<topic>/<partition>}),
+ *       {@code _source_pos} (the offset) and {@code _ingested_at};</li>
+ *   <li>every poison record, once, in {@code sluice.quarantine} with its raw key and value;</li>
+ *   <li>the next offset of every partition the batch read, in {@code sluice.hot_offset}, only ever
+ *       moving forward.</li>
+ * </ul>
+ * The caller's transaction makes the three one unit: either all of a batch is in the database with
+ * its offsets, or none of it. Thread-safe (stateless besides the table names).
+ */
+public final class HotSink {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Table<?> OFFSETS = DSL.table(DSL.name("sluice", "hot_offset"));
+    private static final Table<?> QUARANTINE = DSL.table(DSL.name("sluice", "quarantine"));
+    private static final Field<String> GROUP = DSL.field(DSL.name("group_id"), String.class);
+    private static final Field<String> TOPIC = DSL.field(DSL.name("topic"), String.class);
+    private static final Field<Integer> PARTITION = DSL.field(DSL.name("kafka_partition"), Integer.class);
+    private static final Field<Long> NEXT = DSL.field(DSL.name("next_offset"), Long.class);
+    private static final Field<OffsetDateTime> UPDATED = DSL.field(DSL.name("updated_at"), OffsetDateTime.class);
+
+    private final String pipeline;
+    private final HotPathSpec hot;
+    private final ContractSpec contract;
+
+    public HotSink(String pipeline, HotPathSpec hot, ContractSpec contract) {
+        this.pipeline = pipeline;
+        this.hot = hot;
+        this.contract = contract;
+    }
+
+    /** One consumed record: where it was read. */
+    public record Position(String topic, int partition, long offset) {
+        String source() {
+            return "kafka:" + topic + "/" + partition;
+        }
+    }
+
+    /** A valid event and where it was read. */
+    public record Consumed(EventDecoder.Event event, Position at) {
+    }
+
+    /** A poison record: its raw key and value, why, and where it was read. */
+    public record Poison(byte @Nullable [] key, byte @Nullable [] value, EventDecoder.Violation violation, Position at) {
+    }
+
+    /** Creates the sink table when it does not exist. */
+    public void create(DSLContext dsl) {
+        dsl.createSchemaIfNotExists(DSL.name(hot.sink().schema())).execute();
+        var create = dsl.createTableIfNotExists(sinkTable());
+        for (ColumnSpec c : contract.columns()) {
+            create = create.column(DSL.name(c.name()), type(c));
+        }
+        create.column(DSL.name("_event_id"), SQLDataType.VARCHAR(200).notNull())
+                .column(DSL.name("_content_hash"), SQLDataType.VARCHAR(64).notNull())
+                .column(DSL.name("_event_time"), SQLDataType.LOCALDATETIME(6).notNull())
+                .column(DSL.name("_source"), SQLDataType.VARCHAR(300).notNull())
+                .column(DSL.name("_source_pos"), SQLDataType.BIGINT.notNull())
+                .column(DSL.name("_ingested_at"), SQLDataType.TIMESTAMPWITHTIMEZONE.notNull())
+                .primaryKey(DSL.name("_event_id"))
+                .execute();
+    }
+
+    private static org.jooq.DataType<?> type(ColumnSpec c) {
+        return switch (c.type()) {
+            case STRING -> SQLDataType.VARCHAR(4000);
+            case INT -> SQLDataType.INTEGER;
+            case LONG -> SQLDataType.BIGINT;
+            case FLOAT -> SQLDataType.REAL;
+            case DOUBLE -> SQLDataType.DOUBLE;
+            case BOOLEAN -> SQLDataType.BOOLEAN;
+            case DATE -> SQLDataType.LOCALDATE;
+            case TIMESTAMP -> SQLDataType.LOCALDATETIME(6);
+        };
+    }
+
+    private Table<?> sinkTable() {
+        return DSL.table(DSL.name(hot.sink().schema(), hot.sink().table()));
+    }
+
+    /**
+     * Applies one batch in {@code tx} (the caller's transaction).
+     *
+     * @param next for each partition read, the offset after the last record of the batch
+     * @param consumerRun the consumer's run id, recorded with quarantined records
+     */
+    public void apply(DSLContext tx, List<Consumed> events, List<Poison> poison, Map<Position, Long> next, RunId consumerRun) {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        if (!events.isEmpty()) {
+            List<Field<?>> fields = new ArrayList<>();
+            contract.columns().forEach(c -> fields.add(DSL.field(DSL.name(c.name()), type(c))));
+            fields.add(DSL.field(DSL.name("_event_id"), SQLDataType.VARCHAR(200)));
+            fields.add(DSL.field(DSL.name("_content_hash"), SQLDataType.VARCHAR(64)));
+            fields.add(DSL.field(DSL.name("_event_time"), SQLDataType.LOCALDATETIME(6)));
+            fields.add(DSL.field(DSL.name("_source"), SQLDataType.VARCHAR(300)));
+            fields.add(DSL.field(DSL.name("_source_pos"), SQLDataType.BIGINT));
+            fields.add(DSL.field(DSL.name("_ingested_at"), SQLDataType.TIMESTAMPWITHTIMEZONE));
+            // one prepared statement, executed as one JDBC batch (a multi-row MERGE makes H2's parser recurse per row);
+            // typed placeholders, so that the database knows each bind value's type
+            List<Field<?>> placeholders = new ArrayList<>();
+            fields.forEach(f -> placeholders.add(DSL.val(null, f.getDataType())));
+            var batch = tx.batch(tx.insertInto(sinkTable(), fields).values(placeholders)
+                    .onConflict(DSL.field(DSL.name(hot.sink().schema(), hot.sink().table(), "_event_id"))).doNothing());
+            for (Consumed c : events) {
+                List<Object> row = new ArrayList<>(c.event().values().values());
+                row.add(c.event().id());
+                row.add(c.event().contentHash());
+                row.add(LocalDateTime.ofInstant(c.event().eventTime(), ZoneOffset.UTC));
+                row.add(c.at().source());
+                row.add(c.at().offset());
+                row.add(now);
+                batch = batch.bind(row.toArray());
+            }
+            batch.execute();
+        }
+        for (Poison p : poison) {
+            boolean known = tx.fetchExists(QUARANTINE, DSL.field(DSL.name("source")).eq(p.at().source())
+                    .and(DSL.field(DSL.name("source_pos")).eq(p.at().offset())));
+            if (known) {
+                continue;
+            }
+            tx.insertInto(QUARANTINE)
+                    .set(DSL.field(DSL.name("pipeline")), pipeline)
+                    .set(DSL.field(DSL.name("dataset")), hot.sink().qualifiedName())
+                    .set(DSL.field(DSL.name("partition_key")), "none")
+                    .set(DSL.field(DSL.name("run_id")), consumerRun.toString())
+                    .set(DSL.field(DSL.name("source")), p.at().source())
+                    .set(DSL.field(DSL.name("source_pos")), p.at().offset())
+                    .set(DSL.field(DSL.name("rule_id")), p.violation().ruleId())
+                    .set(DSL.field(DSL.name("reason")), truncate(p.violation().reason(), 1000))
+                    .set(DSL.field(DSL.name("record_json")), raw(p))
+                    .set(DSL.field(DSL.name("quarantined_at")), now)
+                    .set(DSL.field(DSL.name("status")), "OPEN")
+                    .execute();
+        }
+        for (Map.Entry<Position, Long> e : next.entrySet()) {
+            Position tp = e.getKey();
+            int moved = tx.update(OFFSETS).set(NEXT, e.getValue()).set(UPDATED, now)
+                    .where(GROUP.eq(hot.groupId()), TOPIC.eq(tp.topic()), PARTITION.eq(tp.partition()), NEXT.lt(e.getValue())).execute();
+            if (moved == 0) {
+                tx.insertInto(OFFSETS).set(GROUP, hot.groupId()).set(TOPIC, tp.topic()).set(PARTITION, tp.partition())
+                        .set(NEXT, e.getValue()).set(UPDATED, now).onConflict(DSL.field(DSL.name("sluice", "hot_offset", "group_id")), DSL.field(DSL.name("sluice", "hot_offset", "topic")),
+                                DSL.field(DSL.name("sluice", "hot_offset", "kafka_partition"))).doNothing().execute();
+            }
+        }
+    }
+
+    /** The stored next offset of each partition of {@code topic} for this group. */
+    public Map<Integer, Long> positions(DSLContext dsl, String topic) {
+        Map<Integer, Long> out = new java.util.HashMap<>();
+        dsl.select(PARTITION, NEXT).from(OFFSETS).where(GROUP.eq(hot.groupId()), TOPIC.eq(topic))
+                .forEach(r -> out.put(r.value1(), r.value2()));
+        return out;
+    }
+
+    /** The raw record as JSON: the key and value as UTF-8 text when they are, else Base64. */
+    private static String raw(Poison p) {
+        ObjectNode n = JSON.createObjectNode();
+        put(n, "key", p.key());
+        put(n, "value", p.value());
+        return truncate(n.toString(), 100_000);
+    }
+
+    private static void put(ObjectNode n, String name, byte @Nullable [] bytes) {
+        if (bytes == null) {
+            n.putNull(name);
+            return;
+        }
+        var decoder = StandardCharsets.UTF_8.newDecoder();
+        try {
+            n.put(name, decoder.decode(java.nio.ByteBuffer.wrap(bytes)).toString());
+        } catch (java.nio.charset.CharacterCodingException e) {
+            n.put(name + "_base64", Base64.getEncoder().encodeToString(bytes));
+        }
+    }
+
+    private static String truncate(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max - 3) + "...";
+    }
+}

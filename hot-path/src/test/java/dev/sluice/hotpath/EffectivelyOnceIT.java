@@ -1,0 +1,208 @@
+package dev.sluice.hotpath;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.PipelineSpecLoader;
+import dev.sluice.config.SluiceEnvironment;
+import dev.sluice.warehouse.Warehouse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+/**
+ * The hot path on a real in-process KRaft broker: 100,000 flight events (every 50th an exact
+ * duplicate of the one before under its own id) and 30 poison records across three partitions.
+ * The first consumer dies inside a batch's transaction (after writing, before committing), a second
+ * takes over from the offsets in the warehouse, a third joins (a rebalance): every valid event is in
+ * the sink once, with the input's exact sums, every poison record once in the quarantine and in the
+ * dead-letter topic with its headers, and the stored offsets are the partitions' end offsets.
+ */
+class EffectivelyOnceIT {
+
+    private static final int EVENTS = 100_000;
+    private static final int POISON = 30;
+    private static final String TOPIC = "flights.events";
+    private static EmbeddedKafkaKraftBroker broker;
+
+    @TempDir
+    Path home;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = new EmbeddedKafkaKraftBroker(1, 3, TOPIC, TOPIC + ".dlq");
+        broker.afterPropertiesSet();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        broker.destroy();
+    }
+
+    static Path projectRoot() {
+        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
+            if (Files.isRegularFile(d.resolve("pipelines/flights.yaml"))) {
+                return d;
+            }
+        }
+        throw new IllegalStateException("no project root");
+    }
+
+    @Test
+    void aKilledConsumerAndARebalanceLoseNothingAndDuplicateNothing() throws Exception {
+        String url = "jdbc:h2:file:" + home.resolve("wh-" + UUID.randomUUID()).toAbsolutePath();
+        PipelineSpec spec = new PipelineSpecLoader(new SluiceEnvironment(Map.of("SLUICE_HOME", home.toString(),
+                "SLUICE_WAREHOUSE_URL", url, "SLUICE_KAFKA_BOOTSTRAP", broker.getBrokersAsString())).interpolator())
+                .load(projectRoot().resolve("pipelines/flights.yaml"));
+        long delaySum = 0;
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.getBrokersAsString(),
+                "key.serializer", StringSerializer.class.getName(), "value.serializer", StringSerializer.class.getName(),
+                "linger.ms", "20", "acks", "all"))) {
+            LocalDateTime t0 = LocalDateTime.parse("2001-01-02T06:00:00");
+            String previous = null;
+            for (int i = 0; i < EVENTS; i++) {
+                long delay = (i * 7L) % 181 - 30;
+                String value = i % 50 == 49 ? previous : "{\"date\":\"" + t0.plusSeconds(i * 3L) + "\",\"delay\":" + delay
+                        + ",\"distance\":" + (100 + i % 900) + ",\"origin\":\"" + (i % 2 == 0 ? "ORD" : "SFO")
+                        + "\",\"destination\":\"LAX\"}";
+                if (i % 50 == 49) {
+                    delay = (((i - 1) * 7L) % 181) - 30;
+                }
+                delaySum += delay;
+                producer.send(new ProducerRecord<>(TOPIC, "evt-" + i, value));
+                previous = value;
+                if (i % (EVENTS / POISON) == 17) {
+                    int p = i / (EVENTS / POISON);
+                    String bad = switch (p % 3) {
+                        case 0 -> "{not json";
+                        case 1 -> "{\"date\":\"2001-01-02T07:00:00\",\"delay\":5,\"distance\":10,\"destination\":\"LAX\"}";
+                        default -> "{\"date\":\"2001-01-02T07:00:00\",\"delay\":\"late\",\"distance\":10,\"origin\":\"ORD\",\"destination\":\"LAX\"}";
+                    };
+                    producer.send(new ProducerRecord<>(TOPIC, "bad-" + p, bad));
+                }
+            }
+            producer.flush();
+        }
+
+        try (Warehouse w = Warehouse.open(spec.warehouse(), 6)) {
+            DSLContext dsl = w.dsl();
+            String count = "SELECT COUNT(*) FROM bronze.flight_events";
+            // the first consumer dies inside its fourth batch's transaction: the batch rolls back
+            HotPathConsumer first = new HotPathConsumer(spec, w, Map.of(), batch -> {
+                if (batch == 4) {
+                    throw new IllegalStateException("killed inside batch 4");
+                }
+            });
+            CompletableFuture<Void> died = CompletableFuture.runAsync(first);
+            assertThat(died).failsWithin(Duration.ofSeconds(60)).withThrowableThat().withMessageContaining("killed inside batch 4");
+            long afterCrash = dsl.resultQuery(count).fetchOne(0, Long.class);
+            assertThat(afterCrash).as("three batches committed, the fourth rolled back").isPositive().isLessThan(EVENTS);
+
+            HotPathConsumer second = new HotPathConsumer(spec, w, Map.of(), HotPathConsumer.Hooks.NONE);
+            CompletableFuture<Void> two = CompletableFuture.runAsync(second);
+            until("the second consumer makes progress", () -> dsl.resultQuery(count).fetchOne(0, Long.class) > afterCrash + 5_000);
+            HotPathConsumer third = new HotPathConsumer(spec, w, Map.of(), HotPathConsumer.Hooks.NONE);
+            CompletableFuture<Void> three = CompletableFuture.runAsync(third);
+            until("every event is in the sink (" + EVENTS + " events, " + POISON + " quarantined, the end offsets stored); now: "
+                    + "see the state below", () -> state(dsl).isEmpty() ? false : dsl.resultQuery(count).fetchOne(0, Long.class) == EVENTS
+                    && dsl.resultQuery("SELECT COUNT(*) FROM sluice.quarantine").fetchOne(0, Long.class) == POISON
+                    && endOffsetsStored(dsl, spec));
+            second.close();
+            third.close();
+            two.get();
+            three.get();
+            assertThat(third.applied()).as("the third consumer took partitions over (a rebalance)").isPositive();
+
+            assertThat(dsl.resultQuery("SELECT COUNT(DISTINCT _event_id) FROM bronze.flight_events").fetchOne(0, Long.class)).isEqualTo(EVENTS);
+            assertThat(dsl.resultQuery("SELECT SUM(delay) FROM bronze.flight_events").fetchOne(0, Long.class)).isEqualTo(delaySum);
+            assertThat(dsl.resultQuery("SELECT COUNT(DISTINCT _content_hash) FROM bronze.flight_events").fetchOne(0, Long.class))
+                    .as("exact duplicates share a content hash").isEqualTo(EVENTS - EVENTS / 50);
+            assertThat(dsl.resultQuery("SELECT rule_id || ' ' || COUNT(*) FROM sluice.quarantine GROUP BY rule_id ORDER BY 1")
+                    .fetch(0, String.class)).containsExactly("contract_violation 20", "malformed_json 10");
+            assertThat(dsl.resultQuery("SELECT reason FROM sluice.quarantine WHERE record_json LIKE '%late%'").fetch(0, String.class))
+                    .allSatisfy(r -> assertThat(r).isEqualTo("the event breaks contract flights.v1: delay: \"late\" is not a long"));
+        }
+        List<ConsumerRecord<String, String>> dlq = deadLetters();
+        assertThat(dlq).hasSize(POISON);
+        assertThat(dlq).allSatisfy(r -> {
+            assertThat(header(r, "sluice.original.topic")).isEqualTo(TOPIC);
+            assertThat(header(r, "sluice.original.offset")).matches("\\d+");
+            assertThat(header(r, "sluice.error.class")).isIn("malformed_json", "contract_violation");
+            assertThat(header(r, "sluice.error.message")).isNotBlank();
+        });
+    }
+
+    /** The sink, quarantine and stored offsets now, for a timeout's message. */
+    private static String state(DSLContext dsl) {
+        String s = "sink " + dsl.resultQuery("SELECT COUNT(*) FROM bronze.flight_events").fetchOne(0, Long.class)
+                + ", quarantine " + dsl.resultQuery("SELECT COUNT(*) FROM sluice.quarantine").fetchOne(0, Long.class)
+                + ", offsets " + dsl.resultQuery("SELECT kafka_partition || '=' || next_offset FROM sluice.hot_offset ORDER BY 1").fetch(0, String.class);
+        lastState = s;
+        return s;
+    }
+
+    private static volatile String lastState = "";
+
+    private static boolean endOffsetsStored(DSLContext dsl, PipelineSpec spec) {
+        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(Map.of("bootstrap.servers", broker.getBrokersAsString(),
+                "key.deserializer", StringDeserializer.class.getName(), "value.deserializer", StringDeserializer.class.getName()))) {
+            List<TopicPartition> tps = List.of(new TopicPartition(TOPIC, 0), new TopicPartition(TOPIC, 1), new TopicPartition(TOPIC, 2));
+            Map<TopicPartition, Long> end = c.endOffsets(tps);
+            Map<Integer, Long> stored = new HashMap<>();
+            dsl.resultQuery("SELECT kafka_partition, next_offset FROM sluice.hot_offset WHERE group_id = ?", spec.hotPath().groupId())
+                    .forEach(r -> stored.put(r.get(0, Integer.class), r.get(1, Long.class)));
+            return tps.stream().allMatch(tp -> end.get(tp).equals(stored.get(tp.partition())));
+        }
+    }
+
+    private static List<ConsumerRecord<String, String>> deadLetters() {
+        List<ConsumerRecord<String, String>> out = new ArrayList<>();
+        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(Map.of("bootstrap.servers", broker.getBrokersAsString(),
+                "group.id", "dlq-reader-" + UUID.randomUUID(), "auto.offset.reset", "earliest",
+                "key.deserializer", StringDeserializer.class.getName(), "value.deserializer", StringDeserializer.class.getName()))) {
+            c.subscribe(List.of(TOPIC + ".dlq"));
+            long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (out.size() < POISON && System.nanoTime() < end) {
+                c.poll(Duration.ofMillis(200)).forEach(out::add);
+            }
+        }
+        return out;
+    }
+
+    private static String header(ConsumerRecord<String, String> r, String name) {
+        var h = r.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
+    private static void until(String what, BooleanSupplier condition) {
+        long end = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("timed out waiting until " + what + ": " + lastState);
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(100).toNanos()); // a polling interval, not a synchronisation
+        }
+    }
+}
