@@ -15,7 +15,15 @@ import dev.sluice.core.DatasetRef;
  * @param eventTime the contract column holding each event's event time (a timestamp, read as UTC)
  * @param sink the table keeping every valid event once, keyed by its event id (the record key)
  * @param maxPollRecords records per poll at most (bounded work per poll: {@code max.poll.interval.ms} is never reached)
+ * @param allowedLateness how far behind the watermark (the newest event time seen) an event may
+ *     arrive and still update its windows; a later one is kept in the sink but quarantined for the
+ *     windows ({@code too_late}), never silently dropped
+ * @param windows the live aggregates, in order
  */
 public record HotPathSpec(String topic, String deadLetterTopic, String bootstrapServers, String groupId, String source,
-        String eventTime, DatasetRef sink, int maxPollRecords) {
+        String eventTime, DatasetRef sink, int maxPollRecords, java.time.Duration allowedLateness, java.util.List<WindowSpec> windows) {
+
+    public HotPathSpec {
+        windows = java.util.List.copyOf(windows);
+    }
 }

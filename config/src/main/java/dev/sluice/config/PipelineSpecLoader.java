@@ -174,6 +174,14 @@ public final class PipelineSpecLoader {
         Set<String> declaredSources = new HashSet<>();
         c.list("sources", false).forEach(s -> s.text("name", false).ifPresent(declaredSources::add));
         List<TableSpec> tables = new LayerReader(c, sources, declaredSources, partitionKind).tables();
+        if (schedule != null) {
+            for (dev.sluice.core.DatasetRef d : schedule.after()) {
+                if (tables.stream().anyMatch(t -> t.table().equals(d))) {
+                    c.problem("schedule.after", d.qualifiedName(), "a table of this pipeline: each run would publish it and start the"
+                            + " next run; name another pipeline's dataset");
+                }
+            }
+        }
         ExecutionSpec execution = execution(c, tables);
         HotPathSpec hotPath = hotPath(c, name.orElse("pipeline"), sources);
         PiiKeys piiKeys = piiKeys(c, sources.values().stream().anyMatch(s -> s.pii().containsValue(PiiPolicy.HASH)), requireSecrets, env);
@@ -267,7 +275,7 @@ public final class PipelineSpecLoader {
     private static @org.jspecify.annotations.Nullable HotPathSpec hotPath(YamlCursor c, String pipeline, Map<String, SourceSpec> sources) {
         return c.map("hot_path", false).map(h -> {
             h.allowOnly(Set.of("topic", "dead_letter_topic", "bootstrap_servers", "group_id", "source", "event_time", "sink",
-                    "max_poll_records"));
+                    "max_poll_records", "allowed_lateness", "windows"));
             String topic = h.text("topic", true).orElse("events");
             String source = h.text("source", true).orElse("");
             String eventTime = h.text("event_time", true).orElse("");
@@ -297,8 +305,98 @@ public final class PipelineSpecLoader {
             return new HotPathSpec(topic, h.text("dead_letter_topic", false).orElse(topic + ".dlq"),
                     h.text("bootstrap_servers", false).orElse("localhost:9092"), h.text("group_id", false).orElse("sluice-" + pipeline),
                     source, eventTime, sink == null ? new dev.sluice.core.DatasetRef("bronze", "events") : sink,
-                    h.integer("max_poll_records", 500, 1).orElse(500));
+                    h.integer("max_poll_records", 500, 1).orElse(500),
+                    optionalDuration(h, "allowed_lateness", java.time.Duration.ofMinutes(10)),
+                    windows(h, s == null ? Map.of() : columnTypes(s.contract())));
         }).orElse(null);
+    }
+
+    private static Map<String, ColumnType> columnTypes(ContractSpec contract) {
+        Map<String, ColumnType> out = new LinkedHashMap<>();
+        contract.columns().forEach(col -> out.put(col.name(), col.type()));
+        return out;
+    }
+
+    /** {@code hot_path.windows[]}: table, kind with its size/slide/gap, group_by, distinct_by_content, measures. */
+    private static List<WindowSpec> windows(YamlCursor h, Map<String, ColumnType> columns) {
+        List<WindowSpec> out = new ArrayList<>();
+        Set<String> tables = new HashSet<>();
+        for (YamlCursor w : h.list("windows", false)) {
+            w.allowOnly(Set.of("table", "kind", "size", "slide", "gap", "group_by", "distinct_by_content", "measures"));
+            dev.sluice.core.DatasetRef table = w.text("table", true).map(t -> {
+                try {
+                    return dev.sluice.core.DatasetRef.parse(t);
+                } catch (RuntimeException e) {
+                    w.problem("table", t, "a table, schema.table");
+                    return null;
+                }
+            }).orElse(null);
+            if (table != null && !table.schema().equals("gold")) {
+                w.problem("table", table.qualifiedName(), "a live aggregate is Gold: the table lives in schema gold");
+            }
+            if (table != null && !tables.add(table.qualifiedName())) {
+                w.problem("table", table.qualifiedName(), "declared twice");
+            }
+            String kindText = w.text("kind", true).orElse("tumbling");
+            WindowSpec.Kind kind = switch (kindText) {
+                case "tumbling" -> WindowSpec.Kind.TUMBLING;
+                case "sliding" -> WindowSpec.Kind.SLIDING;
+                case "session" -> WindowSpec.Kind.SESSION;
+                default -> {
+                    w.problem("kind", kindText, "tumbling, sliding or session");
+                    yield WindowSpec.Kind.TUMBLING;
+                }
+            };
+            java.time.Duration size = kind == WindowSpec.Kind.SESSION ? null : w.has("size") ? duration(w, "size") : missing(w, "size");
+            java.time.Duration slide = kind == WindowSpec.Kind.SLIDING ? (w.has("slide") ? duration(w, "slide") : missing(w, "slide")) : null;
+            java.time.Duration gap = kind == WindowSpec.Kind.SESSION ? (w.has("gap") ? duration(w, "gap") : missing(w, "gap")) : null;
+            if (size != null && size.toSeconds() * 1000 != size.toMillis()) {
+                w.problem("size", size.toString(), "windows are whole seconds");
+            }
+            if (size != null && slide != null && (slide.compareTo(size) > 0 || size.toSeconds() % Math.max(1, slide.toSeconds()) != 0)) {
+                w.problem("slide", slide.toString(), "a slide divides the window size (" + size + ") and is not longer");
+            }
+            List<String> groupBy = new ArrayList<>();
+            for (YamlCursor g : w.list("group_by", true)) {
+                g.scalar().ifPresent(col -> {
+                    if (!columns.isEmpty() && !columns.containsKey(col)) {
+                        g.problemHere(col, "not a column of the event contract");
+                    }
+                    groupBy.add(col);
+                });
+            }
+            boolean distinct = w.text("distinct_by_content", false).map(Boolean::parseBoolean).orElse(false);
+            Map<String, WindowSpec.Measure> measures = new LinkedHashMap<>();
+            java.util.regex.Pattern fn = java.util.regex.Pattern.compile("(count)|(sum|avg|min|max)\\(([a-z][a-z0-9_]*)\\)");
+            for (Map.Entry<String, YamlCursor> m : w.entries("measures", true)) {
+                m.getValue().scalar().ifPresent(text -> {
+                    java.util.regex.Matcher mm = fn.matcher(text.trim());
+                    if (!mm.matches()) {
+                        m.getValue().problemHere(text, "count, or sum|avg|min|max(column)");
+                        return;
+                    }
+                    String column = mm.group(3);
+                    if (column != null && !columns.isEmpty() && (!columns.containsKey(column) || !numeric(columns.get(column)))) {
+                        m.getValue().problemHere(text, column + " is not a numeric column of the event contract");
+                        return;
+                    }
+                    measures.put(m.getKey(), new WindowSpec.Measure(mm.group(1) != null ? "count" : mm.group(2), column));
+                });
+            }
+            if (table != null) {
+                out.add(new WindowSpec(table, kind, size, slide, gap, groupBy, distinct, measures));
+            }
+        }
+        return out;
+    }
+
+    private static java.time.@org.jspecify.annotations.Nullable Duration missing(YamlCursor w, String key) {
+        w.problem(key, "<missing>", "required for this kind of window");
+        return null;
+    }
+
+    private static boolean numeric(ColumnType t) {
+        return t == ColumnType.INT || t == ColumnType.LONG || t == ColumnType.FLOAT || t == ColumnType.DOUBLE;
     }
 
     /** {@code execution:} step timeouts, retries and the control poll; defaults where absent. */

@@ -45,6 +45,20 @@ public record Partition(String key) implements Comparable<Partition> {
         }
     }
 
+    /**
+     * Parses a key of any kind ({@link PartitionKind}: a day, an hour, a month, a fire instant) or
+     * {@code none}.
+     *
+     * @throws SluiceException naming the forms when {@code text} is none of them
+     */
+    public static Partition parseAny(String text) {
+        if (text.equals(NONE.key())) {
+            return NONE;
+        }
+        return PartitionKind.ofKey(text).map(k -> k.parse(text)).orElseThrow(() -> new SluiceException("partition '" + text
+                + "' is not a day (YYYY-MM-DD), an hour (YYYY-MM-DDTHH), a month (YYYY-MM), a fire instant (YYYY-MM-DDTHH:MM:SSZ) or none"));
+    }
+
     /** The business date of a daily partition. */
     public LocalDate date() {
         return LocalDate.parse(key);

@@ -46,14 +46,18 @@ public final class HotSink {
     private static final Field<Long> NEXT = DSL.field(DSL.name("next_offset"), Long.class);
     private static final Field<OffsetDateTime> UPDATED = DSL.field(DSL.name("updated_at"), OffsetDateTime.class);
 
+    private static final Field<Long> MAX_EVENT = DSL.field(DSL.name("max_event_s"), Long.class);
+
     private final String pipeline;
     private final HotPathSpec hot;
     private final ContractSpec contract;
+    private final List<WindowStore> windows = new ArrayList<>();
 
     public HotSink(String pipeline, HotPathSpec hot, ContractSpec contract) {
         this.pipeline = pipeline;
         this.hot = hot;
         this.contract = contract;
+        hot.windows().forEach(w -> windows.add(new WindowStore(w, hot, contract)));
     }
 
     /** One consumed record: where it was read. */
@@ -84,11 +88,16 @@ public final class HotSink {
                 .column(DSL.name("_source"), SQLDataType.VARCHAR(300).notNull())
                 .column(DSL.name("_source_pos"), SQLDataType.BIGINT.notNull())
                 .column(DSL.name("_ingested_at"), SQLDataType.TIMESTAMPWITHTIMEZONE.notNull())
+                .column(DSL.name("_event_epoch_s"), SQLDataType.BIGINT.notNull())
+                .column(DSL.name("_late"), SQLDataType.BOOLEAN.notNull())
                 .primaryKey(DSL.name("_event_id"))
                 .execute();
+        dsl.createIndexIfNotExists(DSL.name(hot.sink().table() + "_time_ix")).on(sinkTable(), DSL.field(DSL.name("_event_epoch_s")))
+                .execute();
+        windows.forEach(w -> w.create(dsl));
     }
 
-    private static org.jooq.DataType<?> type(ColumnSpec c) {
+    static org.jooq.DataType<?> type(ColumnSpec c) {
         return switch (c.type()) {
             case STRING -> SQLDataType.VARCHAR(4000);
             case INT -> SQLDataType.INTEGER;
@@ -113,6 +122,16 @@ public final class HotSink {
      */
     public void apply(DSLContext tx, List<Consumed> events, List<Poison> poison, Map<Position, Long> next, RunId consumerRun) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        // the watermark before this batch: the least of the partitions' newest event times, minus the allowed lateness
+        Long seen = tx.select(DSL.min(MAX_EVENT)).from(OFFSETS).where(GROUP.eq(hot.groupId()), TOPIC.eq(hot.topic()))
+                .fetchOne(0, Long.class);
+        long watermark = seen == null ? Long.MIN_VALUE : seen - hot.allowedLateness().toSeconds();
+        Map<Integer, Long> newestByPartition = new java.util.HashMap<>();
+        List<Poison> all = new ArrayList<>(poison);
+        Map<WindowStore, java.util.Set<List<Object>>> touched = new java.util.LinkedHashMap<>();
+        windows.forEach(w -> touched.put(w, new java.util.LinkedHashSet<>()));
+        long minS = Long.MAX_VALUE;
+        long maxS = Long.MIN_VALUE;
         if (!events.isEmpty()) {
             List<Field<?>> fields = new ArrayList<>();
             contract.columns().forEach(c -> fields.add(DSL.field(DSL.name(c.name()), type(c))));
@@ -122,6 +141,8 @@ public final class HotSink {
             fields.add(DSL.field(DSL.name("_source"), SQLDataType.VARCHAR(300)));
             fields.add(DSL.field(DSL.name("_source_pos"), SQLDataType.BIGINT));
             fields.add(DSL.field(DSL.name("_ingested_at"), SQLDataType.TIMESTAMPWITHTIMEZONE));
+            fields.add(DSL.field(DSL.name("_event_epoch_s"), SQLDataType.BIGINT));
+            fields.add(DSL.field(DSL.name("_late"), SQLDataType.BOOLEAN));
             // one prepared statement, executed as one JDBC batch (a multi-row MERGE makes H2's parser recurse per row);
             // typed placeholders, so that the database knows each bind value's type
             List<Field<?>> placeholders = new ArrayList<>();
@@ -129,6 +150,8 @@ public final class HotSink {
             var batch = tx.batch(tx.insertInto(sinkTable(), fields).values(placeholders)
                     .onConflict(DSL.field(DSL.name(hot.sink().schema(), hot.sink().table(), "_event_id"))).doNothing());
             for (Consumed c : events) {
+                long epoch = c.event().eventTime().getEpochSecond();
+                boolean late = epoch < watermark;
                 List<Object> row = new ArrayList<>(c.event().values().values());
                 row.add(c.event().id());
                 row.add(c.event().contentHash());
@@ -136,10 +159,26 @@ public final class HotSink {
                 row.add(c.at().source());
                 row.add(c.at().offset());
                 row.add(now);
+                row.add(epoch);
+                row.add(late);
                 batch = batch.bind(row.toArray());
+                newestByPartition.merge(c.at().partition(), epoch, Math::max);
+                if (late) {
+                    all.add(new Poison(c.event().id().getBytes(StandardCharsets.UTF_8), valuesJson(c.event()), new EventDecoder.Violation("too_late",
+                            "event time " + c.event().eventTime() + " is before the watermark " + java.time.Instant.ofEpochSecond(watermark)
+                                    + " (the newest event time seen minus the allowed lateness " + hot.allowedLateness()
+                                    + "): kept in " + hot.sink().qualifiedName() + ", left out of the windows"), c.at()));
+                } else {
+                    minS = Math.min(minS, epoch);
+                    maxS = Math.max(maxS, epoch);
+                    for (WindowStore w : windows) {
+                        touched.get(w).add(w.groupOf(c.event()));
+                    }
+                }
             }
             batch.execute();
         }
+        poison = all;
         for (Poison p : poison) {
             boolean known = tx.fetchExists(QUARANTINE, DSL.field(DSL.name("source")).eq(p.at().source())
                     .and(DSL.field(DSL.name("source_pos")).eq(p.at().offset())));
@@ -162,14 +201,37 @@ public final class HotSink {
         }
         for (Map.Entry<Position, Long> e : next.entrySet()) {
             Position tp = e.getKey();
+            Long newest = newestByPartition.get(tp.partition());
             int moved = tx.update(OFFSETS).set(NEXT, e.getValue()).set(UPDATED, now)
+                    .set(MAX_EVENT, newest == null ? MAX_EVENT : DSL.greatest(DSL.coalesce(MAX_EVENT, DSL.inline(newest)), DSL.inline(newest)))
                     .where(GROUP.eq(hot.groupId()), TOPIC.eq(tp.topic()), PARTITION.eq(tp.partition()), NEXT.lt(e.getValue())).execute();
             if (moved == 0) {
                 tx.insertInto(OFFSETS).set(GROUP, hot.groupId()).set(TOPIC, tp.topic()).set(PARTITION, tp.partition())
-                        .set(NEXT, e.getValue()).set(UPDATED, now).onConflict(DSL.field(DSL.name("sluice", "hot_offset", "group_id")), DSL.field(DSL.name("sluice", "hot_offset", "topic")),
+                        .set(NEXT, e.getValue()).set(UPDATED, now).set(MAX_EVENT, newest)
+                        .onConflict(DSL.field(DSL.name("sluice", "hot_offset", "group_id")), DSL.field(DSL.name("sluice", "hot_offset", "topic")),
                                 DSL.field(DSL.name("sluice", "hot_offset", "kafka_partition"))).doNothing().execute();
             }
         }
+        if (minS <= maxS) {
+            for (WindowStore w : windows) {
+                w.update(tx, touched.get(w), minS, maxS);
+            }
+        }
+    }
+
+    /** An event's values as a JSON object (timestamps in ISO form), as a quarantined record keeps them. */
+    private static byte[] valuesJson(EventDecoder.Event e) {
+        ObjectNode n = JSON.createObjectNode();
+        e.values().forEach((k, v) -> {
+            if (v == null) {
+                n.putNull(k);
+            } else if (v instanceof Number || v instanceof Boolean) {
+                n.set(k, JSON.valueToTree(v));
+            } else {
+                n.put(k, v.toString());
+            }
+        });
+        return n.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** The stored next offset of each partition of {@code topic} for this group. */

@@ -117,8 +117,8 @@ final class BackfillCommand implements Callable<Integer> {
             }
             BackfillPlan plan = changedRef != null ? backfill.planChanged(spec, changedRef, from, to) : backfill.plan(spec, from, to, rerun, stale);
             if (plan.partitions().isEmpty()) {
-                printPlan(out, plan);
-                out.println("nothing is downstream of " + changedRef + " in pipeline " + spec.name() + ": nothing to re-run");
+                out.println("nothing is downstream of " + changedRef + " in pipeline " + spec.name() + ": nothing to re-run"
+                        + (plan.outside().isEmpty() ? "" : " here; downstream outside it (tell their owners): " + String.join(", ", plan.outside())));
                 return ExitCodes.OK;
             }
             printPlan(out, plan);
@@ -169,6 +169,7 @@ final class BackfillCommand implements Callable<Integer> {
     /** The pipeline whose tables include {@code dataset}. */
     private PipelineSpec declaring(dev.sluice.core.DatasetRef dataset) {
         List<String> names = new java.util.ArrayList<>();
+        List<String> broken = new java.util.ArrayList<>();
         PipelineSpec found = null;
         try (var files = java.nio.file.Files.list(ctx.pipelinesDir())) {
             for (java.nio.file.Path f : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
@@ -176,6 +177,7 @@ final class BackfillCommand implements Callable<Integer> {
                 try {
                     s = ctx.load(f.toString());
                 } catch (RuntimeException e) {
+                    broken.add(f.getFileName() + " (" + e.getMessage().lines().findFirst().orElse("") + ")");
                     continue; // a broken spec declares nothing; `sluice validate` names its problems
                 }
                 if (s.table(dataset).isPresent()) {
@@ -187,7 +189,8 @@ final class BackfillCommand implements Callable<Integer> {
             throw new dev.sluice.core.SluiceException("cannot list the pipelines in " + ctx.pipelinesDir() + ": " + e.getMessage(), e);
         }
         if (found == null) {
-            throw new dev.sluice.core.BadInputException("--changed", -1, null, "no pipeline in " + ctx.pipelinesDir() + " declares " + dataset);
+            throw new dev.sluice.core.BadInputException("--changed", -1, null, "no pipeline in " + ctx.pipelinesDir() + " declares " + dataset
+                    + (broken.isEmpty() ? "" : "; these specs could not be loaded (sluice validate names why): " + String.join(", ", broken)));
         }
         if (names.size() > 1) {
             throw new dev.sluice.core.BadInputException("--changed", -1, null, dataset + " is declared by pipelines " + names

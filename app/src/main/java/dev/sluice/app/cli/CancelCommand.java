@@ -56,7 +56,12 @@ final class CancelCommand implements Callable<Integer> {
         String requester = System.getProperty("user.name");
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             if (RunControl.requestCancel(w.dsl(), id, requester)) {
-                out.println("cancel requested for run " + id + ": the process running it stops it within "
+                var owner = w.dsl().resultQuery("SELECT host, pid FROM sluice.run WHERE run_id = ?", id.toString()).fetchOne();
+                boolean gone = owner != null && dev.sluice.batch.job.RunRepository.thisHost().equals(owner.get(0, String.class))
+                        && owner.get(1) != null && ProcessHandle.of(owner.get(1, Long.class)).map(ph -> !ph.isAlive()).orElse(true);
+                out.println(gone ? "cancel requested for run " + id + ", but the process that ran it (pid " + owner.get(1)
+                        + ") is gone: nothing is running; a plain run recovers the attempt and restarts it"
+                        : "cancel requested for run " + id + ": the process running it stops it within "
                         + spec.execution().controlPoll().toMillis() + " ms and records it STOPPED; a plain run resumes it");
                 return ExitCodes.OK;
             }
@@ -74,7 +79,7 @@ final class CancelCommand implements Callable<Integer> {
             }
             throw new BadInputException("RUN_ID", -1, null, status == null
                     ? "no run or backfill " + id + " is recorded in the warehouse of pipeline " + spec.name()
-                    : "run " + id + " is not running (it is " + status + "): nothing to cancel");
+                    : id + " is not running (it is " + status + "): nothing to cancel");
         }
     }
 }

@@ -258,7 +258,7 @@ final class LineageCommand implements Runnable {
         void check() {
             if (!partition.equals("none")) {
                 try {
-                    dev.sluice.core.Partition.parseDaily(partition);
+                    dev.sluice.core.Partition.parseAny(partition);
                 } catch (dev.sluice.core.SluiceException e) {
                     throw new BadInputException("--partition", -1, null, e.getMessage() + " (or none for a reference snapshot)");
                 }

@@ -57,7 +57,7 @@ final class QualityCommand implements Runnable {
             PipelineSpec spec = ctx.loadForInspection(pipeline);
             Partition p;
             try {
-                p = partition.equals("none") ? Partition.NONE : Partition.parseDaily(partition);
+                p = Partition.parseAny(partition);
             } catch (dev.sluice.core.SluiceException e) {
                 throw new dev.sluice.core.BadInputException("--partition", -1, null, e.getMessage());
             }

@@ -57,7 +57,7 @@ final class RollbackCommand implements Callable<Integer> {
         }
         var table = spec.table(ref).filter(t -> t.layer() != Layer.BRONZE).orElseThrow(() -> new BadInputException(
                 "DATASET", -1, null, dataset + " is not a Silver or Gold table of pipeline " + spec.name()));
-        Partition p = partition.equals("none") || !table.partitioned() ? Partition.NONE : Partition.parseDaily(partition);
+        Partition p = !table.partitioned() ? Partition.NONE : Partition.parseAny(partition);
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             PartitionVersions versions = new PartitionVersions(w.dsl());
             int from = versions.published(ref, p).orElse(0);

@@ -78,7 +78,13 @@ final class RunCommand implements Callable<Integer> {
                 try {
                     p = spec.partitionKind().parse(which.partition);
                 } catch (dev.sluice.core.SluiceException e) {
-                    throw new dev.sluice.core.BadInputException("--partition", -1, null, e.getMessage());
+                    // a partition of a rollup (a month of a daily pipeline) runs that rollup's tables
+                    var rollup = dev.sluice.core.PartitionKind.ofKey(which.partition)
+                            .filter(k -> spec.tables().stream().anyMatch(t -> t.rollup() == k));
+                    if (rollup.isEmpty()) {
+                        throw new dev.sluice.core.BadInputException("--partition", -1, null, e.getMessage());
+                    }
+                    p = rollup.get().parse(which.partition);
                 }
                 RunSummary s = runner.run(spec, p, options);
                 RunReport.printOne(out, s);

@@ -54,7 +54,8 @@ final class StatusCommand implements Callable<Integer> {
             List<DatasetFreshness> datasets = new FreshnessMonitor(w.dsl(), Clock.systemUTC()).status(spec);
             List<String> missed = w.dsl().resultQuery("SELECT partition_key FROM sluice.missed_partition WHERE pipeline = ?"
                     + " ORDER BY partition_key", spec.name()).fetch(0, String.class);
-            List<String> failed = w.dsl().resultQuery("SELECT r.partition_key FROM sluice.run r WHERE r.pipeline = ? AND r.status IN ('FAILED', 'STOPPED')"
+            List<String> failed = w.dsl().resultQuery("SELECT r.partition_key || CASE WHEN r.status = 'STOPPED' THEN ' (STOPPED)' ELSE '' END"
+                    + " FROM sluice.run r WHERE r.pipeline = ? AND r.status IN ('FAILED', 'STOPPED')"
                     + " AND r.attempt = (SELECT MAX(x.attempt) FROM sluice.run x WHERE x.pipeline = r.pipeline AND x.partition_key = r.partition_key)"
                     + " ORDER BY r.partition_key", spec.name()).fetch(0, String.class);
             if (format.equals("json")) {
@@ -86,7 +87,7 @@ final class StatusCommand implements Callable<Integer> {
                 }
             }
             out.println("missed partitions (tier 3, skipped on purpose; backfill them): " + (missed.isEmpty() ? "none" : String.join(", ", missed)));
-            out.println("failed partitions (a plain run restarts them): " + (failed.isEmpty() ? "none" : String.join(", ", failed)));
+            out.println("failed or stopped partitions (a plain run restarts them): " + (failed.isEmpty() ? "none" : String.join(", ", failed)));
             return ExitCodes.OK;
         }
     }

@@ -207,12 +207,19 @@ public final class Backfill {
             return new PlannedPartition(p, Action.RESUME, "attempt " + latest.get().attempt() + " begun by this backfill, "
                     + latest.get().status(), tables);
         }
+        if (begun != null && latest.isPresent() && latest.get().status().equals("COMPLETED")
+                && backfill.toString().equals(latest.get().traceId())) {
+            return new PlannedPartition(p, Action.SKIP, "completed by this backfill", tables);
+        }
         boolean rollup = p.kind().filter(k -> k != spec.partitionKind()).isPresent();
-        if (latest.isEmpty() && !rollup) {
-            return new PlannedPartition(p, Action.SKIP, "never built: nothing downstream of " + changed + " exists here", tables);
+        if (!rollup && (latest.isEmpty() || !latest.get().status().equals("COMPLETED"))) {
+            return new PlannedPartition(p, Action.SKIP, latest.isEmpty() ? "never built: nothing downstream of " + changed + " exists here"
+                    : "not built: attempt " + latest.get().attempt() + " is " + latest.get().status()
+                            + "; a plain run completes it, which builds everything downstream", tables);
         }
         String what = rollup ? "holds partitions built from changed " + changed : "built from changed " + changed;
-        return latest.isEmpty() ? new PlannedPartition(p, Action.RUN, what + "; first run of " + String.join(", ", tables), tables)
+        return latest.isEmpty() ? new PlannedPartition(p, Action.RUN, what + "; rebuilds " + String.join(", ", tables)
+                + " (its first run as a partition of its own: the daily runs rebuilt it so far)", tables)
                 : new PlannedPartition(p, Action.RERUN, what + "; attempt " + (latest.get().attempt() + 1) + " re-runs "
                         + String.join(", ", tables), tables);
     }
@@ -227,8 +234,9 @@ public final class Backfill {
         }
         Optional<RunRecord> latest = runs.latest(spec.name(), p);
         if (begun != null && latest.isPresent() && backfill.toString().equals(latest.get().traceId())) {
-            return new PlannedPartition(p, Action.RESUME, "attempt " + latest.get().attempt() + " begun by this backfill, "
-                    + latest.get().status());
+            return latest.get().status().equals("COMPLETED") ? new PlannedPartition(p, Action.SKIP, "completed by this backfill")
+                    : new PlannedPartition(p, Action.RESUME, "attempt " + latest.get().attempt() + " begun by this backfill, "
+                            + latest.get().status());
         }
         if (latest.isEmpty()) {
             return stale ? new PlannedPartition(p, Action.SKIP, "never built (--stale re-runs built partitions only)")
@@ -337,7 +345,8 @@ public final class Backfill {
             List<PartitionOutcome> notDone = outcomes.stream()
                     .filter(o -> !o.status().equals("COMPLETED") && !o.status().equals("SKIPPED")).toList();
             boolean ok = notDone.isEmpty();
-            status = ok ? "COMPLETED" : "FAILED";
+            boolean stopped = !ok && notDone.stream().allMatch(o -> o.status().equals("STOPPED"));
+            status = ok ? "COMPLETED" : stopped ? "STOPPED" : "FAILED";
             String error = ok ? null : notDone.size() + " partition(s) did not complete, the first " + notDone.get(0).partition()
                     + " " + notDone.get(0).status() + ": " + notDone.get(0).message();
             lineage.emit(event(ok ? RunEventType.COMPLETE : RunEventType.FAIL, lineageRun, job, spec, plan, id, error));

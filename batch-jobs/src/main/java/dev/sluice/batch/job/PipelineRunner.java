@@ -94,6 +94,15 @@ public final class PipelineRunner {
         if (options.tables() == null && latest.isPresent() && !latest.get().status().equals("COMPLETED") && !options.rerun()) {
             options = options.withTables(tablesOf(spec, partition, latest.get().attempt())); // a restart runs what its attempt ran
         }
+        var kind = partition.kind().orElse(null);
+        if (options.tables() == null && kind != null && kind != spec.partitionKind()) {
+            List<String> rollups = spec.tables().stream().filter(t -> t.rollup() == kind).map(TableSpec::stepName).toList();
+            if (rollups.isEmpty()) {
+                throw new SluiceException("partition " + partition + " is a " + kind.id() + " partition; pipeline " + spec.name()
+                        + " is partitioned " + spec.partitionKind().id() + " and has no " + kind.id() + " rollup");
+            }
+            options = options.withTables(rollups); // a month of a daily pipeline: its rollups only
+        }
         List<String> only = options.tables();
         boolean loads = only == null || spec.tables(Layer.BRONZE).stream().anyMatch(t -> only.contains(t.stepName()));
         if (loads) {

@@ -24,6 +24,7 @@ import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.launch.JobOperator;
 
@@ -205,7 +206,14 @@ public final class RunControl {
         if (r == null || !r.reason.compareAndSet(null, why)) {
             return r != null;
         }
-        LOG.warn("stopping run {}: {}", run, why);
+        MDC.put("run_id", run.toString());
+        MDC.put("pipeline", r.spec.name());
+        try {
+            LOG.warn("stopping run {}: {}", run, why);
+        } finally {
+            MDC.remove("run_id");
+            MDC.remove("pipeline");
+        }
         JobExecution e = r.execution;
         if (e != null) {
             try {
@@ -232,7 +240,9 @@ public final class RunControl {
         }
         try {
             if (System.nanoTime() > r.deadlineNanos) {
-                stop(run, "step " + r.step + " ran past its timeout " + r.timeout + " (execution.step_timeout)");
+                stop(run, "step " + r.step + " ran past its timeout " + r.timeout + " (execution."
+                        + (r.spec.execution().stepTimeouts().containsKey(r.step) ? "steps." + r.step + ".timeout" : "step_timeout")
+                        + "; a quality gate's Spark pass is not interrupted, so a gate may overrun it)");
                 return;
             }
             var request = r.dsl.select(CANCEL_AT, CANCEL_BY).from(RUN).where(RUN_ID.eq(run.toString()), CANCEL_AT.isNotNull()).fetchOne();

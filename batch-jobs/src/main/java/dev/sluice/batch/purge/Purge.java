@@ -108,7 +108,7 @@ public final class Purge {
         return warehouse.dsl().transactionResult(c -> work.applyAsLong(c.dsl()));
     }
 
-    /** The keys of partitions that begin before {@code windowStart} ('none' and other keys with no date count as outside). */
+    /** The keys of partitions that end before {@code windowStart} ('none' and other keys with no date are kept). */
     static List<String> outside(List<String> keys, LocalDate windowStart) {
         LocalDateTime limit = windowStart.atStartOfDay();
         List<String> out = new ArrayList<>();
@@ -116,7 +116,8 @@ public final class Purge {
             String key = k.contains("..") ? k.substring(k.indexOf("..") + 2) : k; // a backfill's range: its last partition
             LocalDateTime start = new Partition(key).nominalStart();
             LocalDateTime end = new Partition(key).nominalEnd();
-            boolean before = start == null || end == null || (end.isAfter(start) ? !end.isAfter(limit) : start.isBefore(limit));
+            // a reference snapshot ('none') serves every partition, those inside the window too: kept
+            boolean before = start != null && end != null && (end.isAfter(start) ? !end.isAfter(limit) : start.isBefore(limit));
             if (before) {
                 out.add(k);
             }

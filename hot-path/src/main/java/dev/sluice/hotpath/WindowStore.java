@@ -1,0 +1,273 @@
+package dev.sluice.hotpath;
+
+import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.ColumnType;
+import dev.sluice.config.ContractSpec;
+import dev.sluice.config.HotPathSpec;
+import dev.sluice.config.WindowSpec;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import org.jooq.AggregateFunction;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.DataType;
+import org.jooq.DatePart;
+import org.jooq.Field;
+import org.jooq.Name;
+import org.jooq.Record;
+import org.jooq.SelectField;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * The windows of one live aggregate ({@link WindowSpec}), recomputed set-based from the sink for
+ * the groups and time span a batch touched, in the batch's transaction: so that a redelivered or
+ * replayed batch, or a late event within the allowed lateness, leaves exactly what one pass over
+ * all events would. Events marked too late ({@code _late}) are left out. Columns: the group
+ * columns, {@code window_start} and {@code window_end} (timestamps, UTC; end exclusive; a session
+ * ends at its last event + gap), {@code window_start_s}/{@code window_end_s} (epoch seconds), the
+ * measures, {@code _updated_at}. Thread-safe.
+ */
+final class WindowStore {
+
+    private static final LocalDateTime EPOCH = LocalDateTime.of(1970, 1, 1, 0, 0);
+
+    private final WindowSpec window;
+    private final HotPathSpec hot;
+    private final ContractSpec contract;
+
+    WindowStore(WindowSpec window, HotPathSpec hot, ContractSpec contract) {
+        this.window = window;
+        this.hot = hot;
+        this.contract = contract;
+    }
+
+    private Table<?> table() {
+        return DSL.table(DSL.name(window.table().schema(), window.table().table()));
+    }
+
+    private Table<?> sink() {
+        return DSL.table(DSL.name(hot.sink().schema(), hot.sink().table()));
+    }
+
+    /** The group values of {@code e}, in {@code group_by} order. */
+    List<Object> groupOf(EventDecoder.Event e) {
+        List<Object> out = new ArrayList<>();
+        window.groupBy().forEach(g -> out.add(e.values().get(g)));
+        return out;
+    }
+
+    void create(DSLContext dsl) {
+        dsl.createSchemaIfNotExists(DSL.name(window.table().schema())).execute();
+        var create = dsl.createTableIfNotExists(table());
+        List<Name> key = new ArrayList<>();
+        for (String g : window.groupBy()) {
+            create = create.column(DSL.name(g), HotSink.type(column(g)).notNull());
+            key.add(DSL.name(g));
+        }
+        create = create.column(DSL.name("window_start"), SQLDataType.LOCALDATETIME(0).notNull())
+                .column(DSL.name("window_end"), SQLDataType.LOCALDATETIME(0).notNull())
+                .column(DSL.name("window_start_s"), SQLDataType.BIGINT.notNull())
+                .column(DSL.name("window_end_s"), SQLDataType.BIGINT.notNull());
+        for (Map.Entry<String, WindowSpec.Measure> m : window.measures().entrySet()) {
+            create = create.column(DSL.name(m.getKey()), type(m.getValue()));
+        }
+        key.add(DSL.name("window_start_s"));
+        create.column(DSL.name("_updated_at"), SQLDataType.TIMESTAMPWITHTIMEZONE.notNull())
+                .primaryKey(key.toArray(Name[]::new)).execute();
+    }
+
+    private ColumnSpec column(String name) {
+        return contract.columns().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    private DataType<?> type(WindowSpec.Measure m) {
+        return switch (m.function()) {
+            case "count" -> SQLDataType.BIGINT;
+            case "avg" -> SQLDataType.DOUBLE;
+            default -> {
+                ColumnType t = column(m.column()).type();
+                yield t == ColumnType.INT || t == ColumnType.LONG ? SQLDataType.BIGINT : SQLDataType.DOUBLE;
+            }
+        };
+    }
+
+    /**
+     * Recomputes the windows of {@code groups} (each a list of group values, in {@code group_by}
+     * order) that events between {@code minS} and {@code maxS} (epoch seconds) belong to.
+     */
+    void update(DSLContext tx, Collection<List<Object>> groups, long minS, long maxS) {
+        if (groups.isEmpty()) {
+            return;
+        }
+        Condition ofGroups = DSL.or(groups.stream().map(g -> groupIs(g, null)).toList());
+        switch (window.kind()) {
+            case TUMBLING -> {
+                long size = window.size().toSeconds();
+                long lo = Math.floorDiv(minS, size) * size;
+                long hi = Math.floorDiv(maxS, size) * size + size;
+                Field<Long> start = DSL.field("{0} / {1} * {1}", Long.class, DSL.field(DSL.name("e", "_event_epoch_s")), DSL.inline(size));
+                Table<?> bucketed = DSL.select(DSL.asterisk(), start.as("_w")).from(events(ofGroups, lo, hi).as("e")).asTable("x");
+                replaceExploded(tx, ofGroups, lo, hi, bucketed, size);
+            }
+            case SLIDING -> {
+                long size = window.size().toSeconds();
+                long slide = window.slide().toSeconds();
+                long lo = (Math.floorDiv(minS - size, slide) + 1) * slide;
+                long hi = Math.floorDiv(maxS, slide) * slide + slide;
+                int n = (int) (size / slide);
+                List<org.jooq.Row1<Integer>> offsets = new ArrayList<>();
+                for (int j = 0; j < n; j++) {
+                    offsets.add(DSL.row(j));
+                }
+                Table<?> js = DSL.values(offsets.toArray(org.jooq.Row1[]::new)).as("j", "n");
+                Field<Long> start = DSL.field("({0} / {1} - {2}) * {1}", Long.class, DSL.field(DSL.name("e", "_event_epoch_s")),
+                        DSL.inline(slide), DSL.field(DSL.name("j", "n")));
+                Table<?> exploded = DSL.select(DSL.asterisk(), start.as("_w")).from(events(ofGroups, lo, hi + size).as("e")).crossJoin(js)
+                        .asTable("x");
+                replaceExploded(tx, ofGroups, lo, hi, exploded, size);
+            }
+            case SESSION -> sessions(tx, ofGroups, minS, maxS);
+        }
+    }
+
+    private static final Field<Long> EPOCH_S = DSL.field(DSL.name("_event_epoch_s"), Long.class);
+
+    /** The sink's events of the groups in [lo, hi) seconds that count: not too late, one per content when asked. */
+    private Table<?> events(Condition ofGroups, long lo, long hi) {
+        Condition in = ofGroups.and(EPOCH_S.ge(lo)).and(EPOCH_S.lt(hi)).and(DSL.field(DSL.name("_late"), Boolean.class).isFalse());
+        if (!window.distinctByContent()) {
+            return DSL.select(DSL.asterisk()).from(sink()).where(in).asTable("ev");
+        }
+        List<SelectField<?>> fields = new ArrayList<>();
+        for (ColumnSpec c : contract.columns()) {
+            fields.add(DSL.min(DSL.field(DSL.name(c.name()))).as(c.name()));
+        }
+        fields.add(DSL.min(EPOCH_S).as("_event_epoch_s"));
+        return DSL.select(fields).from(sink()).where(in).groupBy(DSL.field(DSL.name("_content_hash"))).asTable("ev");
+    }
+
+    private Condition groupIs(List<Object> values, String alias) {
+        List<Condition> c = new ArrayList<>();
+        for (int i = 0; i < window.groupBy().size(); i++) {
+            Field<Object> f = alias == null ? DSL.field(DSL.name(window.groupBy().get(i))) : DSL.field(DSL.name(alias, window.groupBy().get(i)));
+            c.add(values.get(i) == null ? f.isNull() : f.eq(values.get(i)));
+        }
+        return DSL.and(c);
+    }
+
+    private List<SelectField<?>> measures(String alias) {
+        List<SelectField<?>> out = new ArrayList<>();
+        for (Map.Entry<String, WindowSpec.Measure> m : window.measures().entrySet()) {
+            WindowSpec.Measure v = m.getValue();
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            Field<Number> col = v.column() == null ? null : (Field) DSL.field(DSL.name(alias, v.column()), HotSink.type(column(v.column())));
+            AggregateFunction<?> f = switch (v.function()) {
+                case "count" -> DSL.count();
+                case "sum" -> DSL.sum(col);
+                case "avg" -> DSL.avg(col);
+                case "min" -> DSL.min(col);
+                default -> DSL.max(col);
+            };
+            out.add(v.function().equals("avg") ? f.cast(SQLDataType.DOUBLE).as(m.getKey()) : f.as(m.getKey()));
+        }
+        return out;
+    }
+
+    private void replaceExploded(DSLContext tx, Condition ofGroups, long lo, long hi, Table<?> exploded, long size) {
+        tx.deleteFrom(table()).where(ofGroups, DSL.field(DSL.name("window_start_s"), Long.class).ge(lo),
+                DSL.field(DSL.name("window_start_s"), Long.class).lt(hi)).execute();
+        Field<Long> ws = DSL.field(DSL.name("x", "_w"), Long.class);
+        insert(tx, DSL.select(DSL.asterisk()).from(exploded).where(ws.ge(lo), ws.lt(hi)).asTable("x"), ws, ws.plus(DSL.inline(size)), "x");
+    }
+
+    /** INSERT … SELECT group, start, end, measures FROM {@code from} GROUP BY group, start. */
+    private void insert(DSLContext tx, Table<?> from, Field<Long> start, Field<Long> end, String alias) {
+        List<Field<?>> target = new ArrayList<>();
+        List<SelectField<?>> select = new ArrayList<>();
+        List<Field<?>> groupBy = new ArrayList<>();
+        for (String g : window.groupBy()) {
+            target.add(DSL.field(DSL.name(g)));
+            select.add(DSL.field(DSL.name(alias, g)));
+            groupBy.add(DSL.field(DSL.name(alias, g)));
+        }
+        groupBy.add(start);
+        for (String t : List.of("window_start_s", "window_end_s", "window_start", "window_end")) {
+            target.add(DSL.field(DSL.name(t)));
+        }
+        select.add(start);
+        select.add(DSL.max(end));
+        select.add(DSL.localDateTimeAdd(DSL.inline(EPOCH), start, DatePart.SECOND));
+        select.add(DSL.localDateTimeAdd(DSL.inline(EPOCH), DSL.max(end), DatePart.SECOND));
+        window.measures().keySet().forEach(m -> target.add(DSL.field(DSL.name(m))));
+        select.addAll(measures(alias));
+        target.add(DSL.field(DSL.name("_updated_at")));
+        select.add(DSL.val(OffsetDateTime.now(ZoneOffset.UTC)));
+        tx.insertInto(table(), target).select(DSL.select(select).from(from).groupBy(groupBy)).execute();
+    }
+
+    /**
+     * Sessions: the existing sessions of the groups that overlap the batch's span widened by the gap
+     * are replaced by the sessions recomputed from the events of that whole range.
+     */
+    private void sessions(DSLContext tx, Condition ofGroups, long minS, long maxS) {
+        long gap = window.gap().toSeconds();
+        long lo = minS - gap;
+        long hi = maxS + gap;
+        Field<Long> s = DSL.field(DSL.name("window_start_s"), Long.class);
+        Field<Long> e = DSL.field(DSL.name("window_end_s"), Long.class);
+        for (int i = 0; i < 10; i++) { // widen until no session of these groups crosses the range's ends
+            Record r = tx.select(DSL.min(s), DSL.max(e)).from(table()).where(ofGroups, s.le(hi), e.ge(lo)).fetchOne();
+            long newLo = r == null || r.get(0) == null ? lo : Math.min(lo, r.get(0, Long.class));
+            long newHi = r == null || r.get(1) == null ? hi : Math.max(hi, r.get(1, Long.class));
+            if (newLo == lo && newHi == hi) {
+                break;
+            }
+            lo = newLo;
+            hi = newHi;
+        }
+        tx.deleteFrom(table()).where(ofGroups, s.le(hi), e.ge(lo)).execute();
+        List<Field<?>> partition = new ArrayList<>();
+        window.groupBy().forEach(g -> partition.add(DSL.field(DSL.name("ev", g))));
+        Field<Long> t = DSL.field(DSL.name("ev", "_event_epoch_s"), Long.class);
+        Field<Integer> fresh = DSL.when(t.minus(DSL.lag(t).over(DSL.partitionBy(partition).orderBy(t))).lt(DSL.inline(gap)), DSL.inline(0))
+                .otherwise(DSL.inline(1));
+        Table<?> marked = DSL.select(DSL.asterisk(), fresh.as("_new")).from(events(ofGroups, lo, hi + 1).as("ev")).asTable("m");
+        List<Field<?>> partitionM = new ArrayList<>();
+        window.groupBy().forEach(g -> partitionM.add(DSL.field(DSL.name("m", g))));
+        Field<Long> tm = DSL.field(DSL.name("m", "_event_epoch_s"), Long.class);
+        Field<java.math.BigDecimal> sid = DSL.sum(DSL.field(DSL.name("m", "_new"), Integer.class))
+                .over(DSL.partitionBy(partitionM).orderBy(tm).rowsUnboundedPreceding());
+        Table<?> sessions = DSL.select(DSL.asterisk(), sid.as("_sid")).from(marked).asTable("x");
+        Field<Long> start = DSL.min(DSL.field(DSL.name("x", "_event_epoch_s"), Long.class));
+        // grouped by session id: start = the first event, end = the last event + gap
+        List<Field<?>> target = new ArrayList<>();
+        List<SelectField<?>> select = new ArrayList<>();
+        List<Field<?>> groupBy = new ArrayList<>();
+        for (String g : window.groupBy()) {
+            target.add(DSL.field(DSL.name(g)));
+            select.add(DSL.field(DSL.name("x", g)));
+            groupBy.add(DSL.field(DSL.name("x", g)));
+        }
+        groupBy.add(DSL.field(DSL.name("x", "_sid")));
+        Field<Long> end = DSL.max(DSL.field(DSL.name("x", "_event_epoch_s"), Long.class)).plus(DSL.inline(gap));
+        for (String n : List.of("window_start_s", "window_end_s", "window_start", "window_end")) {
+            target.add(DSL.field(DSL.name(n)));
+        }
+        select.add(start);
+        select.add(end);
+        select.add(DSL.localDateTimeAdd(DSL.inline(EPOCH), start, DatePart.SECOND));
+        select.add(DSL.localDateTimeAdd(DSL.inline(EPOCH), end, DatePart.SECOND));
+        window.measures().keySet().forEach(m -> target.add(DSL.field(DSL.name(m))));
+        select.addAll(measures("x"));
+        target.add(DSL.field(DSL.name("_updated_at")));
+        select.add(DSL.val(OffsetDateTime.now(ZoneOffset.UTC)));
+        tx.insertInto(table(), target).select(DSL.select(select).from(sessions).groupBy(groupBy)).execute();
+    }
+}
