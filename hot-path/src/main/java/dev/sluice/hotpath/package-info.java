@@ -1,7 +1,7 @@
 /**
  * The hot path: a Kafka consumer group per pipeline, events checked against the contract, poison
  * to a dead-letter topic and the quarantine, events and offsets in one warehouse transaction
- * (effectively once). The only package importing the Kafka clients.
+ * (effectively once). Kafka itself only in {@code internal.kafka}.
  */
 @NullMarked
 package dev.sluice.hotpath;

@@ -111,7 +111,7 @@ class EffectivelyOnceIT {
             DSLContext dsl = w.dsl();
             String count = "SELECT COUNT(*) FROM bronze.flight_events";
             // the first consumer dies inside its fourth batch's transaction: the batch rolls back
-            HotPathConsumer first = new HotPathConsumer(spec, w, Map.of(), batch -> {
+            LiveConsumer first = LiveConsumer.of(spec, w, Map.of(), batch -> {
                 if (batch == 4) {
                     throw new IllegalStateException("killed inside batch 4");
                 }
@@ -121,10 +121,10 @@ class EffectivelyOnceIT {
             long afterCrash = dsl.resultQuery(count).fetchOne(0, Long.class);
             assertThat(afterCrash).as("three batches committed, the fourth rolled back").isPositive().isLessThan(EVENTS);
 
-            HotPathConsumer second = new HotPathConsumer(spec, w, Map.of(), HotPathConsumer.Hooks.NONE);
+            LiveConsumer second = LiveConsumer.of(spec, w, Map.of(), LiveConsumer.Hooks.NONE);
             CompletableFuture<Void> two = CompletableFuture.runAsync(second);
             until("the second consumer makes progress", () -> dsl.resultQuery(count).fetchOne(0, Long.class) > afterCrash + 5_000);
-            HotPathConsumer third = new HotPathConsumer(spec, w, Map.of(), HotPathConsumer.Hooks.NONE);
+            LiveConsumer third = LiveConsumer.of(spec, w, Map.of(), LiveConsumer.Hooks.NONE);
             CompletableFuture<Void> three = CompletableFuture.runAsync(third);
             until("every event is in the sink (" + EVENTS + " events, " + POISON + " quarantined, the end offsets stored); now: "
                     + "see the state below", () -> state(dsl).isEmpty() ? false : dsl.resultQuery(count).fetchOne(0, Long.class) == EVENTS

@@ -73,7 +73,7 @@ class WindowsIT {
                     KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.getBrokersAsString(),
                             "key.serializer", StringSerializer.class.getName(), "value.serializer", StringSerializer.class.getName()))) {
                 DSLContext dsl = w.dsl();
-                HotPathConsumer consumer = new HotPathConsumer(spec, w, Map.of(), HotPathConsumer.Hooks.NONE);
+                LiveConsumer consumer = LiveConsumer.of(spec, w, Map.of(), LiveConsumer.Hooks.NONE);
                 CompletableFuture<Void> running = CompletableFuture.runAsync(consumer);
                 send(producer, List.of("v1 A 10 1", "v2 A 50 2", "v3 A 70 3", "v10 B 20 10"));
                 consumedUpTo(dsl, 4);

@@ -1,4 +1,8 @@
-package dev.sluice.hotpath;
+package dev.sluice.hotpath.internal.kafka;
+
+import dev.sluice.hotpath.EventDecoder;
+import dev.sluice.hotpath.HotSink;
+import dev.sluice.hotpath.LiveConsumer;
 
 import dev.sluice.config.ContractSpec;
 import dev.sluice.config.HotPathSpec;
@@ -51,9 +55,9 @@ import org.slf4j.MDC;
  * quarantines once: effectively once. A rebalance needs no flush: a batch is written before the
  * next poll. Stop with {@link #close()} from any thread. Not thread-safe otherwise.
  */
-public final class HotPathConsumer implements Runnable, AutoCloseable {
+public final class KafkaLiveConsumer implements LiveConsumer {
 
-    private static final Logger LOG = LoggerFactory.getLogger(HotPathConsumer.class);
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaLiveConsumer.class);
 
     private final PipelineSpec spec;
     private final HotPathSpec hot;
@@ -67,19 +71,10 @@ public final class HotPathConsumer implements Runnable, AutoCloseable {
     private final AtomicLong applied = new AtomicLong();
     private volatile boolean running = true;
 
-    /** Test and metrics hooks, called on the consumer's thread. */
-    public interface Hooks {
-        /** None. */
-        Hooks NONE = batch -> { };
-
-        /** Batch {@code batch} (1, 2, …) is written but not committed; throwing here rolls it back and ends the consumer. */
-        void beforeCommit(long batch);
-    }
-
     /**
      * @param extra Kafka client settings added to (and overriding) the defaults, e.g. security settings
      */
-    public HotPathConsumer(PipelineSpec spec, Warehouse warehouse, Map<String, Object> extra, Hooks hooks) {
+    public KafkaLiveConsumer(PipelineSpec spec, Warehouse warehouse, Map<String, Object> extra, Hooks hooks) {
         this.spec = spec;
         this.hot = java.util.Objects.requireNonNull(spec.hotPath(), "pipeline " + spec.name() + " has no hot_path");
         this.warehouse = warehouse;
@@ -112,7 +107,7 @@ public final class HotPathConsumer implements Runnable, AutoCloseable {
         this.deadLetters = new KafkaProducer<>(p);
     }
 
-    /** Events written so far by this consumer (redeliveries included). */
+    @Override
     public long applied() {
         return applied.get();
     }

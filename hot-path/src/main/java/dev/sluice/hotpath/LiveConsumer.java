@@ -1,0 +1,41 @@
+package dev.sluice.hotpath;
+
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.warehouse.Warehouse;
+import java.util.Map;
+
+/**
+ * One consumer of a pipeline's hot path, run on its own thread ({@link #run()}) until
+ * {@link #close()}: records decoded against the event contract, poison to the dead-letter topic and
+ * the quarantine, events, windows and consumed offsets written in one warehouse transaction per
+ * poll (effectively once; the warehouse, not Kafka, says where the group resumes). Start several
+ * for a consumer group of several members.
+ */
+public interface LiveConsumer extends Runnable, AutoCloseable {
+
+    /** Test and metrics hooks, called on the consumer's thread. */
+    interface Hooks {
+        /** None. */
+        Hooks NONE = batch -> { };
+
+        /** Batch {@code batch} (1, 2, …) is written but not committed; throwing here rolls it back and ends the consumer. */
+        void beforeCommit(long batch);
+    }
+
+    /** Events written so far by this consumer (redeliveries included). */
+    long applied();
+
+    /** Stops it: the batch in flight is finished, then it leaves the group. Safe from any thread. */
+    @Override
+    void close();
+
+    /**
+     * A Kafka consumer of {@code spec}'s {@code hot_path}.
+     *
+     * @param extra Kafka client settings added to (and overriding) the defaults, e.g. security settings
+     * @throws dev.sluice.core.SluiceException when the spec has no hot path or its source is unknown
+     */
+    static LiveConsumer of(PipelineSpec spec, Warehouse warehouse, Map<String, Object> extra, Hooks hooks) {
+        return new dev.sluice.hotpath.internal.kafka.KafkaLiveConsumer(spec, warehouse, extra, hooks);
+    }
+}
