@@ -89,6 +89,15 @@ class PipelineSpecLoaderTest {
     }
 
     @Test
+    void aDataTriggerOnThePipelinesOwnDatasetIsRefused(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        assertThat(problemsOf(dir, "schedule:\n  cron: \"0 30 2 * * ?\"", "schedule:\n  after: [gold.airport_daily_delays]"))
+                .extracting(SpecProblem::keyPath, SpecProblem::value, SpecProblem::reason)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("schedule.after", "gold.airport_daily_delays",
+                        "a table of this pipeline: each run would publish it and start the next run; name another pipeline's dataset"));
+        assertThat(problemsOf(dir, "schedule:\n  cron: \"0 30 2 * * ?\"", "schedule:\n  after: [gold.other_pipelines_mart]")).isEmpty();
+    }
+
+    @Test
     void theEnvironmentPointsTheWarehouseElsewhere() {
         PipelineSpec spec = loader(Map.of("SLUICE_HOME", "/data/sluice",
                 "SLUICE_WAREHOUSE_URL", "jdbc:postgresql://db:5432/wh", "SLUICE_WAREHOUSE_PASSWORD", "s3cret"))

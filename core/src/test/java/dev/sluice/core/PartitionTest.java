@@ -21,4 +21,14 @@ class PartitionTest {
         assertThatThrownBy(() -> Partition.parseDaily("2001-13-01"))
                 .isInstanceOf(SluiceException.class).hasMessageContaining("YYYY-MM-DD");
     }
+
+    @org.junit.jupiter.api.Test
+    void anyKindOfKeyParses() {
+        org.assertj.core.api.Assertions.assertThat(Partition.parseAny("2001-02").kind()).contains(PartitionKind.MONTHLY);
+        org.assertj.core.api.Assertions.assertThat(Partition.parseAny("2001-02-28").kind()).contains(PartitionKind.DAILY);
+        org.assertj.core.api.Assertions.assertThat(Partition.parseAny("none")).isEqualTo(Partition.NONE);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Partition.parseAny("2001-13"))
+                .hasMessage("'2001-13' is not a month of the form YYYY-MM");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Partition.parseAny("yesterday")).hasMessageStartingWith("partition 'yesterday' is not a day");
+    }
 }
