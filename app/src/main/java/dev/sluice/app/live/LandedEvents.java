@@ -1,0 +1,137 @@
+package dev.sluice.app.live;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.batch.bronze.LandingFiles;
+import dev.sluice.batch.bronze.SourceFileReader;
+import dev.sluice.batch.bronze.SourceRow;
+import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.SourceSpec;
+import dev.sluice.core.BadInputException;
+import dev.sluice.core.Partition;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * The events of one landed partition of a source, as {@code sluice produce} publishes them: one per
+ * row, in event-time order, or out of order within a bound.
+ * <ul>
+ *   <li>value: the row as a JSON object of the contract's columns (timestamps ISO-8601);</li>
+ *   <li>key (event id): the SHA-256 of the value and the row's occurrence index among identical
+ *       rows ({@code <hash>-0}, {@code <hash>-1}, …): stable across runs, and exact duplicates stay
+ *       distinct events;</li>
+ *   <li>event time: the event-time column read as UTC;</li>
+ *   <li>shuffled within S: each event is sent at its event time plus a random delay in [0, S)
+ *       (seeded), so no event comes after one more than S younger: out of order, never more than S.</li>
+ * </ul>
+ * Rows that break the contract are left out and counted ({@link Result#skipped()}). Stateless.
+ */
+public final class LandedEvents {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private LandedEvents() {
+    }
+
+    /** An event to publish. */
+    public record Event(String id, byte[] value, long eventTimeMs) {
+    }
+
+    /** The events in sending order, and the rows left out for breaking the contract. */
+    public record Result(List<Event> events, long skipped) {
+    }
+
+    /**
+     * Reads {@code partition} of {@code source}.
+     *
+     * @param eventTime the timestamp column that is the event time
+     * @param shuffleWithin the bound of disorder (zero: event-time order)
+     * @throws BadInputException when the partition has no landed files or a file cannot be read
+     */
+    public static Result of(SourceSpec source, Partition partition, String eventTime, Duration shuffleWithin, long seed, Path home,
+            long maxLineBytes) {
+        List<ColumnSpec> columns = source.contract().columns();
+        int timeIndex = -1;
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).name().equals(eventTime)) {
+                timeIndex = i;
+            }
+        }
+        if (timeIndex < 0) {
+            throw new BadInputException(source.contract().file().toString(), -1, eventTime, "not a column of the contract");
+        }
+        Path dir = source.pathFor(partition);
+        List<Path> files;
+        try {
+            files = LandingFiles.list(dir);
+        } catch (IOException e) {
+            throw new BadInputException(dir.toString(), -1, null, "cannot list the landed files: " + e.getMessage());
+        }
+        if (files.isEmpty()) {
+            throw new BadInputException(dir.toString(), -1, null, "no landed files for partition " + partition + " of source " + source.name());
+        }
+        Random random = new Random(seed);
+        Map<String, Integer> seen = new HashMap<>();
+        List<long[]> order = new ArrayList<>();
+        List<Event> events = new ArrayList<>();
+        long skipped = 0;
+        for (Path f : files) {
+            String name = home.relativize(f.toAbsolutePath()).toString();
+            try (SourceFileReader reader = SourceFileReader.open(source, f, columns, name, maxLineBytes)) {
+                for (SourceRow row; (row = reader.next()) != null; ) {
+                    Object at = row.values()[timeIndex];
+                    if (!row.errors().isEmpty() || !(at instanceof LocalDateTime time)) {
+                        skipped++;
+                        continue;
+                    }
+                    if (source.partitionColumnName().isPresent() && !time.toLocalDate().toString().equals(partition.key())) {
+                        continue; // a file holding several days: this partition's rows only
+                    }
+                    ObjectNode n = JSON.createObjectNode();
+                    for (int i = 0; i < columns.size(); i++) {
+                        Object v = row.values()[i];
+                        if (v == null) {
+                            n.putNull(columns.get(i).name());
+                        } else if (v instanceof Number || v instanceof Boolean) {
+                            n.set(columns.get(i).name(), JSON.valueToTree(v));
+                        } else {
+                            n.put(columns.get(i).name(), v.toString());
+                        }
+                    }
+                    byte[] value = n.toString().getBytes(StandardCharsets.UTF_8);
+                    String hash = sha256(value);
+                    int occurrence = seen.merge(hash, 1, Integer::sum) - 1;
+                    long ms = time.toInstant(ZoneOffset.UTC).toEpochMilli();
+                    long delay = shuffleWithin.isZero() ? 0 : (long) (random.nextDouble() * shuffleWithin.toMillis());
+                    order.add(new long[] {ms + delay, events.size()});
+                    events.add(new Event(hash + "-" + occurrence, value, ms));
+                }
+            }
+        }
+        order.sort(Comparator.<long[]>comparingLong(o -> o[0]).thenComparingLong(o -> o[1]));
+        List<Event> sent = new ArrayList<>(events.size());
+        order.forEach(o -> sent.add(events.get((int) o[1])));
+        return new Result(sent, skipped);
+    }
+
+    private static String sha256(byte[] value) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(value));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
