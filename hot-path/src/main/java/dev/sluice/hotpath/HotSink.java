@@ -149,8 +149,17 @@ public final class HotSink {
             fields.forEach(f -> placeholders.add(DSL.val(null, f.getDataType())));
             var batch = tx.batch(tx.insertInto(sinkTable(), fields).values(placeholders)
                     .onConflict(DSL.field(DSL.name(hot.sink().schema(), hot.sink().table(), "_event_id"))).doNothing());
+            // events already in the sink (a redelivery, a replay) change nothing: not judged late again, not re-windowed
+            int bound = 0;
+            java.util.Set<String> known = new java.util.HashSet<>(tx.select(DSL.field(DSL.name("_event_id"), String.class)).from(sinkTable())
+                    .where(DSL.field(DSL.name("_event_id"), String.class).in(events.stream().map(c -> c.event().id()).toList()))
+                    .fetch(0, String.class));
             for (Consumed c : events) {
                 long epoch = c.event().eventTime().getEpochSecond();
+                if (known.contains(c.event().id())) {
+                    newestByPartition.merge(c.at().partition(), epoch, Math::max);
+                    continue;
+                }
                 boolean late = epoch < watermark;
                 List<Object> row = new ArrayList<>(c.event().values().values());
                 row.add(c.event().id());
@@ -162,6 +171,7 @@ public final class HotSink {
                 row.add(epoch);
                 row.add(late);
                 batch = batch.bind(row.toArray());
+                bound++;
                 newestByPartition.merge(c.at().partition(), epoch, Math::max);
                 if (late) {
                     all.add(new Poison(c.event().id().getBytes(StandardCharsets.UTF_8), valuesJson(c.event()), new EventDecoder.Violation("too_late",
@@ -176,7 +186,9 @@ public final class HotSink {
                     }
                 }
             }
-            batch.execute();
+            if (bound > 0) {
+                batch.execute();
+            }
         }
         poison = all;
         for (Poison p : poison) {
@@ -232,6 +244,22 @@ public final class HotSink {
             }
         });
         return n.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Moves the stored positions of {@code topic} back to {@code to} (a replay: the only way they
+     * move backwards); a partition with no stored position gets one.
+     */
+    public void rewind(DSLContext tx, String topic, Map<Integer, Long> to) {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        for (Map.Entry<Integer, Long> e : to.entrySet()) {
+            int moved = tx.update(OFFSETS).set(NEXT, e.getValue()).set(UPDATED, now)
+                    .where(GROUP.eq(hot.groupId()), TOPIC.eq(topic), PARTITION.eq(e.getKey()), NEXT.gt(e.getValue())).execute();
+            if (moved == 0 && !tx.fetchExists(OFFSETS, GROUP.eq(hot.groupId()).and(TOPIC.eq(topic)).and(PARTITION.eq(e.getKey())))) {
+                tx.insertInto(OFFSETS).set(GROUP, hot.groupId()).set(TOPIC, topic).set(PARTITION, e.getKey()).set(NEXT, e.getValue())
+                        .set(UPDATED, now).execute();
+            }
+        }
     }
 
     /** The stored next offset of each partition of {@code topic} for this group. */
