@@ -133,16 +133,7 @@ public final class HotSink {
         long minS = Long.MAX_VALUE;
         long maxS = Long.MIN_VALUE;
         if (!events.isEmpty()) {
-            List<Field<?>> fields = new ArrayList<>();
-            contract.columns().forEach(c -> fields.add(DSL.field(DSL.name(c.name()), type(c))));
-            fields.add(DSL.field(DSL.name("_event_id"), SQLDataType.VARCHAR(200)));
-            fields.add(DSL.field(DSL.name("_content_hash"), SQLDataType.VARCHAR(64)));
-            fields.add(DSL.field(DSL.name("_event_time"), SQLDataType.LOCALDATETIME(6)));
-            fields.add(DSL.field(DSL.name("_source"), SQLDataType.VARCHAR(300)));
-            fields.add(DSL.field(DSL.name("_source_pos"), SQLDataType.BIGINT));
-            fields.add(DSL.field(DSL.name("_ingested_at"), SQLDataType.TIMESTAMPWITHTIMEZONE));
-            fields.add(DSL.field(DSL.name("_event_epoch_s"), SQLDataType.BIGINT));
-            fields.add(DSL.field(DSL.name("_late"), SQLDataType.BOOLEAN));
+            List<Field<?>> fields = sinkFields();
             // one prepared statement, executed as one JDBC batch (a multi-row MERGE makes H2's parser recurse per row);
             // typed placeholders, so that the database knows each bind value's type
             List<Field<?>> placeholders = new ArrayList<>();
@@ -161,16 +152,7 @@ public final class HotSink {
                     continue;
                 }
                 boolean late = epoch < watermark;
-                List<Object> row = new ArrayList<>(c.event().values().values());
-                row.add(c.event().id());
-                row.add(c.event().contentHash());
-                row.add(LocalDateTime.ofInstant(c.event().eventTime(), ZoneOffset.UTC));
-                row.add(c.at().source());
-                row.add(c.at().offset());
-                row.add(now);
-                row.add(epoch);
-                row.add(late);
-                batch = batch.bind(row.toArray());
+                batch = batch.bind(row(c, now, late).toArray());
                 bound++;
                 newestByPartition.merge(c.at().partition(), epoch, Math::max);
                 if (late) {
@@ -244,6 +226,97 @@ public final class HotSink {
             }
         });
         return n.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Re-injects events that were quarantined and now pass (a contract fix, or a decision to count
+     * late events): a new event is written to the sink, a too-late one already there is counted
+     * from now on ({@code _late} cleared); their windows are recomputed. Idempotent.
+     *
+     * @return how many events the windows now count that they did not
+     */
+    public int reinject(DSLContext tx, List<Consumed> events, RunId run) {
+        if (events.isEmpty()) {
+            return 0;
+        }
+        Field<String> id = DSL.field(DSL.name("_event_id"), String.class);
+        Field<Boolean> late = DSL.field(DSL.name("_late"), Boolean.class);
+        Map<String, Boolean> stored = new java.util.HashMap<>();
+        tx.select(id, late).from(sinkTable()).where(id.in(events.stream().map(c -> c.event().id()).toList()))
+                .forEach(r -> stored.put(r.value1(), r.value2()));
+        List<Consumed> fresh = new ArrayList<>();
+        Map<WindowStore, java.util.Set<List<Object>>> touched = new java.util.LinkedHashMap<>();
+        windows.forEach(w -> touched.put(w, new java.util.LinkedHashSet<>()));
+        long minS = Long.MAX_VALUE;
+        long maxS = Long.MIN_VALUE;
+        int counted = 0;
+        for (Consumed c : events) {
+            Boolean wasLate = stored.get(c.event().id());
+            if (wasLate == null) {
+                fresh.add(c);
+            } else if (wasLate) {
+                tx.update(sinkTable()).set(late, false).where(id.eq(c.event().id())).execute();
+            } else {
+                continue; // already counted
+            }
+            counted++;
+            long epoch = c.event().eventTime().getEpochSecond();
+            minS = Math.min(minS, epoch);
+            maxS = Math.max(maxS, epoch);
+            for (WindowStore w : windows) {
+                touched.get(w).add(w.groupOf(c.event()));
+            }
+        }
+        if (!fresh.isEmpty()) {
+            insertEvents(tx, fresh, java.util.Set.of());
+        }
+        if (minS <= maxS) {
+            for (WindowStore w : windows) {
+                w.update(tx, touched.get(w), minS, maxS);
+            }
+        }
+        return counted;
+    }
+
+    /** Writes {@code events} to the sink as on time ({@code _late} false), one JDBC batch. */
+    private void insertEvents(DSLContext tx, List<Consumed> events, java.util.Set<String> lateIds) {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        List<Field<?>> fields = sinkFields();
+        List<Field<?>> placeholders = new ArrayList<>();
+        fields.forEach(f -> placeholders.add(DSL.val(null, f.getDataType())));
+        var batch = tx.batch(tx.insertInto(sinkTable(), fields).values(placeholders)
+                .onConflict(DSL.field(DSL.name(hot.sink().schema(), hot.sink().table(), "_event_id"))).doNothing());
+        for (Consumed c : events) {
+            batch = batch.bind(row(c, now, lateIds.contains(c.event().id())).toArray());
+        }
+        batch.execute();
+    }
+
+    private List<Field<?>> sinkFields() {
+        List<Field<?>> fields = new ArrayList<>();
+        contract.columns().forEach(c -> fields.add(DSL.field(DSL.name(c.name()), type(c))));
+        fields.add(DSL.field(DSL.name("_event_id"), SQLDataType.VARCHAR(200)));
+        fields.add(DSL.field(DSL.name("_content_hash"), SQLDataType.VARCHAR(64)));
+        fields.add(DSL.field(DSL.name("_event_time"), SQLDataType.LOCALDATETIME(6)));
+        fields.add(DSL.field(DSL.name("_source"), SQLDataType.VARCHAR(300)));
+        fields.add(DSL.field(DSL.name("_source_pos"), SQLDataType.BIGINT));
+        fields.add(DSL.field(DSL.name("_ingested_at"), SQLDataType.TIMESTAMPWITHTIMEZONE));
+        fields.add(DSL.field(DSL.name("_event_epoch_s"), SQLDataType.BIGINT));
+        fields.add(DSL.field(DSL.name("_late"), SQLDataType.BOOLEAN));
+        return fields;
+    }
+
+    private static List<Object> row(Consumed c, OffsetDateTime now, boolean late) {
+        List<Object> row = new ArrayList<>(c.event().values().values());
+        row.add(c.event().id());
+        row.add(c.event().contentHash());
+        row.add(LocalDateTime.ofInstant(c.event().eventTime(), ZoneOffset.UTC));
+        row.add(c.at().source());
+        row.add(c.at().offset());
+        row.add(now);
+        row.add(c.event().eventTime().getEpochSecond());
+        row.add(late);
+        return row;
     }
 
     /**

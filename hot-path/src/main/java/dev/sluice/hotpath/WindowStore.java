@@ -32,7 +32,7 @@ import org.jooq.impl.SQLDataType;
  * all events would. Events marked too late ({@code _late}) are left out. Columns: the group
  * columns, {@code window_start} and {@code window_end} (timestamps, UTC; end exclusive; a session
  * ends at its last event + gap), {@code window_start_s}/{@code window_end_s} (epoch seconds), the
- * measures, {@code _updated_at}. Thread-safe.
+ * measures, {@code _updated_at}. An event whose group value is NULL is in no window. Thread-safe.
  */
 final class WindowStore {
 
@@ -102,7 +102,9 @@ final class WindowStore {
      * Recomputes the windows of {@code groups} (each a list of group values, in {@code group_by}
      * order) that events between {@code minS} and {@code maxS} (epoch seconds) belong to.
      */
-    void update(DSLContext tx, Collection<List<Object>> groups, long minS, long maxS) {
+    void update(DSLContext tx, Collection<List<Object>> touched, long minS, long maxS) {
+        // a NULL group value (a nullable group column) has no window: the event is in the sink only
+        List<List<Object>> groups = touched.stream().filter(g -> g.stream().noneMatch(java.util.Objects::isNull)).toList();
         if (groups.isEmpty()) {
             return;
         }

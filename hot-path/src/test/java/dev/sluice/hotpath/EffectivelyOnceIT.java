@@ -72,7 +72,7 @@ class EffectivelyOnceIT {
 
     @Test
     void aKilledConsumerAndARebalanceLoseNothingAndDuplicateNothing() throws Exception {
-        String url = "jdbc:h2:file:" + home.resolve("wh-" + UUID.randomUUID()).toAbsolutePath();
+        final String url = "jdbc:h2:file:" + home.resolve("wh-" + UUID.randomUUID()).toAbsolutePath();
         PipelineSpec spec = new PipelineSpecLoader(new SluiceEnvironment(Map.of("SLUICE_HOME", home.toString(),
                 "SLUICE_WAREHOUSE_URL", url, "SLUICE_KAFKA_BOOTSTRAP", broker.getBrokersAsString(),
                 "SLUICE_FLIGHTS_LATENESS", "PT200H")).interpolator())
@@ -149,6 +149,27 @@ class EffectivelyOnceIT {
                     .fetch(0, String.class)).containsExactly("contract_violation 20", "malformed_json 10");
             assertThat(dsl.resultQuery("SELECT reason FROM sluice.quarantine WHERE record_json LIKE '%late%'").fetch(0, String.class))
                     .allSatisfy(r -> assertThat(r).isEqualTo("the event breaks contract flights.v1: delay: \"late\" is not a long"));
+        }
+        // a contract fix: origin becomes nullable, so the 10 events without one now pass; the others still fail
+        Path fixed = Files.createDirectories(home.resolve("fixed/contracts")).getParent();
+        Files.writeString(fixed.resolve("contracts/flights.v1.yaml"), Files.readString(projectRoot().resolve("pipelines/contracts/flights.v1.yaml"))
+                .replaceFirst("(\\{name: origin, type: string, nullable: )false", "$1true"));
+        Files.copy(projectRoot().resolve("pipelines/contracts/airports.v1.yaml"), fixed.resolve("contracts/airports.v1.yaml"));
+        Files.copy(projectRoot().resolve("pipelines/flights.yaml"), fixed.resolve("flights.yaml"));
+        PipelineSpec relaxed = new PipelineSpecLoader(new SluiceEnvironment(Map.of("SLUICE_HOME", home.toString(),
+                "SLUICE_WAREHOUSE_URL", url, "SLUICE_KAFKA_BOOTSTRAP", broker.getBrokersAsString(),
+                "SLUICE_FLIGHTS_LATENESS", "PT200H")).interpolator()).load(fixed.resolve("flights.yaml"));
+        assertThat(relaxed.source("flights").orElseThrow().contract().columns().stream().filter(c -> c.name().equals("origin")).findFirst()
+                .orElseThrow().nullable()).isTrue();
+        try (Warehouse w = Warehouse.open(relaxed.warehouse(), 2)) {
+            LiveQuarantine.Result r = LiveQuarantine.reprocess(relaxed, w);
+            assertThat(r.reinjected()).isEqualTo(10);
+            assertThat(r.stillFailingCount()).isEqualTo(20);
+            assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM bronze.flight_events").fetchOne(0, Long.class)).isEqualTo(EVENTS + 10);
+            assertThat(w.dsl().resultQuery("SELECT status || ' ' || COUNT(*) FROM sluice.quarantine GROUP BY status ORDER BY 1")
+                    .fetch(0, String.class)).containsExactly("OPEN 20", "REPROCESSED 10");
+            assertThat(LiveQuarantine.reprocess(relaxed, w).reinjected()).as("a second reprocess finds nothing new").isZero();
+            assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM bronze.flight_events").fetchOne(0, Long.class)).isEqualTo(EVENTS + 10);
         }
         List<ConsumerRecord<String, String>> dlq = deadLetters();
         assertThat(dlq).hasSize(POISON);
