@@ -121,11 +121,23 @@ public final class HotSink {
      * @param consumerRun the consumer's run id, recorded with quarantined records
      */
     public void apply(DSLContext tx, List<Consumed> events, List<Poison> poison, Map<Position, Long> next, RunId consumerRun) {
+        apply(tx, events, poison, next, consumerRun, 0);
+    }
+
+    /**
+     * {@link #apply(DSLContext, List, List, Map, RunId)} for a topic of {@code topicPartitions}
+     * partitions: until every one of them has delivered an event the watermark holds back (a
+     * partition not read yet may still bring the oldest events), so nothing is judged late.
+     */
+    public void apply(DSLContext tx, List<Consumed> events, List<Poison> poison, Map<Position, Long> next, RunId consumerRun,
+            int topicPartitions) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         // the watermark before this batch: the least of the partitions' newest event times, minus the allowed lateness
-        Long seen = tx.select(DSL.min(MAX_EVENT)).from(OFFSETS).where(GROUP.eq(hot.groupId()), TOPIC.eq(hot.topic()))
-                .fetchOne(0, Long.class);
-        long watermark = seen == null ? Long.MIN_VALUE : seen - hot.allowedLateness().toSeconds();
+        var seenRow = tx.select(DSL.min(MAX_EVENT), DSL.count(MAX_EVENT)).from(OFFSETS).where(GROUP.eq(hot.groupId()), TOPIC.eq(hot.topic()))
+                .fetchOne();
+        Long seen = seenRow == null ? null : seenRow.value1();
+        boolean everyPartition = seenRow != null && seenRow.value2() >= topicPartitions;
+        long watermark = seen == null || !everyPartition ? Long.MIN_VALUE : seen - hot.allowedLateness().toSeconds();
         Map<Integer, Long> newestByPartition = new java.util.HashMap<>();
         List<Poison> all = new ArrayList<>(poison);
         Map<WindowStore, java.util.Set<List<Object>>> touched = new java.util.LinkedHashMap<>();

@@ -32,7 +32,9 @@ import org.jooq.impl.SQLDataType;
  * all events would. Events marked too late ({@code _late}) are left out. Columns: the group
  * columns, {@code window_start} and {@code window_end} (timestamps, UTC; end exclusive; a session
  * ends at its last event + gap), {@code window_start_s}/{@code window_end_s} (epoch seconds), the
- * measures, {@code _updated_at}. An event whose group value is NULL is in no window. Thread-safe.
+ * measures, {@code _updated_at}. An event whose group value is NULL is in no window. Consumers of one
+ * group take the table's row of {@code sluice.hot_window_lock} before they rewrite its windows, so
+ * two batches never rewrite one window at once. Thread-safe.
  */
 final class WindowStore {
 
@@ -81,7 +83,12 @@ final class WindowStore {
         key.add(DSL.name("window_start_s"));
         create.column(DSL.name("_updated_at"), SQLDataType.TIMESTAMPWITHTIMEZONE.notNull())
                 .primaryKey(key.toArray(Name[]::new)).execute();
+        dsl.insertInto(LOCKS).set(LOCK_NAME, window.table().qualifiedName())
+                .onConflict(DSL.field(DSL.name("sluice", "hot_window_lock", "window_table"))).doNothing().execute();
     }
+
+    private static final Table<?> LOCKS = DSL.table(DSL.name("sluice", "hot_window_lock"));
+    private static final Field<String> LOCK_NAME = DSL.field(DSL.name("window_table"), String.class);
 
     private ColumnSpec column(String name) {
         return contract.columns().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
@@ -108,6 +115,8 @@ final class WindowStore {
         if (groups.isEmpty()) {
             return;
         }
+        // one batch at a time rewrites this table's windows (held to the end of the transaction)
+        tx.select(LOCK_NAME).from(LOCKS).where(LOCK_NAME.eq(window.table().qualifiedName())).forUpdate().fetch();
         Condition ofGroups = DSL.or(groups.stream().map(g -> groupIs(g, null)).toList());
         switch (window.kind()) {
             case TUMBLING -> {

@@ -127,11 +127,17 @@ public final class KafkaLiveConsumer implements LiveConsumer {
                 @Override
                 public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
                     Map<Integer, Long> stored = sink.positions(warehouse.dsl(), hot.topic());
+                    List<TopicPartition> unread = new ArrayList<>();
                     for (TopicPartition tp : partitions) {
                         Long next = stored.get(tp.partition());
                         if (next != null) {
                             consumer.seek(tp, next);
+                        } else {
+                            unread.add(tp); // the warehouse has read nothing of it: from the start, whatever Kafka committed
                         }
+                    }
+                    if (!unread.isEmpty()) {
+                        consumer.seekToBeginning(unread);
                     }
                     LOG.info("assigned {} (positions from the warehouse: {})", partitions, stored);
                 }
@@ -183,12 +189,24 @@ public final class KafkaLiveConsumer implements LiveConsumer {
                 }
             }
         }
+        int topicPartitions = partitionCount();
         warehouse.dsl().transaction(c -> {
-            sink.apply(c.dsl(), events, poison, next, run);
+            sink.apply(c.dsl(), events, poison, next, run, topicPartitions);
             hooks.beforeCommit(batch);
         });
         applied.addAndGet(events.size());
         consumer.commitAsync(commit, null);
+    }
+
+    private int partitions;
+
+    /** The topic's partition count (looked up once; the watermark waits for all of them). */
+    private int partitionCount() {
+        if (partitions == 0) {
+            var info = consumer.partitionsFor(hot.topic(), Duration.ofSeconds(10));
+            partitions = info == null ? 1 : info.size();
+        }
+        return partitions;
     }
 
     private ProducerRecord<byte[], byte[]> deadLetter(ConsumerRecord<byte[], byte[]> r, EventDecoder.Violation v) {
