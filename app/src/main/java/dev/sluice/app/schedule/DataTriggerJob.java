@@ -2,7 +2,6 @@ package dev.sluice.app.schedule;
 
 import dev.sluice.batch.job.RunControl;
 import dev.sluice.batch.job.RunOptions;
-import dev.sluice.batch.job.RunRecord;
 import dev.sluice.batch.job.RunRepository;
 import dev.sluice.batch.job.RunSummary;
 import dev.sluice.config.PipelineSpec;
@@ -12,13 +11,11 @@ import dev.sluice.core.SluiceException;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.impl.DSL;
 import org.quartz.DisallowConcurrentExecution;
-import org.quartz.Job;
 import org.quartz.JobExecutionContext;
 import org.quartz.SchedulerException;
 import org.slf4j.Logger;
@@ -36,7 +33,7 @@ import org.slf4j.MDC;
  * with a warning.
  */
 @DisallowConcurrentExecution
-public final class DataTriggerJob implements Job {
+public final class DataTriggerJob extends PipelineJob {
 
     private static final Logger LOG = LoggerFactory.getLogger(DataTriggerJob.class);
     private static final Field<String> DATASET = DSL.field(DSL.name("dataset"), String.class);
@@ -44,17 +41,8 @@ public final class DataTriggerJob implements Job {
     private static final Field<OffsetDateTime> AT = DSL.field(DSL.name("published_at"), OffsetDateTime.class);
 
     @Override
-    public void execute(JobExecutionContext context) {
-        String pipeline = context.getJobDetail().getJobDataMap().getString(ScheduledLoadJob.PIPELINE);
-        MDC.put("pipeline", pipeline);
-        try {
-            SchedulerRuntime runtime = (SchedulerRuntime) context.getScheduler().getContext().get(SchedulerRuntime.KEY);
-            check(runtime, pipeline, context.getScheduler().getSchedulerInstanceId());
-        } catch (SchedulerException e) {
-            LOG.error("cannot read the scheduler's context for the data triggers of {}: {}", pipeline, e.getMessage(), e);
-        } finally {
-            MDC.remove("pipeline");
-        }
+    void fire(SchedulerRuntime runtime, String pipeline, JobExecutionContext context) throws SchedulerException {
+        check(runtime, pipeline, context.getScheduler().getSchedulerInstanceId());
     }
 
     static void check(SchedulerRuntime runtime, String pipeline, String instance) {
@@ -75,7 +63,7 @@ public final class DataTriggerJob implements Job {
         dsl.select(KEY, DSL.max(AT)).from(DSL.table(DSL.name("sluice", "published_partition"))).where(DATASET.in(datasets))
                 .groupBy(KEY).having(DSL.countDistinct(DATASET).eq(datasets.size()))
                 .forEach(r -> ready.put(r.value1(), r.value2()));
-        RunRepository runs = new RunRepository(dsl);
+        Map<String, RunRepository.Latest> latest = new RunRepository(dsl).latestByPartition(pipeline);
         for (Map.Entry<String, OffsetDateTime> e : ready.entrySet()) {
             if (RunControl.get().shuttingDown()) {
                 return;
@@ -88,16 +76,15 @@ public final class DataTriggerJob implements Job {
                         pipeline, datasets, e.getKey(), spec.partitionKind().id());
                 continue;
             }
-            Optional<RunRecord> last = runs.latest(pipeline, p);
+            RunRepository.Latest last = latest.get(p.key());
             boolean rerun = false;
-            if (last.isPresent()) {
-                RunRecord r = last.get();
-                if (r.status().equals("COMPLETED")) {
-                    if (!r.startedAt().isBefore(e.getValue())) {
+            if (last != null) {
+                if (last.status().equals("COMPLETED")) {
+                    if (!last.startedAt().isBefore(e.getValue())) {
                         continue; // built after the newest publication
                     }
                     rerun = true;
-                } else if (r.status().equals("STARTED") || r.status().equals("STOPPED") && !stoppedByShutdown(dsl, r)) {
+                } else if (last.status().equals("STARTED") || last.status().equals("STOPPED") && !last.stoppedByShutdown()) {
                     continue; // running, or stopped on purpose (cancel, timeout)
                 }
             }
@@ -113,10 +100,5 @@ public final class DataTriggerJob implements Job {
                 MDC.remove("run_id");
             }
         }
-    }
-
-    private static boolean stoppedByShutdown(DSLContext dsl, RunRecord r) {
-        String message = dsl.resultQuery("SELECT exit_message FROM sluice.run WHERE run_id = ?", r.runId().toString()).fetchOne(0, String.class);
-        return message != null && message.contains(RunControl.SHUTDOWN);
     }
 }

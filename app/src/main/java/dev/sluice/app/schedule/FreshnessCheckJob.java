@@ -6,12 +6,9 @@ import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.SluiceException;
 import java.time.Clock;
 import org.quartz.DisallowConcurrentExecution;
-import org.quartz.Job;
 import org.quartz.JobExecutionContext;
-import org.quartz.SchedulerException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 
 /**
  * The freshness check of one pipeline's datasets, run by the scheduler at least twice per the
@@ -19,22 +16,17 @@ import org.slf4j.MDC;
  * One check at a time across the cluster.
  */
 @DisallowConcurrentExecution
-public final class FreshnessCheckJob implements Job {
+public final class FreshnessCheckJob extends PipelineJob {
 
     private static final Logger LOG = LoggerFactory.getLogger(FreshnessCheckJob.class);
 
     @Override
-    public void execute(JobExecutionContext context) {
-        String pipeline = context.getJobDetail().getJobDataMap().getString(ScheduledLoadJob.PIPELINE);
-        MDC.put("pipeline", pipeline);
+    void fire(SchedulerRuntime runtime, String pipeline, JobExecutionContext context) {
         try {
-            SchedulerRuntime runtime = (SchedulerRuntime) context.getScheduler().getContext().get(SchedulerRuntime.KEY);
             PipelineSpec spec = runtime.spec(pipeline);
             new FreshnessMonitor(runtime.runner().warehouse().dsl(), Clock.systemUTC()).check(spec, AlertSink.of(spec));
-        } catch (SchedulerException | SluiceException e) {
+        } catch (SluiceException e) {
             LOG.error("freshness check of {} failed: {}", pipeline, e.getMessage());
-        } finally {
-            MDC.remove("pipeline");
         }
     }
 }

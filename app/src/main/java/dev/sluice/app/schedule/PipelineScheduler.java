@@ -120,7 +120,7 @@ public final class PipelineScheduler implements AutoCloseable {
         }
         FireSchedule fires = new FireSchedule(spec);
         JobDetail job = JobBuilder.newJob(ScheduledLoadJob.class).withIdentity(jobKey).storeDurably().requestRecovery()
-                .usingJobData(ScheduledLoadJob.PIPELINE, spec.name())
+                .usingJobData(PipelineJob.PIPELINE, spec.name())
                 .withDescription("scheduled loads of pipeline " + spec.name()).build();
         CronTrigger trigger = TriggerBuilder.newTrigger().withIdentity(triggerKey).forJob(jobKey)
                 .withSchedule(CronScheduleBuilder.cronSchedule(fires.cron()).inTimeZone(TimeZone.getTimeZone(fires.zone()))
@@ -164,7 +164,7 @@ public final class PipelineScheduler implements AutoCloseable {
             return;
         }
         JobDetail job = JobBuilder.newJob(FreshnessCheckJob.class).withIdentity(key).storeDurably()
-                .usingJobData(ScheduledLoadJob.PIPELINE, spec.name()).withDescription("freshness of " + spec.name()).build();
+                .usingJobData(PipelineJob.PIPELINE, spec.name()).withDescription("freshness of " + spec.name()).build();
         Trigger trigger = TriggerBuilder.newTrigger().withIdentity(triggerKey).forJob(key).startNow()
                 .withSchedule(org.quartz.SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(everyMs).repeatForever()
                         .withMisfireHandlingInstructionNextWithRemainingCount())
@@ -179,7 +179,7 @@ public final class PipelineScheduler implements AutoCloseable {
     private void scheduleResume(PipelineSpec spec) throws SchedulerException {
         JobKey key = JobKey.jobKey(spec.name() + ".resume", GROUP);
         JobDetail job = JobBuilder.newJob(ResumeStoppedJob.class).withIdentity(key).storeDurably()
-                .usingJobData(ScheduledLoadJob.PIPELINE, spec.name()).withDescription("resume stopped loads of " + spec.name()).build();
+                .usingJobData(PipelineJob.PIPELINE, spec.name()).withDescription("resume stopped loads of " + spec.name()).build();
         Trigger trigger = TriggerBuilder.newTrigger().withIdentity(TriggerKey.triggerKey(spec.name() + ".resume", GROUP)).forJob(key)
                 .startNow().build();
         scheduler.scheduleJob(job, Set.of(trigger), true);
@@ -200,7 +200,7 @@ public final class PipelineScheduler implements AutoCloseable {
             return;
         }
         JobDetail job = JobBuilder.newJob(DataTriggerJob.class).withIdentity(key).storeDurably()
-                .usingJobData(ScheduledLoadJob.PIPELINE, spec.name()).usingJobData("after", spec.schedule().after().toString())
+                .usingJobData(PipelineJob.PIPELINE, spec.name()).usingJobData("after", spec.schedule().after().toString())
                 .withDescription("data triggers of " + spec.name()).build();
         Trigger trigger = TriggerBuilder.newTrigger().withIdentity(triggerKey).forJob(key).startNow()
                 .withSchedule(org.quartz.SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(everyMs).repeatForever()

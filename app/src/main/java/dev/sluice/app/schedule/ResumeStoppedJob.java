@@ -8,7 +8,6 @@ import dev.sluice.core.Partition;
 import dev.sluice.core.SluiceException;
 import java.util.List;
 import org.quartz.DisallowConcurrentExecution;
-import org.quartz.Job;
 import org.quartz.JobExecutionContext;
 import org.quartz.SchedulerException;
 import org.slf4j.Logger;
@@ -23,22 +22,13 @@ import org.slf4j.MDC;
  * with itself; a partition running elsewhere is refused by its job instance.
  */
 @DisallowConcurrentExecution
-public final class ResumeStoppedJob implements Job {
+public final class ResumeStoppedJob extends PipelineJob {
 
     private static final Logger LOG = LoggerFactory.getLogger(ResumeStoppedJob.class);
 
     @Override
-    public void execute(JobExecutionContext context) {
-        String pipeline = context.getJobDetail().getJobDataMap().getString(ScheduledLoadJob.PIPELINE);
-        MDC.put("pipeline", pipeline);
-        try {
-            SchedulerRuntime runtime = (SchedulerRuntime) context.getScheduler().getContext().get(SchedulerRuntime.KEY);
-            resume(runtime, pipeline, context.getScheduler().getSchedulerInstanceId());
-        } catch (SchedulerException e) {
-            LOG.error("cannot read the scheduler's context to resume {}: {}", pipeline, e.getMessage(), e);
-        } finally {
-            MDC.remove("pipeline");
-        }
+    void fire(SchedulerRuntime runtime, String pipeline, JobExecutionContext context) throws SchedulerException {
+        resume(runtime, pipeline, context.getScheduler().getSchedulerInstanceId());
     }
 
     static void resume(SchedulerRuntime runtime, String pipeline, String instance) {
@@ -49,10 +39,9 @@ public final class ResumeStoppedJob implements Job {
             LOG.error("cannot resume the stopped loads of {}: the spec cannot be loaded: {}", pipeline, e.getMessage());
             return;
         }
-        List<String> stopped = runtime.runner().warehouse().dsl().resultQuery("SELECT r.partition_key FROM sluice.run r"
-                + " WHERE r.pipeline = ? AND r.status = 'STOPPED' AND r.exit_message LIKE ?"
-                + " AND r.attempt = (SELECT MAX(x.attempt) FROM sluice.run x WHERE x.pipeline = r.pipeline AND x.partition_key = r.partition_key)"
-                + " ORDER BY r.partition_key", pipeline, "%" + RunControl.SHUTDOWN + "%").fetch(0, String.class);
+        List<String> stopped = new dev.sluice.batch.job.RunRepository(runtime.runner().warehouse().dsl()).latestByPartition(pipeline)
+                .values().stream().filter(dev.sluice.batch.job.RunRepository.Latest::stoppedByShutdown)
+                .map(dev.sluice.batch.job.RunRepository.Latest::partitionKey).toList();
         for (String key : stopped) {
             if (RunControl.get().shuttingDown()) {
                 return;

@@ -11,7 +11,6 @@ import dev.sluice.core.SluiceException;
 import java.time.Instant;
 import java.util.List;
 import org.quartz.DisallowConcurrentExecution;
-import org.quartz.Job;
 import org.quartz.JobExecutionContext;
 import org.quartz.SchedulerException;
 import org.slf4j.Logger;
@@ -31,26 +30,16 @@ import org.slf4j.MDC;
  * logged and never stops the scheduler.
  */
 @DisallowConcurrentExecution
-public final class ScheduledLoadJob implements Job {
+public final class ScheduledLoadJob extends PipelineJob {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScheduledLoadJob.class);
 
     /** Job data key: the pipeline name. */
-    static final String PIPELINE = "pipeline";
 
     @Override
-    public void execute(JobExecutionContext context) {
-        String pipeline = context.getJobDetail().getJobDataMap().getString(PIPELINE);
-        MDC.put("pipeline", pipeline);
-        try {
-            SchedulerRuntime runtime = (SchedulerRuntime) context.getScheduler().getContext().get(SchedulerRuntime.KEY);
-            fire(runtime, pipeline, context.getScheduledFireTime().toInstant(), context.getFireTime().toInstant(),
-                    context.getScheduler().getSchedulerInstanceId());
-        } catch (SchedulerException e) {
-            LOG.error("cannot read the scheduler's context for a fire of {}: {}", pipeline, e.getMessage(), e);
-        } finally {
-            MDC.remove("pipeline");
-        }
+    void fire(SchedulerRuntime runtime, String pipeline, JobExecutionContext context) throws SchedulerException {
+        fire(runtime, pipeline, context.getScheduledFireTime().toInstant(), context.getFireTime().toInstant(),
+                context.getScheduler().getSchedulerInstanceId());
     }
 
     static void fire(SchedulerRuntime runtime, String pipeline, Instant scheduled, Instant firedAt, String instance) {

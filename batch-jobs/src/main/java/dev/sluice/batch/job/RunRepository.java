@@ -50,6 +50,33 @@ public final class RunRepository {
                         r.value5(), r.value6(), r.value7(), r.value8(), r.value9(), r.value10(), r.value11()));
     }
 
+    /**
+     * The newest attempt of one partition, as a scheduler judges it.
+     *
+     * @param partitionKey the partition
+     * @param status STARTED, COMPLETED, FAILED, STOPPED or ABANDONED
+     * @param startedAt when the attempt first started
+     * @param message why it ended so (a failure, a stop's reason), or null
+     */
+    public record Latest(String partitionKey, String status, OffsetDateTime startedAt, @Nullable String message) {
+
+        /** True when a shutdown stopped it (not a cancel or a timeout): a scheduler resumes it. */
+        public boolean stoppedByShutdown() {
+            return status.equals("STOPPED") && message != null && message.contains(RunControl.SHUTDOWN);
+        }
+    }
+
+    /** The newest attempt of every partition of {@code pipeline}, in one query, by partition key. */
+    public java.util.SortedMap<String, Latest> latestByPartition(String pipeline) {
+        Field<Integer> newest = DSL.select(DSL.max(DSL.field(DSL.name("x", "attempt"), Integer.class))).from(T.as("x"))
+                .where(DSL.field(DSL.name("x", "pipeline")).eq(DSL.field(DSL.name("r", "pipeline"))),
+                        DSL.field(DSL.name("x", "partition_key")).eq(DSL.field(DSL.name("r", "partition_key")))).asField();
+        java.util.SortedMap<String, Latest> out = new java.util.TreeMap<>();
+        dsl.select(PARTITION, STATUS, STARTED, MESSAGE).from(T.as("r")).where(PIPELINE.eq(pipeline), ATTEMPT.eq(newest))
+                .forEach(r -> out.put(r.value1(), new Latest(r.value1(), r.value2(), r.value3(), r.value4())));
+        return out;
+    }
+
     /** Records a new attempt as STARTED. */
     public void start(RunId run, String pipeline, Partition partition, int attempt, String specHash,
             @Nullable String requester, @Nullable String traceId) {
