@@ -115,76 +115,74 @@ public final class HotSink {
     }
 
     /**
-     * Applies one batch in {@code tx} (the caller's transaction).
-     *
-     * @param next for each partition read, the offset after the last record of the batch
-     * @param consumerRun the consumer's run id, recorded with quarantined records
-     */
-    public void apply(DSLContext tx, List<Consumed> events, List<Poison> poison, Map<Position, Long> next, RunId consumerRun) {
-        apply(tx, events, poison, next, consumerRun, 0);
-    }
-
-    /**
-     * {@link #apply(DSLContext, List, List, Map, RunId)} for a topic of {@code topicPartitions}
-     * partitions: until every one of them has delivered an event the watermark holds back (a
+     * Applies one batch in {@code tx} (the caller's transaction). Until every one of the topic's
+     * {@code topicPartitions} partitions has delivered an event the watermark holds back (a
      * partition not read yet may still bring the oldest events), so nothing is judged late.
+     *
+     * @param consumerRun the consumer's run id, recorded with quarantined records
+     * @param next for each partition of {@code hot_path.topic} the batch read, the offset after its last record
      */
-    public void apply(DSLContext tx, List<Consumed> events, List<Poison> poison, Map<Position, Long> next, RunId consumerRun,
+    public void apply(DSLContext tx, List<Consumed> events, List<Poison> poison, Map<Integer, Long> next, RunId consumerRun,
             int topicPartitions) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        // the watermark before this batch: the least of the partitions' newest event times, minus the allowed lateness
-        var seenRow = tx.select(DSL.min(MAX_EVENT), DSL.count(MAX_EVENT)).from(OFFSETS).where(GROUP.eq(hot.groupId()), TOPIC.eq(hot.topic()))
-                .fetchOne();
-        Long seen = seenRow == null ? null : seenRow.value1();
-        boolean everyPartition = seenRow != null && seenRow.value2() >= topicPartitions;
-        long watermark = seen == null || !everyPartition ? Long.MIN_VALUE : seen - hot.allowedLateness().toSeconds();
-        Map<Integer, Long> newestByPartition = new java.util.HashMap<>();
+        long watermark = watermark(tx, topicPartitions);
+        // events already in the sink (a redelivery, a replay) change nothing: not judged late again, not re-windowed
+        java.util.Set<String> known = knownIds(tx, events);
+        List<Consumed> fresh = new ArrayList<>();
+        List<Consumed> onTime = new ArrayList<>();
+        java.util.Set<String> lateIds = new java.util.HashSet<>();
         List<Poison> all = new ArrayList<>(poison);
-        Map<WindowStore, java.util.Set<List<Object>>> touched = new java.util.LinkedHashMap<>();
-        windows.forEach(w -> touched.put(w, new java.util.LinkedHashSet<>()));
-        long minS = Long.MAX_VALUE;
-        long maxS = Long.MIN_VALUE;
-        if (!events.isEmpty()) {
-            List<Field<?>> fields = sinkFields();
-            // one prepared statement, executed as one JDBC batch (a multi-row MERGE makes H2's parser recurse per row);
-            // typed placeholders, so that the database knows each bind value's type
-            List<Field<?>> placeholders = new ArrayList<>();
-            fields.forEach(f -> placeholders.add(DSL.val(null, f.getDataType())));
-            var batch = tx.batch(tx.insertInto(sinkTable(), fields).values(placeholders)
-                    .onConflict(DSL.field(DSL.name(hot.sink().schema(), hot.sink().table(), "_event_id"))).doNothing());
-            // events already in the sink (a redelivery, a replay) change nothing: not judged late again, not re-windowed
-            int bound = 0;
-            java.util.Set<String> known = new java.util.HashSet<>(tx.select(DSL.field(DSL.name("_event_id"), String.class)).from(sinkTable())
-                    .where(DSL.field(DSL.name("_event_id"), String.class).in(events.stream().map(c -> c.event().id()).toList()))
-                    .fetch(0, String.class));
-            for (Consumed c : events) {
-                long epoch = c.event().eventTime().getEpochSecond();
-                if (known.contains(c.event().id())) {
-                    newestByPartition.merge(c.at().partition(), epoch, Math::max);
-                    continue;
-                }
-                boolean late = epoch < watermark;
-                batch = batch.bind(row(c, now, late).toArray());
-                bound++;
-                newestByPartition.merge(c.at().partition(), epoch, Math::max);
-                if (late) {
-                    all.add(new Poison(c.event().id().getBytes(StandardCharsets.UTF_8), valuesJson(c.event()), new EventDecoder.Violation("too_late",
-                            "event time " + c.event().eventTime() + " is before the watermark " + java.time.Instant.ofEpochSecond(watermark)
-                                    + " (the newest event time seen minus the allowed lateness " + hot.allowedLateness()
-                                    + "): kept in " + hot.sink().qualifiedName() + ", left out of the windows"), c.at()));
-                } else {
-                    minS = Math.min(minS, epoch);
-                    maxS = Math.max(maxS, epoch);
-                    for (WindowStore w : windows) {
-                        touched.get(w).add(w.groupOf(c.event()));
-                    }
-                }
+        Map<Integer, Long> newestByPartition = new java.util.HashMap<>();
+        for (Consumed c : events) {
+            long epoch = c.event().eventTime().getEpochSecond();
+            newestByPartition.merge(c.at().partition(), epoch, Math::max);
+            if (known.contains(c.event().id())) {
+                continue;
             }
-            if (bound > 0) {
-                batch.execute();
+            fresh.add(c);
+            if (epoch < watermark) {
+                lateIds.add(c.event().id());
+                all.add(tooLate(c, watermark));
+            } else {
+                onTime.add(c);
             }
         }
-        poison = all;
+        if (!fresh.isEmpty()) {
+            insertEvents(tx, fresh, lateIds);
+        }
+        quarantine(tx, all, consumerRun, now);
+        advance(tx, next, newestByPartition, now);
+        rewindow(tx, onTime);
+    }
+
+    /** The watermark before a batch: the least of the partitions' newest event times minus the allowed lateness (none until all delivered). */
+    private long watermark(DSLContext tx, int topicPartitions) {
+        var seen = tx.select(DSL.min(MAX_EVENT), DSL.count(MAX_EVENT)).from(OFFSETS).where(GROUP.eq(hot.groupId()), TOPIC.eq(hot.topic()))
+                .fetchOne();
+        if (seen == null || seen.value1() == null || seen.value2() < topicPartitions) {
+            return Long.MIN_VALUE;
+        }
+        return seen.value1() - hot.allowedLateness().toSeconds();
+    }
+
+    private java.util.Set<String> knownIds(DSLContext tx, List<Consumed> events) {
+        if (events.isEmpty()) {
+            return java.util.Set.of();
+        }
+        Field<String> id = DSL.field(DSL.name("_event_id"), String.class);
+        return new java.util.HashSet<>(tx.select(id).from(sinkTable()).where(id.in(events.stream().map(c -> c.event().id()).toList()))
+                .fetch(id));
+    }
+
+    private Poison tooLate(Consumed c, long watermark) {
+        return new Poison(c.event().id().getBytes(StandardCharsets.UTF_8), valuesJson(c.event()), new EventDecoder.Violation("too_late",
+                "event time " + c.event().eventTime() + " is before the watermark " + java.time.Instant.ofEpochSecond(watermark)
+                        + " (the newest event time seen minus the allowed lateness " + hot.allowedLateness()
+                        + "): kept in " + hot.sink().qualifiedName() + ", left out of the windows"), c.at());
+    }
+
+    /** Quarantines each poison record once (by its source position). */
+    private void quarantine(DSLContext tx, List<Poison> poison, RunId consumerRun, OffsetDateTime now) {
         for (Poison p : poison) {
             boolean known = tx.fetchExists(QUARANTINE, DSL.field(DSL.name("source")).eq(p.at().source())
                     .and(DSL.field(DSL.name("source_pos")).eq(p.at().offset())));
@@ -205,23 +203,40 @@ public final class HotSink {
                     .set(DSL.field(DSL.name("status")), "OPEN")
                     .execute();
         }
-        for (Map.Entry<Position, Long> e : next.entrySet()) {
-            Position tp = e.getKey();
-            Long newest = newestByPartition.get(tp.partition());
+    }
+
+    /** Stores each partition's next offset and newest event time, only ever forward. */
+    private void advance(DSLContext tx, Map<Integer, Long> next, Map<Integer, Long> newestByPartition, OffsetDateTime now) {
+        for (Map.Entry<Integer, Long> e : next.entrySet()) {
+            int partition = e.getKey();
+            Long newest = newestByPartition.get(partition);
             int moved = tx.update(OFFSETS).set(NEXT, e.getValue()).set(UPDATED, now)
                     .set(MAX_EVENT, newest == null ? MAX_EVENT : DSL.greatest(DSL.coalesce(MAX_EVENT, DSL.inline(newest)), DSL.inline(newest)))
-                    .where(GROUP.eq(hot.groupId()), TOPIC.eq(tp.topic()), PARTITION.eq(tp.partition()), NEXT.lt(e.getValue())).execute();
+                    .where(GROUP.eq(hot.groupId()), TOPIC.eq(hot.topic()), PARTITION.eq(partition), NEXT.lt(e.getValue())).execute();
             if (moved == 0) {
-                tx.insertInto(OFFSETS).set(GROUP, hot.groupId()).set(TOPIC, tp.topic()).set(PARTITION, tp.partition())
+                tx.insertInto(OFFSETS).set(GROUP, hot.groupId()).set(TOPIC, hot.topic()).set(PARTITION, partition)
                         .set(NEXT, e.getValue()).set(UPDATED, now).set(MAX_EVENT, newest)
                         .onConflict(DSL.field(DSL.name("sluice", "hot_offset", "group_id")), DSL.field(DSL.name("sluice", "hot_offset", "topic")),
                                 DSL.field(DSL.name("sluice", "hot_offset", "kafka_partition"))).doNothing().execute();
             }
         }
-        if (minS <= maxS) {
-            for (WindowStore w : windows) {
-                w.update(tx, touched.get(w), minS, maxS);
-            }
+    }
+
+    /** Recomputes the windows that {@code counted} events belong to. */
+    private void rewindow(DSLContext tx, List<Consumed> counted) {
+        if (counted.isEmpty()) {
+            return;
+        }
+        long minS = Long.MAX_VALUE;
+        long maxS = Long.MIN_VALUE;
+        for (Consumed c : counted) {
+            minS = Math.min(minS, c.event().eventTime().getEpochSecond());
+            maxS = Math.max(maxS, c.event().eventTime().getEpochSecond());
+        }
+        for (WindowStore w : windows) {
+            java.util.Set<List<Object>> groups = new java.util.LinkedHashSet<>();
+            counted.forEach(c -> groups.add(w.groupOf(c.event())));
+            w.update(tx, groups, minS, maxS);
         }
     }
 
@@ -247,7 +262,7 @@ public final class HotSink {
      *
      * @return how many events the windows now count that they did not
      */
-    public int reinject(DSLContext tx, List<Consumed> events, RunId run) {
+    public int reinject(DSLContext tx, List<Consumed> events) {
         if (events.isEmpty()) {
             return 0;
         }
@@ -257,40 +272,34 @@ public final class HotSink {
         tx.select(id, late).from(sinkTable()).where(id.in(events.stream().map(c -> c.event().id()).toList()))
                 .forEach(r -> stored.put(r.value1(), r.value2()));
         List<Consumed> fresh = new ArrayList<>();
-        Map<WindowStore, java.util.Set<List<Object>>> touched = new java.util.LinkedHashMap<>();
-        windows.forEach(w -> touched.put(w, new java.util.LinkedHashSet<>()));
-        long minS = Long.MAX_VALUE;
-        long maxS = Long.MIN_VALUE;
-        int counted = 0;
+        List<Consumed> counted = new ArrayList<>();
+        List<String> nowOnTime = new ArrayList<>();
         for (Consumed c : events) {
             Boolean wasLate = stored.get(c.event().id());
             if (wasLate == null) {
                 fresh.add(c);
             } else if (wasLate) {
-                tx.update(sinkTable()).set(late, false).where(id.eq(c.event().id())).execute();
+                nowOnTime.add(c.event().id());
             } else {
                 continue; // already counted
             }
-            counted++;
-            long epoch = c.event().eventTime().getEpochSecond();
-            minS = Math.min(minS, epoch);
-            maxS = Math.max(maxS, epoch);
-            for (WindowStore w : windows) {
-                touched.get(w).add(w.groupOf(c.event()));
-            }
+            counted.add(c);
+        }
+        if (!nowOnTime.isEmpty()) {
+            tx.update(sinkTable()).set(late, false).where(id.in(nowOnTime)).execute();
         }
         if (!fresh.isEmpty()) {
             insertEvents(tx, fresh, java.util.Set.of());
         }
-        if (minS <= maxS) {
-            for (WindowStore w : windows) {
-                w.update(tx, touched.get(w), minS, maxS);
-            }
-        }
-        return counted;
+        rewindow(tx, counted);
+        return counted.size();
     }
 
-    /** Writes {@code events} to the sink as on time ({@code _late} false), one JDBC batch. */
+    /**
+     * Writes {@code events} to the sink, those in {@code lateIds} marked {@code _late}: one prepared
+     * statement as one JDBC batch (a multi-row MERGE makes H2's parser recurse per row), with typed
+     * placeholders so that the database knows each bind value's type; an id already there is ignored.
+     */
     private void insertEvents(DSLContext tx, List<Consumed> events, java.util.Set<String> lateIds) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         List<Field<?>> fields = sinkFields();

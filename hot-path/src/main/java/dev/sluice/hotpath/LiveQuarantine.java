@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.config.ContractSpec;
 import dev.sluice.config.HotPathSpec;
 import dev.sluice.config.PipelineSpec;
-import dev.sluice.core.RunId;
 import dev.sluice.core.SluiceException;
 import dev.sluice.warehouse.Warehouse;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +37,9 @@ public final class LiveQuarantine {
      * What a reprocess did.
      *
      * @param reinjected entries that now pass, re-injected and marked REPROCESSED
-     * @param stillFailing entries that still fail, left OPEN, with why (the first few)
+     * @param counted of those, the events the windows count now and did not before
+     * @param stillFailing entries that still fail, left OPEN: where and why (the first ten)
+     * @param stillFailingCount how many still fail
      */
     public record Result(int reinjected, int counted, List<String> stillFailing, int stillFailingCount) {
     }
@@ -70,6 +71,9 @@ public final class LiveQuarantine {
                 raw = JSON.readTree(r.get(4, String.class));
             } catch (java.io.IOException e) {
                 failingCount++;
+                if (failing.size() < 10) {
+                    failing.add("#" + r.get(0) + " " + source + "@" + r.get(2) + ": the stored record is not JSON (" + e.getMessage() + ")");
+                }
                 continue;
             }
             byte[] key = raw.hasNonNull("key") ? raw.get("key").asText().getBytes(StandardCharsets.UTF_8) : null;
@@ -87,7 +91,7 @@ public final class LiveQuarantine {
         }
         int[] counted = new int[1];
         warehouse.dsl().transaction(c -> {
-            counted[0] = sink.reinject(c.dsl(), pass, RunId.newId());
+            counted[0] = sink.reinject(c.dsl(), pass);
             for (int i = 0; i < passIds.size(); i += 500) {
                 c.dsl().update(Q).set(STATUS, "REPROCESSED").where(ID.in(passIds.subList(i, Math.min(passIds.size(), i + 500))),
                         STATUS.eq("OPEN")).execute();

@@ -164,7 +164,7 @@ public final class KafkaLiveConsumer implements LiveConsumer {
     private void process(ConsumerRecords<byte[], byte[]> records, long batch) {
         List<HotSink.Consumed> events = new ArrayList<>();
         List<HotSink.Poison> poison = new ArrayList<>();
-        Map<HotSink.Position, Long> next = new LinkedHashMap<>();
+        Map<Integer, Long> next = new LinkedHashMap<>();
         Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> r : records) {
@@ -176,7 +176,7 @@ public final class KafkaLiveConsumer implements LiveConsumer {
                 poison.add(new HotSink.Poison(r.key(), r.value(), d.violation(), at));
                 sent.add(deadLetters.send(deadLetter(r, d.violation())));
             }
-            next.put(new HotSink.Position(r.topic(), r.partition(), -1), r.offset() + 1);
+            next.put(r.partition(), r.offset() + 1);
             commit.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
         }
         if (!sent.isEmpty()) {
