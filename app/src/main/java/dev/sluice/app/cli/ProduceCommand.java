@@ -101,7 +101,7 @@ final class ProduceCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "published %,d event(s) of %s %s to %s in %.1f s (%,.0f events/s)%s%s%n", events.events().size(), spec.name(), p,
                 hot.topic(), seconds, events.events().size() / Math.max(seconds, 1e-9),
                 shuffle.isZero() ? "" : ", out of order within " + shuffle,
-                events.skipped() == 0 ? "" : "; " + events.skipped() + " row(s) breaking the contract left out");
+                events.skipped() == 0 ? "" : "; " + events.skipped() + " row(s) breaking the contract left out, the first: " + events.firstSkipped());
         return ExitCodes.OK;
     }
 }

@@ -37,7 +37,8 @@ import java.util.Random;
  *   <li>shuffled within S: each event is sent at its event time plus a random delay in [0, S)
  *       (seeded), so no event comes after one more than S younger: out of order, never more than S.</li>
  * </ul>
- * Rows that break the contract are left out and counted ({@link Result#skipped()}). Stateless.
+ * Rows that break the contract are left out (they are the batch path's to quarantine), counted, and
+ * the first named ({@link Result#firstSkipped()}). Stateless.
  */
 public final class LandedEvents {
 
@@ -50,8 +51,12 @@ public final class LandedEvents {
     public record Event(String id, byte[] value, long eventTimeMs) {
     }
 
-    /** The events in sending order, and the rows left out for breaking the contract. */
-    public record Result(List<Event> events, long skipped) {
+    /**
+     * The events in sending order, and the rows left out for breaking the contract.
+     *
+     * @param firstSkipped where the first left-out row is and why (file, row, column, reason), or null
+     */
+    public record Result(List<Event> events, long skipped, @org.jspecify.annotations.Nullable String firstSkipped) {
     }
 
     /**
@@ -88,13 +93,17 @@ public final class LandedEvents {
         List<long[]> order = new ArrayList<>();
         List<Event> events = new ArrayList<>();
         long skipped = 0;
+        String firstSkipped = null;
         for (Path f : files) {
             String name = home.relativize(f.toAbsolutePath()).toString();
             try (SourceFileReader reader = SourceFileReader.open(source, f, columns, name, maxLineBytes)) {
                 for (SourceRow row; (row = reader.next()) != null; ) {
                     Object at = row.values()[timeIndex];
                     if (!row.errors().isEmpty() || !(at instanceof LocalDateTime time)) {
-                        skipped++;
+                        if (skipped++ == 0) {
+                            firstSkipped = name + " row " + row.position() + ": " + (row.errors().isEmpty() ? eventTime + ": no event time"
+                                    : row.errors().get(0).column() + " = " + row.errors().get(0).value() + ": " + row.errors().get(0).reason());
+                        }
                         continue;
                     }
                     if (source.partitionColumnName().isPresent() && !time.toLocalDate().toString().equals(partition.key())) {
@@ -124,7 +133,7 @@ public final class LandedEvents {
         order.sort(Comparator.<long[]>comparingLong(o -> o[0]).thenComparingLong(o -> o[1]));
         List<Event> sent = new ArrayList<>(events.size());
         order.forEach(o -> sent.add(events.get((int) o[1])));
-        return new Result(sent, skipped);
+        return new Result(sent, skipped, firstSkipped);
     }
 
     private static String sha256(byte[] value) {

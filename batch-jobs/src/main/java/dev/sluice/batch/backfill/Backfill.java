@@ -126,7 +126,7 @@ public final class Backfill {
      */
     public BackfillPlan plan(PipelineSpec spec, LocalDate from, LocalDate to, boolean rerun, boolean stale) {
         checkRange(spec, from, to);
-        Optional<BackfillRepository.Unfinished> unfinished = backfills.unfinished(spec.name(), from, to);
+        Optional<BackfillRepository.Unfinished> unfinished = backfills.unfinished(spec.name(), from, to, null);
         RunId id = unfinished.map(BackfillRepository.Unfinished::id).orElseGet(RunId::newId);
         boolean rr = unfinished.map(BackfillRepository.Unfinished::rerun).orElse(rerun);
         Map<String, String> begun = unfinished.map(u -> backfills.partitionStates(u.id())).orElse(Map.of());

@@ -60,10 +60,6 @@ public final class BackfillRepository {
     public record Unfinished(RunId id, boolean rerun, int invocations) {
     }
 
-    /** The newest backfill of exactly this range of {@code pipeline} that did not complete, if any. */
-    public Optional<Unfinished> unfinished(String pipeline, LocalDate from, LocalDate to) {
-        return unfinished(pipeline, from, to, null);
-    }
 
     /**
      * The newest backfill of exactly this range of {@code pipeline} planned from {@code changed}

@@ -6,7 +6,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -263,10 +262,5 @@ public final class RunControl {
     public static boolean requestCancel(DSLContext dsl, RunId run, String requester) {
         return dsl.update(RUN).set(CANCEL_AT, OffsetDateTime.now(ZoneOffset.UTC)).set(CANCEL_BY, requester)
                 .where(RUN_ID.eq(run.toString()), STATUS.eq("STARTED")).execute() == 1;
-    }
-
-    /** The runs of this process being watched now. */
-    List<RunId> runningNow() {
-        return List.copyOf(running.keySet());
     }
 }

@@ -227,15 +227,13 @@ public final class Purge {
                         DSL.field(DSL.name("ended_at"), OffsetDateTime.class).lt(cutoff), DSL.field(DSL.name("job_execution_id")).isNotNull())
                 .fetch();
         List<String> keys = outside(ended.stream().map(r -> r.value1()).distinct().toList(), windowStart);
+        List<Long> endedExecutions = ended.stream().filter(r -> keys.contains(r.value1())).map(r -> r.value2()).toList();
         List<Long> instances = new ArrayList<>();
-        for (var r : ended) {
-            if (keys.contains(r.value1())) {
-                Long instance = dsl.resultQuery("SELECT JOB_INSTANCE_ID FROM " + p + "JOB_EXECUTION WHERE JOB_EXECUTION_ID = ?", r.value2())
-                        .fetchOne(0, Long.class);
-                if (instance != null) {
-                    instances.add(instance);
-                }
-            }
+        for (int i = 0; i < endedExecutions.size(); i += 500) {
+            instances.addAll(dsl.resultQuery("SELECT DISTINCT JOB_INSTANCE_ID FROM " + p + "JOB_EXECUTION WHERE JOB_EXECUTION_ID IN ("
+                    + String.join(",", endedExecutions.subList(i, Math.min(endedExecutions.size(), i + 500)).stream().map(String::valueOf).toList())
+                    + ")")
+                    .fetch(0, Long.class));
         }
         if (dryRun || instances.isEmpty()) {
             return instances.size();

@@ -26,11 +26,7 @@ final class SnapshotFingerprint {
     }
 
     static String of(DSLContext dsl, TableSpec table, TableSpec input, Partition in) {
-        MessageDigest sha = sha256();
-        update(sha, table.sql());
-        for (ColumnSpec c : table.columns()) {
-            update(sha, c.name() + ":" + c.type().id());
-        }
+        MessageDigest sha = ofDefinition(table);
         for (QuarantineRule r : table.quarantine()) {
             update(sha, r.id() + ":" + r.when());
         }
@@ -55,11 +51,7 @@ final class SnapshotFingerprint {
      * of every input partition from {@code range[0]} to {@code range[1]} (keys inclusive).
      */
     static String ofRange(DSLContext dsl, TableSpec table, TableSpec input, Partition[] range) {
-        MessageDigest sha = sha256();
-        update(sha, table.sql());
-        for (ColumnSpec c : table.columns()) {
-            update(sha, c.name() + ":" + c.type().id());
-        }
+        MessageDigest sha = ofDefinition(table);
         Field<String> key = DSL.field(DSL.name("partition_key"), String.class);
         for (Record r : dsl.select(key, DSL.field(DSL.name("version")))
                 .from(DSL.table(DSL.name("sluice", "published_partition")))
@@ -68,6 +60,16 @@ final class SnapshotFingerprint {
             update(sha, r.get(0) + "#" + r.get(1));
         }
         return HexFormat.of().formatHex(sha.digest());
+    }
+
+    /** A digest begun with the table's SQL and columns. */
+    private static MessageDigest ofDefinition(TableSpec table) {
+        MessageDigest sha = sha256();
+        update(sha, table.sql());
+        for (ColumnSpec c : table.columns()) {
+            update(sha, c.name() + ":" + c.type().id());
+        }
+        return sha;
     }
 
     private static void update(MessageDigest sha, String s) {
