@@ -44,7 +44,8 @@ class CrashPointsIT {
                 new PrintWriter(new StringWriter(), true), "run", "flights", "--partition", DAY.key());
     }
 
-    private static Map<String, String> checksums(String url) {
+    /** Silver and Gold checksums of the day, Bronze rows and distinct positions, quarantined rows. */
+    static Map<String, String> checksums(String url) {
         PipelineSpec spec = TestHome.flightsSpec(url, "sa", "");
         Map<String, String> sums = new LinkedHashMap<>();
         try (Warehouse w = Warehouse.open(spec.warehouse())) {

@@ -20,13 +20,18 @@ public final class FaultPointKill {
     private FaultPointKill() {
     }
 
-    static void killAt(String point, Map<String, String> env, String... args) throws Exception {
+    /** Starts {@code sluice <args>} set to pause at {@code point}, its stdout and stderr merged. */
+    private static Process start(String point, Map<String, String> env, String... args) throws java.io.IOException {
         List<String> command = new ArrayList<>(List.of("bash", TestHome.projectRoot().resolve("sluice").toString()));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().putAll(env);
         pb.environment().put("SLUICE_FAULT_PAUSE", point);
-        Process p = pb.start();
+        return pb.start();
+    }
+
+    static void killAt(String point, Map<String, String> env, String... args) throws Exception {
+        Process p = start(point, env, args);
         boolean paused = false;
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = r.readLine()) != null; ) {
@@ -47,12 +52,7 @@ public final class FaultPointKill {
 
     /** Like {@link #killAt}, but sends SIGTERM at the point and waits for the process to end by itself. */
     public static Stopped stopAt(String point, Map<String, String> env, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("bash", TestHome.projectRoot().resolve("sluice").toString()));
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        pb.environment().putAll(env);
-        pb.environment().put("SLUICE_FAULT_PAUSE", point);
-        Process p = pb.start();
+        Process p = start(point, env, args);
         boolean paused = false;
         StringBuilder out = new StringBuilder();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {

@@ -5,16 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.app.cli.ExitCodes;
 import dev.sluice.app.cli.SluiceCommand;
 import dev.sluice.batch.testkit.TestHome;
-import dev.sluice.batch.warehouse.TableChecksum;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.SluiceEnvironment;
-import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +22,6 @@ import org.junit.jupiter.api.Test;
 class GracefulStopIT {
 
     private static final Partition DAY = new Partition("2001-02-22");
-    private static final List<String> TABLES = List.of("silver.flights", "gold.airport_daily_delays", "gold.route_daily");
 
     private static Map<String, String> env(String url) {
         return Map.of("SLUICE_HOME", TestHome.withSampleData().toString(), "SLUICE_WAREHOUSE_URL", url,
@@ -56,21 +51,7 @@ class GracefulStopIT {
         assertThat(runInProcess(url)).isZero();
         String reference = TestHome.freshH2Url();
         assertThat(runInProcess(reference)).isZero();
-        assertThat(checksums(url)).isEqualTo(checksums(reference));
-        assertThat(checksums(url).get("bronze rows")).isEqualTo("16565");
-    }
-
-    private static Map<String, String> checksums(String url) {
-        PipelineSpec spec = TestHome.flightsSpec(url, "sa", "");
-        Map<String, String> sums = new LinkedHashMap<>();
-        try (Warehouse w = Warehouse.open(spec.warehouse())) {
-            for (String t : TABLES) {
-                sums.put(t, TableChecksum.of(w.dsl(), spec.table(DatasetRef.parse(t)).orElseThrow(), DAY));
-            }
-            sums.put("bronze rows", Long.toString(w.dsl().fetchCount(w.dsl().selectFrom("bronze.flights_raw"))));
-            sums.put("distinct bronze positions", w.dsl().resultQuery("SELECT COUNT(DISTINCT _source_pos) FROM bronze.flights_raw")
-                    .fetchOne(0, String.class));
-        }
-        return sums;
+        assertThat(CrashPointsIT.checksums(url)).isEqualTo(CrashPointsIT.checksums(reference));
+        assertThat(CrashPointsIT.checksums(url).get("bronze rows")).isEqualTo("16565");
     }
 }
