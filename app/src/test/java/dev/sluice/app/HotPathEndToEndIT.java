@@ -26,10 +26,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The hot path end to end on the kafka-dev broker (its own JVM: this module carries Spark): `sluice
- * kafka-dev start`, `sluice produce flights --partition 2001-01-02 --shuffle-within PT5M` (16,850
- * real flights, out of order within 5 minutes), two consumers, then the batch load of the same day.
- * The live windows rolled up to the day agree with `gold.airport_daily_delays`: the same flights per
- * airport, the same average delay within 1e-9 relative.
+ * kafka-dev start`, the batch load of 2001-01-03 (it loads the airports snapshot that Silver's
+ * unknown_airport rule, applied to events too, reads), `sluice produce flights --partition
+ * 2001-01-02 --shuffle-within PT5M` (16,850 real flights, out of order within 5 minutes) plus one
+ * flight from an airport that does not exist, two consumers, then the batch load of 2001-01-02. Its
+ * reconciliation step records that the live windows rolled up to the day agree with
+ * `gold.airport_daily_delays` (the same flights per airport, the same average delay within 1e-9
+ * relative); the test checks the same by its own query, then removes one live flight and sees the
+ * reconciliation name the difference.
  */
 class HotPathEndToEndIT {
 
@@ -53,17 +57,25 @@ class HotPathEndToEndIT {
         SluiceEnvironment env = new SluiceEnvironment(vars);
         try {
             assertThat(sluice(env, "kafka-dev", "start", "--port", Integer.toString(port))).startsWith("0 kafka-dev running");
-            assertThat(sluice(env, "produce", "flights", "--partition", DAY.key(), "--shuffle-within", "PT5M"))
-                    .startsWith("0 published 16,850 event(s) of flights 2001-01-02 to flights.events");
             PipelineSpec spec = new PipelineSpecLoader(env.interpolator()).load(TestHome.projectRoot().resolve("pipelines/flights.yaml"));
             try (Warehouse w = Warehouse.open(spec.warehouse(), 6)) {
                 DSLContext dsl = w.dsl();
+                // another day first: the airports snapshot the unknown_airport rule reads
+                assertThat(new PipelineRunner(w, home).run(spec, new Partition("2001-01-03"), RunOptions.plain()).status()).isEqualTo("COMPLETED");
+                assertThat(sluice(env, "produce", "flights", "--partition", DAY.key(), "--shuffle-within", "PT5M"))
+                        .startsWith("0 published 16,850 event(s) of flights 2001-01-02 to flights.events");
+                try (dev.sluice.hotpath.LivePublisher p = dev.sluice.hotpath.LivePublisher.of(spec.hotPath(), Map.of())) {
+                    p.publish("unknown-airport-1", ("{\"date\":\"2001-01-02T10:00:00\",\"delay\":5,\"distance\":300,"
+                            + "\"origin\":\"ZZZ\",\"destination\":\"ORD\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                            java.time.Instant.parse("2001-01-02T10:00:00Z").toEpochMilli());
+                    p.flush();
+                }
                 LiveConsumer a = LiveConsumer.of(spec, w, Map.of(), LiveConsumer.Hooks.NONE);
                 LiveConsumer b = LiveConsumer.of(spec, w, Map.of(), LiveConsumer.Hooks.NONE);
                 CompletableFuture<Void> ra = CompletableFuture.runAsync(a);
                 CompletableFuture<Void> rb = CompletableFuture.runAsync(b);
                 long end = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-                while (dsl.resultQuery("SELECT COALESCE(SUM(next_offset), 0) FROM sluice.hot_offset").fetchOne(0, Long.class) < 16_850) {
+                while (dsl.resultQuery("SELECT COALESCE(SUM(next_offset), 0) FROM sluice.hot_offset").fetchOne(0, Long.class) < 16_851) {
                     assertThat(System.nanoTime()).as("consumed in time").isLessThan(end);
                     java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(100).toNanos()); // a polling interval
                 }
@@ -72,6 +84,11 @@ class HotPathEndToEndIT {
                 ra.get();
                 rb.get();
                 assertThat(dsl.resultQuery("SELECT COUNT(*) FROM bronze.flight_events WHERE NOT _late").fetchOne(0, Long.class)).isEqualTo(16_850);
+                assertThat(dsl.resultQuery("SELECT rule_id, source_pos >= 0, reason FROM sluice.quarantine WHERE dataset = 'bronze.flight_events'").fetch())
+                        .as("the event from an unknown airport, judged by Silver's rule").singleElement().satisfies(q -> {
+                            assertThat(q.get(0)).isEqualTo("unknown_airport");
+                            assertThat(q.get(2, String.class)).isEqualTo("origin or destination is not in silver.airports (rule unknown_airport of silver.flights)");
+                        });
 
                 assertThat(new PipelineRunner(w, home).run(spec, DAY, RunOptions.plain()).status()).isEqualTo("COMPLETED");
                 assertThat(dsl.resultQuery("SELECT COUNT(*) FROM sluice.quarantine WHERE partition_key = ?", DAY.key()).fetchOne(0, Long.class))
@@ -89,6 +106,26 @@ class HotPathEndToEndIT {
                     double g = batch.get(i).get(2, Double.class);
                     assertThat(Math.abs(l - g)).as("average delay of %s", batch.get(i).get(0)).isLessThanOrEqualTo(1e-9 * Math.max(1, Math.abs(g)));
                 }
+                // the run's own reconciliation step recorded the same agreement as a quality result
+                var recorded = dsl.resultQuery("SELECT status, metric, element_count, unexpected_count, boundary, message FROM sluice.quality_results"
+                        + " WHERE check_id = 'reconcile_airport_daily_delays' AND partition_key = '2001-01-02'").fetch();
+                assertThat(recorded).singleElement().satisfies(q -> {
+                    assertThat(q.get(0)).isEqualTo("PASSED");
+                    assertThat(q.get(1, Double.class)).isZero();
+                    assertThat(q.get(2, Long.class)).isEqualTo(batch.size());
+                    assertThat(q.get(3, Long.class)).isZero();
+                    assertThat(q.get(4)).isEqualTo("SINK");
+                    assertThat(q.get(5, String.class)).startsWith("gold.airport_delays_live vs gold.airport_daily_delays partition 2001-01-02: 0 of "
+                            + batch.size() + " key(s) differ; live 16,850 flights over " + batch.size() + " key(s), batch 16,850 over " + batch.size());
+                });
+                // one live flight fewer at ORD: the reconciliation names the difference
+                long ord = batch.stream().filter(row -> "ORD".equals(row.get(0))).findFirst().orElseThrow().get(1, Long.class);
+                dsl.execute("UPDATE gold.airport_delays_live SET flights = flights - 1 WHERE origin = 'ORD'"
+                        + " AND window_start = TIMESTAMP '2001-01-02 12:00:00'");
+                var check = dev.sluice.batch.reconcile.Reconciliation.run(dsl, spec, DAY).checks().get(0);
+                assertThat(check.status()).isEqualTo(dev.sluice.quality.CheckStatus.WARNED);
+                assertThat(check.unexpectedCount()).isOne();
+                assertThat(check.unexpectedValues()).singleElement().asString().startsWith(String.format(java.util.Locale.ROOT, "ORD: flights live %,d, batch %,d; avg_delay_min live ", ord - 1, ord));
             }
         } finally {
             sluice(env, "kafka-dev", "stop");

@@ -19,11 +19,19 @@ import dev.sluice.core.DatasetRef;
  *     arrive and still update its windows; a later one is kept in the sink but quarantined for the
  *     windows ({@code too_late}), never silently dropped
  * @param windows the live aggregates, in order
+ * @param rulesFrom the Silver table whose quarantine rules every event must also pass
+ *     ({@code rules_from}), or null: the rules are SQL over the source's columns, so an event is
+ *     judged exactly as Silver judges the same row, reference lookups included
+ * @param rules those rules, first match wins (empty without {@code rules_from})
+ * @param reconcile how the live windows are reconciled with the batch mart, or null
  */
 public record HotPathSpec(String topic, String deadLetterTopic, String bootstrapServers, String groupId, String source,
-        String eventTime, DatasetRef sink, int maxPollRecords, java.time.Duration allowedLateness, java.util.List<WindowSpec> windows) {
+        String eventTime, DatasetRef sink, int maxPollRecords, java.time.Duration allowedLateness, java.util.List<WindowSpec> windows,
+        @org.jspecify.annotations.Nullable DatasetRef rulesFrom, java.util.List<QuarantineRule> rules,
+        @org.jspecify.annotations.Nullable ReconcileSpec reconcile) {
 
     public HotPathSpec {
         windows = java.util.List.copyOf(windows);
+        rules = java.util.List.copyOf(rules);
     }
 }

@@ -183,7 +183,7 @@ public final class PipelineSpecLoader {
             }
         }
         ExecutionSpec execution = execution(c, tables);
-        HotPathSpec hotPath = hotPath(c, name.orElse("pipeline"), sources);
+        HotPathSpec hotPath = hotPath(c, name.orElse("pipeline"), sources, tables, partitionKind);
         PiiKeys piiKeys = piiKeys(c, sources.values().stream().anyMatch(s -> s.pii().containsValue(PiiPolicy.HASH)), requireSecrets, env);
 
         if (!problems.isEmpty() || name.isEmpty() || warehouse.isEmpty()) {
@@ -272,10 +272,11 @@ public final class PipelineSpecLoader {
     }
 
     /** {@code hot_path:} the Kafka topic, the event contract's source and the sink, or null when absent. */
-    private static @org.jspecify.annotations.Nullable HotPathSpec hotPath(YamlCursor c, String pipeline, Map<String, SourceSpec> sources) {
+    private static @org.jspecify.annotations.Nullable HotPathSpec hotPath(YamlCursor c, String pipeline, Map<String, SourceSpec> sources,
+            List<TableSpec> tables, dev.sluice.core.PartitionKind partitionKind) {
         return c.map("hot_path", false).map(h -> {
             h.allowOnly(Set.of("topic", "dead_letter_topic", "bootstrap_servers", "group_id", "source", "event_time", "sink",
-                    "max_poll_records", "allowed_lateness", "windows"));
+                    "max_poll_records", "allowed_lateness", "windows", "rules_from", "reconcile"));
             String topic = h.text("topic", true).orElse("events");
             String source = h.text("source", true).orElse("");
             String eventTime = h.text("event_time", true).orElse("");
@@ -302,13 +303,115 @@ public final class PipelineSpecLoader {
             if (sink != null && !sink.schema().equals("bronze")) {
                 h.problem("sink", sink.qualifiedName(), "every valid event is kept raw: the sink lives in schema bronze");
             }
+            List<WindowSpec> windows = windows(h, s == null ? Map.of() : columnTypes(s.contract()));
+            TableSpec rulesFrom = h.text("rules_from", false).map(t -> rulesFrom(h, t, source, tables)).orElse(null);
             return new HotPathSpec(topic, h.text("dead_letter_topic", false).orElse(topic + ".dlq"),
                     h.text("bootstrap_servers", false).orElse("localhost:9092"), h.text("group_id", false).orElse("sluice-" + pipeline),
                     source, eventTime, sink == null ? new dev.sluice.core.DatasetRef("bronze", "events") : sink,
                     h.integer("max_poll_records", 500, 1).orElse(500),
-                    optionalDuration(h, "allowed_lateness", java.time.Duration.ofMinutes(10)),
-                    windows(h, s == null ? Map.of() : columnTypes(s.contract())));
+                    optionalDuration(h, "allowed_lateness", java.time.Duration.ofMinutes(10)), windows,
+                    rulesFrom == null ? null : rulesFrom.table(), rulesFrom == null ? List.of() : rulesFrom.quarantine(),
+                    h.map("reconcile", false).map(r -> reconcile(r, windows, tables, partitionKind)).orElse(null));
         }).orElse(null);
+    }
+
+    /** {@code hot_path.rules_from}: a Silver table refining the Bronze table of the events' source. */
+    private static @org.jspecify.annotations.Nullable TableSpec rulesFrom(YamlCursor h, String text, String source, List<TableSpec> tables) {
+        TableSpec t = tables.stream().filter(x -> x.table().qualifiedName().equals(text)).findFirst().orElse(null);
+        if (t == null || t.layer() != dev.sluice.core.Layer.SILVER) {
+            h.problem("rules_from", text, "not a Silver table of this pipeline");
+            return null;
+        }
+        TableSpec input = t.inputTable().flatMap(in -> tables.stream().filter(x -> x.table().equals(in)).findFirst()).orElse(null);
+        if (input == null || input.layer() != dev.sluice.core.Layer.BRONZE || !source.equals(input.source())) {
+            h.problem("rules_from", text, "its rules are written over the Bronze table of source " + source
+                    + ", so they can judge its events; " + text + " reads " + t.inputTable().map(dev.sluice.core.DatasetRef::qualifiedName).orElse("nothing"));
+            return null;
+        }
+        return t;
+    }
+
+    /**
+     * {@code hot_path.reconcile}: {@code window} (a tumbling window of this hot path dividing the
+     * partition), {@code against} (a Gold table partitioned like the pipeline), {@code keys},
+     * {@code count}, {@code averages}, {@code relative_tolerance}, {@code severity}.
+     */
+    private static @org.jspecify.annotations.Nullable ReconcileSpec reconcile(YamlCursor r, List<WindowSpec> windows, List<TableSpec> tables,
+            dev.sluice.core.PartitionKind partitionKind) {
+        r.allowOnly(Set.of("window", "against", "keys", "count", "averages", "relative_tolerance", "severity"));
+        String windowText = r.text("window", true).orElse("");
+        WindowSpec window = windows.stream().filter(w -> w.table().qualifiedName().equals(windowText)).findFirst().orElse(null);
+        if (window == null) {
+            r.problem("window", windowText, "not a window of this hot path");
+        } else if (window.kind() != WindowSpec.Kind.TUMBLING) {
+            r.problem("window", windowText, "a reconciled window is tumbling (each event counted once); it is " + window.kind().name().toLowerCase(java.util.Locale.ROOT));
+        } else if (!divides(window.size(), partitionKind)) {
+            r.problem("window", windowText, "its size " + window.size() + " does not divide a " + partitionKind.id() + " partition");
+        }
+        String againstText = r.text("against", true).orElse("");
+        TableSpec against = tables.stream().filter(t -> t.table().qualifiedName().equals(againstText))
+                .filter(t -> t.layer() == dev.sluice.core.Layer.GOLD && t.partitioned() && !t.isRollup()).findFirst().orElse(null);
+        if (against == null) {
+            r.problem("against", againstText, "not a Gold table of this pipeline partitioned like it");
+        }
+        java.util.Set<String> againstColumns = new HashSet<>();
+        if (against != null) {
+            against.columns().forEach(col -> againstColumns.add(col.name()));
+        }
+        List<String> keys = new ArrayList<>();
+        for (YamlCursor k : r.list("keys", true)) {
+            k.scalar().ifPresent(key -> {
+                if (window != null && !window.groupBy().contains(key) || against != null && !againstColumns.contains(key)) {
+                    k.problemHere(key, "a key is a group_by column of the window and a column of " + againstText);
+                }
+                keys.add(key);
+            });
+        }
+        String count = r.text("count", true).orElse("");
+        if (window != null && !"count".equals(java.util.Optional.ofNullable(window.measures().get(count)).map(WindowSpec.Measure::function).orElse(""))
+                || against != null && !againstColumns.contains(count)) {
+            r.problem("count", count, "a count measure of the window and a column of " + againstText);
+        }
+        List<String> averages = new ArrayList<>();
+        for (YamlCursor a : r.list("averages", false)) {
+            a.scalar().ifPresent(avg -> {
+                if (window != null && !"avg".equals(java.util.Optional.ofNullable(window.measures().get(avg)).map(WindowSpec.Measure::function).orElse(""))
+                        || against != null && !againstColumns.contains(avg)) {
+                    a.problemHere(avg, "an avg measure of the window and a column of " + againstText);
+                }
+                averages.add(avg);
+            });
+        }
+        double tolerance = r.text("relative_tolerance", false).map(t -> {
+            try {
+                double d = Double.parseDouble(t);
+                if (d < 0 || Double.isNaN(d)) {
+                    r.problem("relative_tolerance", t, "a tolerance is a number >= 0");
+                }
+                return d;
+            } catch (NumberFormatException e) {
+                r.problem("relative_tolerance", t, "a tolerance is a number >= 0, e.g. 1e-9");
+                return 1e-9;
+            }
+        }).orElse(1e-9);
+        Severity severity = r.text("severity", false).map(t -> Severity.parse(t).orElseGet(() -> {
+            r.problem("severity", t, "error or warn");
+            return Severity.WARN;
+        })).orElse(Severity.WARN);
+        if (window == null || against == null) {
+            return null;
+        }
+        return new ReconcileSpec(window.table(), against.table(), keys, count, averages, tolerance, severity);
+    }
+
+    /** True when windows of {@code size} (aligned on the epoch) tile every partition of {@code kind} in UTC. */
+    private static boolean divides(java.time.Duration size, dev.sluice.core.PartitionKind kind) {
+        long day = 86_400;
+        return switch (kind) {
+            case HOURLY -> 3_600 % size.toSeconds() == 0;
+            case DAILY, MONTHLY -> day % size.toSeconds() == 0;
+            default -> false;
+        };
     }
 
     private static Map<String, ColumnType> columnTypes(ContractSpec contract) {

@@ -89,6 +89,38 @@ class PipelineSpecLoaderTest {
     }
 
     @Test
+    void theHotPathJudgesEventsBySilversRulesAndReconcilesWithTheMart() {
+        HotPathSpec hot = loader(Map.of()).load(PROJECT_SPEC).hotPath();
+        assertThat(hot.rulesFrom()).isEqualTo(DatasetRef.parse("silver.flights"));
+        assertThat(hot.rules()).extracting(QuarantineRule::id).containsExactly(
+                "required_value_missing", "delay_out_of_range", "distance_not_positive", "unknown_airport");
+        ReconcileSpec r = hot.reconcile();
+        assertThat(r).isEqualTo(new ReconcileSpec(DatasetRef.parse("gold.airport_delays_live"), DatasetRef.parse("gold.airport_daily_delays"),
+                List.of("origin"), "flights", List.of("avg_delay_min"), 1e-9, Severity.WARN));
+        assertThat(r.checkId()).isEqualTo("reconcile_airport_daily_delays");
+    }
+
+    @Test
+    void rulesFromAndReconcileNameWhatTheyCannotUse(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        assertThat(problemsOf(dir, "rules_from: silver.flights ", "rules_from: silver.airports "))
+                .extracting(SpecProblem::keyPath, SpecProblem::value, SpecProblem::reason)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("hot_path.rules_from", "silver.airports",
+                        "its rules are written over the Bronze table of source flights, so they can judge its events; silver.airports reads bronze.airports_raw"));
+        assertThat(problemsOf(dir, "against: gold.airport_daily_delays", "against: gold.airport_monthly_delays"))
+                .extracting(SpecProblem::keyPath, SpecProblem::value, SpecProblem::reason)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("hot_path.reconcile.against", "gold.airport_monthly_delays",
+                        "not a Gold table of this pipeline partitioned like it"));
+        assertThat(problemsOf(dir, "averages: [avg_delay_min]", "averages: [max_delay_min]"))
+                .extracting(SpecProblem::keyPath, SpecProblem::value, SpecProblem::reason)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("hot_path.reconcile.averages[0]", "max_delay_min",
+                        "an avg measure of the window and a column of gold.airport_daily_delays"));
+        assertThat(problemsOf(dir, "      size: PT1H\n      group_by: [origin]", "      size: PT7H\n      group_by: [origin]"))
+                .extracting(SpecProblem::keyPath, SpecProblem::value, SpecProblem::reason)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("hot_path.reconcile.window", "gold.airport_delays_live",
+                        "its size PT7H does not divide a daily partition"));
+    }
+
+    @Test
     void aDataTriggerOnThePipelinesOwnDatasetIsRefused(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         assertThat(problemsOf(dir, "schedule:\n  cron: \"0 30 2 * * ?\"", "schedule:\n  after: [gold.airport_daily_delays]"))
                 .extracting(SpecProblem::keyPath, SpecProblem::value, SpecProblem::reason)

@@ -10,6 +10,7 @@ import dev.sluice.warehouse.Warehouse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.Table;
@@ -59,6 +60,9 @@ public final class LiveQuarantine {
                 .from(Q).where(DSL.field(DSL.name("pipeline")).eq(spec.name()), DSL.field(DSL.name("dataset")).eq(hot.sink().qualifiedName()),
                         STATUS.eq("OPEN"))
                 .orderBy(ID).fetch();
+        EventRules rules = new EventRules(contract, hot.rules(), hot.rulesFrom() == null ? "" : hot.rulesFrom().qualifiedName());
+        List<HotSink.Consumed> decodedOk = new ArrayList<>();
+        List<Record> decodedEntries = new ArrayList<>();
         List<HotSink.Consumed> pass = new ArrayList<>();
         List<Long> passIds = new ArrayList<>();
         List<String> failing = new ArrayList<>();
@@ -80,12 +84,27 @@ public final class LiveQuarantine {
             byte[] value = raw.hasNonNull("value") ? raw.get("value").asText().getBytes(StandardCharsets.UTF_8) : null;
             EventDecoder.Decoded d = decoder.decode(key, value);
             if (d.event() != null) {
-                pass.add(new HotSink.Consumed(d.event(), at));
-                passIds.add(r.get(0, Long.class));
+                decodedOk.add(new HotSink.Consumed(d.event(), at));
+                decodedEntries.add(r);
             } else {
                 failingCount++;
                 if (failing.size() < 10) {
                     failing.add("#" + r.get(0) + " " + source + "@" + r.get(2) + ": " + d.violation().reason());
+                }
+            }
+        }
+        // then the Silver rules (rules_from), as the consumer applies them
+        Map<Integer, EventDecoder.Violation> ruled = rules.judge(warehouse.dsl(), decodedOk.stream().map(HotSink.Consumed::event).toList());
+        for (int i = 0; i < decodedOk.size(); i++) {
+            Record r = decodedEntries.get(i);
+            EventDecoder.Violation v = ruled.get(i);
+            if (v == null) {
+                pass.add(decodedOk.get(i));
+                passIds.add(r.get(0, Long.class));
+            } else {
+                failingCount++;
+                if (failing.size() < 10) {
+                    failing.add("#" + r.get(0) + " " + r.get(1) + "@" + r.get(2) + ": " + v.reason());
                 }
             }
         }

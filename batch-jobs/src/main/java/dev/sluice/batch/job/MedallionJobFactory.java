@@ -88,6 +88,10 @@ public final class MedallionJobFactory {
         if (steps.isEmpty()) {
             throw new dev.sluice.core.SluiceException("no table of pipeline " + spec.name() + " is among " + only);
         }
+        dev.sluice.config.ReconcileSpec reconcile = spec.hotPath() == null ? null : spec.hotPath().reconcile();
+        if (reconcile != null && (only == null || only.contains(reconcile.against().qualifiedName()))) {
+            steps.add(reconcileStep(spec, partition, run));
+        }
         SimpleJobBuilder b = new JobBuilder(spec.name(), batch.repository()).listener(events).listener(control(spec, run))
                 .start(steps.get(0));
         for (Step s : steps.subList(1, steps.size())) {
@@ -197,6 +201,42 @@ public final class MedallionJobFactory {
                 .listener(boundary(spec, run, name))
                 .listener(lineage)
                 .listener(evaluation)
+                .build();
+    }
+
+    /**
+     * {@code reconcile.<live table>}, last: the hot path's live windows of the partition against the
+     * batch mart just published, recorded as a quality result; fails the run only for
+     * {@code severity: error}.
+     */
+    private Step reconcileStep(PipelineSpec spec, Partition partition, RunId run) {
+        dev.sluice.config.ReconcileSpec r = spec.hotPath().reconcile();
+        String name = "reconcile." + r.window().qualifiedName();
+        java.util.concurrent.atomic.AtomicReference<dev.sluice.quality.GateResult> result = new java.util.concurrent.atomic.AtomicReference<>();
+        org.springframework.batch.core.listener.StepExecutionListener compare = new org.springframework.batch.core.listener.StepExecutionListener() {
+            @Override
+            public void beforeStep(org.springframework.batch.core.step.StepExecution stepExecution) {
+                // outside the step's transaction: the result is recorded even when it fails the step
+                dev.sluice.quality.GateResult g = dev.sluice.batch.reconcile.Reconciliation.run(warehouse.dsl(), spec, partition);
+                new dev.sluice.batch.gate.QualityResultRepository(warehouse.dsl()).save(spec.name(), run, g);
+                result.set(g);
+            }
+        };
+        return new StepBuilder(name, batch.repository())
+                .tasklet((contribution, context) -> {
+                    RunControl.get().throwIfStopped(run);
+                    dev.sluice.quality.GateResult g = result.get();
+                    ExecutionContext ctx = contribution.getStepExecution().getExecutionContext();
+                    ctx.putString(StepMetrics.GATE_WARNINGS, String.join("\n", dev.sluice.batch.gate.GateStep.warnings(g)));
+                    ctx.putLong(StepMetrics.GATE_CHECKS, g.checks().size());
+                    ctx.putLong(StepMetrics.GATE_ELAPSED_MS, g.elapsedMs());
+                    if (!g.passed()) {
+                        throw new dev.sluice.batch.gate.GateFailedException(g.checks().get(0).message());
+                    }
+                    return RepeatStatus.FINISHED;
+                }, warehouse.transactionManager())
+                .listener(boundary(spec, run, name))
+                .listener(compare)
                 .build();
     }
 

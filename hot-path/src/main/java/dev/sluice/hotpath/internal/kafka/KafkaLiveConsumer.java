@@ -1,6 +1,7 @@
 package dev.sluice.hotpath.internal.kafka;
 
 import dev.sluice.hotpath.EventDecoder;
+import dev.sluice.hotpath.EventRules;
 import dev.sluice.hotpath.HotSink;
 import dev.sluice.hotpath.LiveConsumer;
 
@@ -63,6 +64,7 @@ public final class KafkaLiveConsumer implements LiveConsumer {
     private final HotPathSpec hot;
     private final Warehouse warehouse;
     private final EventDecoder decoder;
+    private final EventRules rules;
     private final HotSink sink;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final KafkaProducer<byte[], byte[]> deadLetters;
@@ -80,6 +82,7 @@ public final class KafkaLiveConsumer implements LiveConsumer {
         this.warehouse = warehouse;
         ContractSpec contract = spec.source(hot.source()).orElseThrow(() -> new SluiceException("no source " + hot.source())).contract();
         this.decoder = new EventDecoder(contract, hot.eventTime());
+        this.rules = new EventRules(contract, hot.rules(), hot.rulesFrom() == null ? "" : hot.rulesFrom().qualifiedName());
         this.sink = new HotSink(spec.name(), hot, contract);
         this.hooks = hooks;
         sink.create(warehouse.dsl());
@@ -167,17 +170,31 @@ public final class KafkaLiveConsumer implements LiveConsumer {
         Map<Integer, Long> next = new LinkedHashMap<>();
         Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
         List<Future<RecordMetadata>> sent = new ArrayList<>();
+        List<ConsumerRecord<byte[], byte[]>> decoded = new ArrayList<>();
+        List<EventDecoder.Event> candidates = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> r : records) {
-            HotSink.Position at = new HotSink.Position(r.topic(), r.partition(), r.offset());
             EventDecoder.Decoded d = decoder.decode(r.key(), r.value());
             if (d.event() != null) {
-                events.add(new HotSink.Consumed(d.event(), at));
+                decoded.add(r);
+                candidates.add(d.event());
             } else {
-                poison.add(new HotSink.Poison(r.key(), r.value(), d.violation(), at));
+                poison.add(new HotSink.Poison(r.key(), r.value(), d.violation(), position(r)));
                 sent.add(deadLetters.send(deadLetter(r, d.violation())));
             }
             next.put(r.partition(), r.offset() + 1);
             commit.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
+        }
+        // the Silver rules (rules_from), one read-only query for the batch
+        Map<Integer, EventDecoder.Violation> ruled = rules.judge(warehouse.dsl(), candidates);
+        for (int i = 0; i < candidates.size(); i++) {
+            ConsumerRecord<byte[], byte[]> r = decoded.get(i);
+            EventDecoder.Violation v = ruled.get(i);
+            if (v == null) {
+                events.add(new HotSink.Consumed(candidates.get(i), position(r)));
+            } else {
+                poison.add(new HotSink.Poison(r.key(), r.value(), v, position(r)));
+                sent.add(deadLetters.send(deadLetter(r, v)));
+            }
         }
         if (!sent.isEmpty()) {
             deadLetters.flush();
@@ -199,6 +216,10 @@ public final class KafkaLiveConsumer implements LiveConsumer {
     }
 
     private int partitions;
+
+    private static HotSink.Position position(ConsumerRecord<byte[], byte[]> r) {
+        return new HotSink.Position(r.topic(), r.partition(), r.offset());
+    }
 
     /** The topic's partition count (looked up once; the watermark waits for all of them). */
     private int partitionCount() {

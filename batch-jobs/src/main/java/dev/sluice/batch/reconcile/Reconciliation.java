@@ -1,0 +1,168 @@
+package dev.sluice.batch.reconcile;
+
+import dev.sluice.config.CheckFamily;
+import dev.sluice.config.HotPathSpec;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.ReconcileSpec;
+import dev.sluice.config.Severity;
+import dev.sluice.core.DatasetRef;
+import dev.sluice.core.Partition;
+import dev.sluice.quality.Boundary;
+import dev.sluice.quality.CheckResult;
+import dev.sluice.quality.CheckStatus;
+import dev.sluice.quality.GateResult;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * Compares the live windows of partition P with the batch mart's published partition P
+ * ({@link ReconcileSpec}): both sides rolled up per key in one grouped query each (the live side:
+ * windows whose {@code window_start} lies in [P start, P end), UTC; counts summed, averages weighted
+ * by the count), then compared key by key. Keys present on one side only count as differences.
+ * The result is one {@link CheckResult} ({@code reconcile_<table>}, family COMPLETENESS, boundary
+ * SINK): metric = keys that differ; unexpected values = the first {@value CheckResult#SAMPLE}
+ * differences ({@code ORD: flights live 510, batch 512}). The message also counts the partition's
+ * events that arrived beyond the allowed lateness (kept in the sink, counted in no window), the
+ * usual reason for a count difference. Averages are exact when the averaged column has no nulls.
+ * Stateless and thread-safe.
+ */
+public final class Reconciliation {
+
+    private Reconciliation() {
+    }
+
+    /**
+     * Reconciles partition {@code partition} of {@code spec}'s hot path.
+     *
+     * @throws IllegalArgumentException when the spec has no {@code hot_path.reconcile} or the
+     *     partition has no nominal time range (a reference snapshot)
+     */
+    public static GateResult run(DSLContext dsl, PipelineSpec spec, Partition partition) {
+        long started = System.nanoTime();
+        HotPathSpec hot = spec.hotPath();
+        if (hot == null || hot.reconcile() == null) {
+            throw new IllegalArgumentException("pipeline " + spec.name() + " declares no hot_path.reconcile");
+        }
+        ReconcileSpec r = hot.reconcile();
+        LocalDateTime from = partition.nominalStart();
+        LocalDateTime to = partition.nominalEnd();
+        if (from == null || to == null) {
+            throw new IllegalArgumentException("partition " + partition + " has no time range to reconcile");
+        }
+        Map<List<Object>, double[]> live = exists(dsl, r.window())
+                ? rollUp(dsl, r, r.window(), DSL.field(DSL.name("window_start"), LocalDateTime.class).ge(from)
+                        .and(DSL.field(DSL.name("window_start"), LocalDateTime.class).lt(to)))
+                : Map.of();
+        Map<List<Object>, double[]> batch = rollUp(dsl, r, r.against(), DSL.field(DSL.name("_partition"), String.class).eq(partition.key()));
+        TreeMap<String, List<Object>> keys = new TreeMap<>();
+        live.keySet().forEach(k -> keys.put(k.toString(), k));
+        batch.keySet().forEach(k -> keys.put(k.toString(), k));
+        List<Object> differences = new ArrayList<>();
+        long differing = 0;
+        long liveCount = 0;
+        long batchCount = 0;
+        for (List<Object> k : keys.values()) {
+            double[] l = live.get(k);
+            double[] b = batch.get(k);
+            liveCount += l == null ? 0 : (long) l[0];
+            batchCount += b == null ? 0 : (long) b[0];
+            String d = difference(r, l, b);
+            if (d != null) {
+                differing++;
+                if (differences.size() < CheckResult.SAMPLE) {
+                    differences.add(label(k) + ": " + d);
+                }
+            }
+        }
+        long late = exists(dsl, hot.sink()) ? late(dsl, hot, from, to) : 0;
+        CheckStatus status = differing == 0 ? CheckStatus.PASSED : r.severity() == Severity.ERROR ? CheckStatus.FAILED : CheckStatus.WARNED;
+        String message = String.format(Locale.ROOT, "%s partition %s: %,d of %,d key(s) differ; live %,d %s over %,d key(s), batch %,d over %,d%s%s",
+                r.window().qualifiedName() + " vs " + r.against().qualifiedName(), partition, differing, keys.size(), liveCount, r.count(),
+                live.size(), batchCount, batch.size(), live.isEmpty() ? "; no live window in the partition (was the hot path running?)" : "",
+                late == 0 ? "" : String.format(Locale.ROOT, "; %,d event(s) of the partition arrived beyond the allowed lateness (in %s, in no window)",
+                        late, hot.sink().qualifiedName()));
+        CheckResult check = new CheckResult(r.checkId(), "expect_live_windows_to_match_batch", CheckFamily.COMPLETENESS, r.severity(), status,
+                (double) differing, liveCount + " live / " + batchCount + " batch " + r.count(),
+                r.count() + " equal per " + String.join(", ", r.keys())
+                        + (r.averages().isEmpty() ? "" : "; " + String.join(", ", r.averages()) + " within " + r.relativeTolerance() + " relative"),
+                message, keys.size(), differing, differences, List.of());
+        return new GateResult(r.window(), partition, Boundary.SINK, List.of(check), (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /** Per key: [count, average 1, average 2, …] (averages weighted by the count). */
+    private static Map<List<Object>, double[]> rollUp(DSLContext dsl, ReconcileSpec r, DatasetRef table, org.jooq.Condition where) {
+        List<Field<?>> select = new ArrayList<>();
+        List<Field<?>> groupBy = new ArrayList<>();
+        for (String k : r.keys()) {
+            Field<?> f = DSL.field(DSL.name(k));
+            select.add(f);
+            groupBy.add(f);
+        }
+        Field<Double> count = DSL.field(DSL.name(r.count()), Double.class).cast(SQLDataType.DOUBLE);
+        select.add(DSL.sum(count));
+        for (String a : r.averages()) {
+            Field<Double> avg = DSL.field(DSL.name(a), Double.class).cast(SQLDataType.DOUBLE);
+            select.add(DSL.sum(avg.mul(count)).div(DSL.nullif(DSL.sum(count), DSL.inline(java.math.BigDecimal.ZERO))));
+        }
+        Map<List<Object>, double[]> out = new java.util.HashMap<>();
+        for (Record row : dsl.select(select).from(DSL.table(DSL.name(table.schema(), table.table()))).where(where).groupBy(groupBy).fetch()) {
+            List<Object> key = new ArrayList<>();
+            for (int i = 0; i < r.keys().size(); i++) {
+                key.add(row.get(i));
+            }
+            double[] v = new double[1 + r.averages().size()];
+            for (int i = 0; i < v.length; i++) {
+                Object x = row.get(r.keys().size() + i);
+                v[i] = x == null ? Double.NaN : ((Number) x).doubleValue();
+            }
+            out.put(key, v);
+        }
+        return out;
+    }
+
+    /** What differs between the live and batch values of one key, or null when they agree. */
+    private static String difference(ReconcileSpec r, double[] l, double[] b) {
+        if (l == null || b == null) {
+            double[] v = l == null ? b : l;
+            return String.format(Locale.ROOT, "%s %s %,d, %s none", r.count(), l == null ? "batch" : "live", (long) v[0], l == null ? "live" : "batch");
+        }
+        List<String> parts = new ArrayList<>();
+        if ((long) l[0] != (long) b[0]) {
+            parts.add(String.format(Locale.ROOT, "%s live %,d, batch %,d", r.count(), (long) l[0], (long) b[0]));
+        }
+        for (int i = 0; i < r.averages().size(); i++) {
+            double lv = l[i + 1];
+            double bv = b[i + 1];
+            boolean same = Double.isNaN(lv) && Double.isNaN(bv) || Math.abs(lv - bv) <= r.relativeTolerance() * Math.max(1, Math.abs(bv));
+            if (!same) {
+                parts.add(String.format(Locale.ROOT, "%s live %.12g, batch %.12g", r.averages().get(i), lv, bv));
+            }
+        }
+        return parts.isEmpty() ? null : String.join("; ", parts);
+    }
+
+    private static String label(List<Object> key) {
+        return key.size() == 1 ? String.valueOf(key.get(0)) : key.toString();
+    }
+
+    private static long late(DSLContext dsl, HotPathSpec hot, LocalDateTime from, LocalDateTime to) {
+        Field<LocalDateTime> at = DSL.field(DSL.name(hot.eventTime()), LocalDateTime.class);
+        return dsl.fetchCount(DSL.table(DSL.name(hot.sink().schema(), hot.sink().table())),
+                at.ge(from).and(at.lt(to)).and(DSL.field(DSL.name("_late"), Boolean.class).isTrue()));
+    }
+
+    private static boolean exists(DSLContext dsl, DatasetRef table) {
+        return dsl.fetchExists(DSL.selectOne().from(DSL.table(DSL.name("information_schema", "tables")))
+                .where(DSL.upper(DSL.field(DSL.name("table_schema"), String.class)).eq(table.schema().toUpperCase(Locale.ROOT)),
+                        DSL.upper(DSL.field(DSL.name("table_name"), String.class)).eq(table.table().toUpperCase(Locale.ROOT))));
+    }
+}
