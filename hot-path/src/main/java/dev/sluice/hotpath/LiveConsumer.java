@@ -18,12 +18,28 @@ public interface LiveConsumer extends Runnable, AutoCloseable {
         /** None. */
         Hooks NONE = batch -> { };
 
-        /** Batch {@code batch} (1, 2, …) is written but not committed; throwing here rolls it back and ends the consumer. */
+        /**
+         * Batch {@code batch} (1, 2, …) is written but not committed (on the writer thread);
+         * throwing here rolls it back and ends the consumer.
+         */
         void beforeCommit(long batch);
+
+        /**
+         * Batch {@code batch} is committed (on the writer thread); {@code recordTimestampsMs} are
+         * its records' Kafka timestamps (ms since the epoch, poison included), for latency measures.
+         */
+        default void committed(long batch, long[] recordTimestampsMs) {
+        }
     }
 
     /** Events written so far by this consumer (redeliveries included). */
     long applied();
+
+    /** How often the consumer paused its partitions because the sink was behind (backpressure). */
+    long pauses();
+
+    /** How often partitions were taken from this consumer (rebalances, a lost membership). */
+    long revocations();
 
     /** Stops it: the batch in flight is finished, then it leaves the group. Safe from any thread. */
     @Override

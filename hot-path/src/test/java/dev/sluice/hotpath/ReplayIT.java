@@ -57,6 +57,7 @@ class ReplayIT {
             }
             try (Warehouse w = Warehouse.open(spec.warehouse(), 4)) {
                 DSLContext dsl = w.dsl();
+                EffectivelyOnceIT.airports(dsl);
                 consumeAll(spec, w, dsl);
                 String before = checksum(dsl);
                 assertThat(dsl.resultQuery("SELECT COUNT(*) FROM bronze.flight_events").fetchOne(0, Long.class)).isEqualTo(EVENTS);

@@ -40,25 +40,33 @@ import org.slf4j.MDC;
 
 /**
  * One consumer of a pipeline's hot path, on its own thread ({@link #run()}), in the pipeline's
- * consumer group. Per poll (at most {@code max_poll_records}):
+ * consumer group, with one writer thread of its own. Per poll (at most {@code max_poll_records}):
  * <ol>
- *   <li>each record is decoded against the event contract ({@link EventDecoder});</li>
+ *   <li>each record is decoded against the event contract ({@link EventDecoder}), then the decoded
+ *       events are judged by the Silver rules of {@code rules_from} ({@link EventRules});</li>
  *   <li>poison records go to the dead-letter topic with headers {@code sluice.original.topic},
  *       {@code .partition}, {@code .offset}, {@code .timestamp}, {@code sluice.error.class},
  *       {@code sluice.error.message}, and the producer is flushed (the dead letters are on the
  *       broker before the batch counts as done);</li>
- *   <li>events, quarantined poison and the next offsets are written in one database transaction
- *       ({@link HotSink});</li>
- *   <li>then the offsets are committed to Kafka, which is only a hint: on every assignment the
- *       consumer seeks to the offsets stored in the database.</li>
+ *   <li>the batch is handed to the writer, which writes events, quarantined poison and the next
+ *       offsets in one database transaction ({@link HotSink}), in poll order;</li>
+ *   <li>once written, its offsets are committed to Kafka, which is only a hint: on every assignment
+ *       the consumer seeks to the offsets stored in the database.</li>
  * </ol>
- * A crash anywhere re-reads at most the batch in flight, which the sink ignores (event ids) or
- * quarantines once: effectively once. A rebalance needs no flush: a batch is written before the
- * next poll. Stop with {@link #close()} from any thread. Not thread-safe otherwise.
+ * <b>Backpressure:</b> while {@value #MAX_IN_FLIGHT} batches wait for the writer, the consumer
+ * pauses its partitions and keeps polling (no records, but the group keeps it: a slow sink never
+ * reaches {@code max.poll.interval.ms}); it resumes them when the writer catches up.
+ * <b>Rebalance:</b> on revocation the consumer waits until the writer has stored every batch it was
+ * handed, so the next owner of a partition seeks to current positions. A crash anywhere re-reads
+ * at most the batches in flight, which the sink ignores (event ids) or quarantines once:
+ * effectively once. Stop with {@link #close()} from any thread: the batches in flight are written,
+ * then it leaves the group. Not thread-safe otherwise.
  */
 public final class KafkaLiveConsumer implements LiveConsumer {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaLiveConsumer.class);
+    /** Batches handed to the writer and not yet written, at most, before the partitions are paused. */
+    static final int MAX_IN_FLIGHT = 2;
 
     private final PipelineSpec spec;
     private final HotPathSpec hot;
@@ -71,6 +79,14 @@ public final class KafkaLiveConsumer implements LiveConsumer {
     private final RunId run = RunId.newId();
     private final Hooks hooks;
     private final AtomicLong applied = new AtomicLong();
+    private final AtomicLong pauses = new AtomicLong();
+    private final AtomicLong revocations = new AtomicLong();
+    private final java.util.concurrent.ExecutorService writer;
+    /** Written batches whose offsets the consumer thread commits to Kafka (KafkaConsumer is single-threaded). */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Map<TopicPartition, OffsetAndMetadata>> written =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.ArrayDeque<java.util.concurrent.Future<?>> inFlight = new java.util.ArrayDeque<>();
+    private volatile Throwable writerFailure;
     private volatile boolean running = true;
 
     /**
@@ -108,11 +124,27 @@ public final class KafkaLiveConsumer implements LiveConsumer {
             }
         });
         this.deadLetters = new KafkaProducer<>(p);
+        String name = "sluice-hot-writer-" + spec.name();
+        this.writer = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     @Override
     public long applied() {
         return applied.get();
+    }
+
+    @Override
+    public long pauses() {
+        return pauses.get();
+    }
+
+    @Override
+    public long revocations() {
+        return revocations.get();
     }
 
     @Override
@@ -124,7 +156,12 @@ public final class KafkaLiveConsumer implements LiveConsumer {
             consumer.subscribe(List.of(hot.topic()), new ConsumerRebalanceListener() {
                 @Override
                 public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-                    // nothing is pending: each batch is written before the next poll
+                    if (running && !partitions.isEmpty()) {
+                        revocations.incrementAndGet(); // not the consumer's own leaving at close
+                    }
+                    // the next owner seeks to the stored positions: store every batch handed over first
+                    drainWriter();
+                    commitWritten();
                 }
 
                 @Override
@@ -147,24 +184,47 @@ public final class KafkaLiveConsumer implements LiveConsumer {
             });
             long batch = 0;
             while (running) {
+                commitWritten();
+                throwIfWriterFailed();
+                boolean behind = inFlight.size() >= MAX_IN_FLIGHT;
+                if (behind) {
+                    if (!consumer.assignment().isEmpty() && !consumer.paused().containsAll(consumer.assignment())) {
+                        consumer.pause(consumer.assignment());
+                        pauses.incrementAndGet();
+                        LOG.debug("the sink is behind ({} batches in flight): partitions paused", inFlight.size());
+                    }
+                    consumer.poll(Duration.ofMillis(50)); // keeps the group membership; paused partitions return nothing
+                    continue;
+                }
+                if (!consumer.paused().isEmpty()) {
+                    consumer.resume(consumer.paused());
+                }
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(200));
                 if (records.isEmpty()) {
                     continue;
                 }
-                process(records, ++batch);
+                hand(records, ++batch);
             }
         } catch (WakeupException e) {
             if (running) {
                 throw e;
             }
         } finally {
-            consumer.close(Duration.ofSeconds(5));
-            deadLetters.close(Duration.ofSeconds(5));
-            MDC.clear();
+            try {
+                drainWriter();
+                commitWritten();
+            } finally {
+                writer.shutdown();
+                consumer.close(Duration.ofSeconds(5));
+                deadLetters.close(Duration.ofSeconds(5));
+                MDC.clear();
+            }
         }
+        throwIfWriterFailed();
     }
 
-    private void process(ConsumerRecords<byte[], byte[]> records, long batch) {
+    /** Decodes and judges a poll's records, sends its dead letters, and hands the batch to the writer. */
+    private void hand(ConsumerRecords<byte[], byte[]> records, long batch) {
         List<HotSink.Consumed> events = new ArrayList<>();
         List<HotSink.Poison> poison = new ArrayList<>();
         Map<Integer, Long> next = new LinkedHashMap<>();
@@ -172,7 +232,10 @@ public final class KafkaLiveConsumer implements LiveConsumer {
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         List<ConsumerRecord<byte[], byte[]>> decoded = new ArrayList<>();
         List<EventDecoder.Event> candidates = new ArrayList<>();
+        long[] timestamps = new long[records.count()];
+        int n = 0;
         for (ConsumerRecord<byte[], byte[]> r : records) {
+            timestamps[n++] = r.timestamp();
             EventDecoder.Decoded d = decoder.decode(r.key(), r.value());
             if (d.event() != null) {
                 decoded.add(r);
@@ -207,12 +270,68 @@ public final class KafkaLiveConsumer implements LiveConsumer {
             }
         }
         int topicPartitions = partitionCount();
-        warehouse.dsl().transaction(c -> {
-            sink.apply(c.dsl(), events, poison, next, run, topicPartitions);
-            hooks.beforeCommit(batch);
-        });
-        applied.addAndGet(events.size());
-        consumer.commitAsync(commit, null);
+        Map<String, String> mdc = MDC.getCopyOfContextMap();
+        inFlight.add(writer.submit(() -> {
+            if (writerFailure != null) {
+                return; // a batch after a failed one is not written: its offsets would skip the failed batch's records
+            }
+            MDC.setContextMap(mdc);
+            try {
+                warehouse.dsl().transaction(c -> {
+                    sink.apply(c.dsl(), events, poison, next, run, topicPartitions);
+                    hooks.beforeCommit(batch);
+                });
+                applied.addAndGet(events.size());
+                written.add(commit);
+                hooks.committed(batch, timestamps);
+            } catch (Throwable t) {
+                writerFailure = t;
+            } finally {
+                MDC.clear();
+            }
+        }));
+    }
+
+    /** Waits until the writer has written (or refused) every batch handed to it. */
+    private void drainWriter() {
+        while (!inFlight.isEmpty()) {
+            try {
+                inFlight.peek().get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                writerFailure = e.getCause();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            inFlight.poll();
+        }
+    }
+
+    /** Commits the offsets of written batches to Kafka (a hint), and forgets finished batches. */
+    private void commitWritten() {
+        while (!inFlight.isEmpty() && inFlight.peek().isDone()) {
+            inFlight.poll();
+        }
+        Map<TopicPartition, OffsetAndMetadata> merged = new HashMap<>();
+        for (Map<TopicPartition, OffsetAndMetadata> c; (c = written.poll()) != null; ) {
+            merged.putAll(c);
+        }
+        if (!merged.isEmpty()) {
+            consumer.commitAsync(merged, null);
+        }
+    }
+
+    private void throwIfWriterFailed() {
+        Throwable t = writerFailure;
+        if (t instanceof RuntimeException e) {
+            throw e;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        if (t != null) {
+            throw new SluiceException("the hot path's writer failed: " + t.getMessage(), t);
+        }
     }
 
     private int partitions;
