@@ -1,0 +1,105 @@
+package dev.sluice.hotpath;
+
+import dev.sluice.core.SluiceException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The local single-node KRaft broker of {@code sluice kafka-dev}, as its own JVM
+ * ({@code dev.sluice.kafkadev.KafkaDevBroker} from the kafka-dev module's libraries: Kafka's Scala
+ * 2.13 never shares a classpath with Spark's 2.12), loopback only, controller on port + 1. Data,
+ * log ({@code broker.log}) and pid file ({@code broker.pid}) under one directory, so a restart on
+ * the same directory keeps the topics. Used by the CLI, the tests and the benchmarks. Stateless;
+ * the pid file is the state.
+ */
+public final class KafkaDevProcess {
+
+    private KafkaDevProcess() {
+    }
+
+    /**
+     * Starts the broker unless it runs already, and waits until it accepts connections.
+     *
+     * @param lib the directory of the broker's jars ({@code kafka-dev/target/lib})
+     * @param dir data, log and pid file
+     * @return the broker's pid
+     * @throws SluiceException when it does not listen within 60 s (naming its log)
+     * @throws IOException when the directory cannot be written
+     */
+    public static long start(Path lib, Path dir, int port) throws IOException {
+        Optional<Long> running = pid(dir);
+        if (running.isPresent()) {
+            return running.get();
+        }
+        Files.createDirectories(dir);
+        Path log = dir.resolve("broker.log");
+        Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+                "-cp", lib.resolve("*").toString(), "dev.sluice.kafkadev.KafkaDevBroker", dir.toString(), Integer.toString(port),
+                Integer.toString(port + 1)))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        Files.writeString(dir.resolve("broker.pid"), Long.toString(p.pid()), StandardCharsets.UTF_8);
+        long end = System.nanoTime() + 60_000_000_000L;
+        while (!accepts(port)) {
+            if (!p.isAlive() || System.nanoTime() > end) {
+                p.destroy();
+                throw new SluiceException("kafka-dev did not start on 127.0.0.1:" + port + " (see " + log + ")");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(200_000_000L); // polling the port until the broker listens
+        }
+        return p.pid();
+    }
+
+    /**
+     * Stops the broker (SIGTERM, then SIGKILL after 60 s) and removes the pid file.
+     *
+     * @return false when it was not running
+     */
+    public static boolean stop(Path dir) throws IOException {
+        Optional<Long> pid = pid(dir);
+        if (pid.isEmpty()) {
+            Files.deleteIfExists(dir.resolve("broker.pid"));
+            return false;
+        }
+        ProcessHandle.of(pid.get()).ifPresent(h -> {
+            h.destroy();
+            try {
+                h.onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                h.destroyForcibly();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Files.deleteIfExists(dir.resolve("broker.pid"));
+        return true;
+    }
+
+    /** The pid of the broker running from {@code dir}, if one does. */
+    public static Optional<Long> pid(Path dir) throws IOException {
+        Path pidFile = dir.resolve("broker.pid");
+        if (!Files.exists(pidFile)) {
+            return Optional.empty();
+        }
+        try {
+            long pid = Long.parseLong(Files.readString(pidFile).trim());
+            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).map(h -> pid);
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static boolean accepts(int port) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}
