@@ -2,9 +2,12 @@ package dev.sluice.app.cli;
 
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
+import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.quarantine.BatchReprocess;
 import dev.sluice.hotpath.LiveQuarantine;
 import dev.sluice.warehouse.Warehouse;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.jooq.Condition;
@@ -114,13 +117,16 @@ final class QuarantineCommand {
     }
 
     /**
-     * {@code reprocess <pipeline>}: the hot path's OPEN entries decoded again under the current
-     * contract; those that pass are re-injected (once) and marked REPROCESSED. Batch rows are
-     * reprocessed by re-running their partition ({@code --rerun}: Silver applies the current rules).
+     * {@code reprocess <pipeline>}: the hot path's OPEN entries decoded and judged again under the
+     * current contract and rules; those that pass are re-injected (once) and marked REPROCESSED.
+     * Then every partition with OPEN batch rows is re-run from Bronze for its Silver tables and what
+     * is downstream of them ({@link BatchReprocess}); rows that now pass are in the new Silver
+     * version and their entries marked REPROCESSED. Exit 0 when every run completed, else 1.
      */
     @Command(name = "reprocess", mixinStandardHelpOptions = true,
-            description = {"Re-inject the hot path's quarantined events that pass the current contract (idempotent).",
-                    "Batch rows: re-run their partition with --rerun (Silver re-applies the current rules to Bronze)."})
+            description = {"Judge the OPEN quarantine entries again under the current contract and rules (idempotent):",
+                    "hot-path events that pass are re-injected once; partitions with quarantined batch rows are re-run from Bronze",
+                    "for their Silver tables and everything downstream. Entries that now pass are marked REPROCESSED."})
     static final class ReprocessCommand implements Callable<Integer> {
         private final SluiceContext ctx;
 
@@ -138,19 +144,26 @@ final class QuarantineCommand {
         public Integer call() {
             PipelineSpec spec = ctx.load(pipeline);
             PrintWriter out = command.commandLine().getOut();
-            if (spec.hotPath() == null) {
-                out.println("pipeline " + spec.name() + " has no hot path; its quarantined batch rows are reprocessed by re-running their"
-                        + " partition: sluice run " + spec.name() + " --partition D --rerun");
-                return ExitCodes.OK;
-            }
+            boolean ok = true;
             try (Warehouse w = Warehouse.open(spec.warehouse())) {
-                LiveQuarantine.Result r = LiveQuarantine.reprocess(spec, w);
-                out.printf(Locale.ROOT, "%,d event(s) pass the current contract and were re-injected (%,d newly counted); %,d still fail%n",
-                        r.reinjected(), r.counted(), r.stillFailingCount());
-                r.stillFailing().forEach(f -> out.println("  " + f));
-                out.println("batch rows of " + spec.name() + " are reprocessed by re-running their partition with --rerun");
+                if (spec.hotPath() != null) {
+                    LiveQuarantine.Result r = LiveQuarantine.reprocess(spec, w);
+                    out.printf(Locale.ROOT, "hot path: %,d event(s) pass the current contract and rules and were re-injected (%,d newly counted);"
+                            + " %,d still fail%n", r.reinjected(), r.counted(), r.stillFailingCount());
+                    r.stillFailing().forEach(f -> out.println("  " + f));
+                }
+                List<BatchReprocess.Outcome> batch = BatchReprocess.reprocess(new PipelineRunner(w, ctx.home()), w.dsl(), spec);
+                if (batch.isEmpty()) {
+                    out.println("batch: no partition of " + spec.name() + " has OPEN quarantined rows");
+                }
+                for (BatchReprocess.Outcome o : batch) {
+                    ok &= o.run().completed();
+                    out.printf(Locale.ROOT, "batch %s: re-ran %s (%s, run %s): %,d of %,d OPEN row(s) now pass (REPROCESSED), %,d still OPEN%s%n",
+                            o.partition(), String.join(", ", o.tables()), o.run().status(), o.run().runId(), o.reprocessed(), o.open(),
+                            o.stillOpen(), o.run().failure() == null ? "" : "; " + o.run().failure());
+                }
             }
-            return ExitCodes.OK;
+            return ok ? ExitCodes.OK : ExitCodes.RUN_FAILED;
         }
     }
 }

@@ -84,12 +84,13 @@ public final class LayerTransform {
         }
         long quarantined = 0;
         if (!rules.isEmpty()) {
-            dsl.deleteFrom(QUARANTINE).where(
-                    DSL.field(DSL.name("pipeline")).eq(spec.name()),
-                    DSL.field(DSL.name("dataset")).eq(table.table().qualifiedName()),
-                    DSL.field(DSL.name("partition_key")).eq(out.key()),
-                    DSL.field(DSL.name("status")).eq("OPEN")).execute();
+            Condition ofPartition = DSL.field(DSL.name("pipeline")).eq(spec.name())
+                    .and(DSL.field(DSL.name("dataset")).eq(table.table().qualifiedName()))
+                    .and(DSL.field(DSL.name("partition_key")).eq(out.key()));
+            // the partition's OPEN entries are judged again: set aside, then replaced or resolved
+            dsl.update(QUARANTINE).set(STATUS, PENDING).where(ofPartition, STATUS.eq(OPEN)).execute();
             quarantined = quarantine(rules, inputRows, ruleIndex, out, run);
+            resolvePending(ofPartition, inputRows);
         }
 
         Table<?> target = LayerTables.table(LayerTables.versions(table.table()));
@@ -277,6 +278,31 @@ public final class LayerTransform {
             c = c.when(rules.get(i).when(), DSL.inline(i + 1));
         }
         return c.otherwise(DSL.inline(0));
+    }
+
+    private static final Field<String> STATUS = DSL.field(DSL.name("status"), String.class);
+    private static final String OPEN = "OPEN";
+    private static final String PENDING = "PENDING";
+
+    /**
+     * The partition's earlier OPEN entries after this run's rules: one whose row is quarantined
+     * again (same source and position) is replaced by the new entry; one whose row now passes is
+     * marked REPROCESSED (it is in this Silver version); one whose file is no longer in the input
+     * (a newer load replaced it) is marked SUPERSEDED. Set-based: two statements.
+     */
+    private void resolvePending(Condition ofPartition, Condition inputRows) {
+        Field<String> source = DSL.field(DSL.name("source"), String.class);
+        Table<?> again = QUARANTINE.as("q2");
+        dsl.deleteFrom(QUARANTINE).where(ofPartition, STATUS.eq(PENDING), DSL.exists(DSL.selectOne().from(again).where(
+                DSL.field(DSL.name("q2", "status")).eq(OPEN),
+                DSL.field(DSL.name("q2", "dataset")).eq(DSL.field(DSL.name("sluice", "quarantine", "dataset"))),
+                DSL.field(DSL.name("q2", "partition_key")).eq(DSL.field(DSL.name("sluice", "quarantine", "partition_key"))),
+                DSL.field(DSL.name("q2", "source")).eq(DSL.field(DSL.name("sluice", "quarantine", "source"))),
+                DSL.field(DSL.name("q2", "source_pos")).eq(DSL.field(DSL.name("sluice", "quarantine", "source_pos")))))).execute();
+        Field<String> inputSource = DSL.field(DSL.name("b", "_source"), String.class);
+        dsl.update(QUARANTINE).set(STATUS, DSL.when(source.in(DSL.selectDistinct(inputSource).from(inputTable()).where(inputRows)),
+                        DSL.inline("REPROCESSED")).otherwise(DSL.inline("SUPERSEDED")))
+                .where(ofPartition, STATUS.eq(PENDING)).execute();
     }
 
     private long quarantine(List<Rule> rules, Condition inputRows, Field<Integer> ruleIndex, Partition out, RunId run) {
