@@ -44,7 +44,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       of its batch minus that timestamp (same machine, same clock). The first 20 % of the run is
  *       warm-up, reported apart; p50/p99/max of the rest (issue goal at 10k/s: p99 &lt; 500 ms).</li>
  * </ul>
- * Repeats report median and spread. Run: {@code mvn -q -pl bench exec:java
+ * Repeats report median and spread. Run: {@code mvn -q -pl bench org.codehaus.mojo:exec-maven-plugin:3.5.0:java
  * -Dexec.mainClass=dev.sluice.bench.HotPathBench -Dexec.args="[EVENTS] [RATE] [SECONDS] [REPEATS]"}
  * (defaults 300000, 10000, 30, 3). Needs {@code kafka-dev/target/lib} (built by {@code mvn package}).
  * Writes {@code bench/target/hotpath-bench.json}.
