@@ -14,8 +14,10 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code tumbling}: fixed windows of {@code size} aligned on the epoch, each event in one;</li>
  *   <li>{@code sliding} (hopping): windows of {@code size} starting every {@code slide}, each event
  *       in size/slide of them;</li>
- *   <li>{@code session}: per group, events closer than {@code gap} to the previous one are one window.</li>
+ *   <li>{@code session}: per group, events closer than {@code gap} to the previous one are one window,
+ *       from the first event to the last + gap.</li>
  * </ul>
+ * Event times count to the whole second (floor): a session gap compares whole seconds.
  * Definitions after the Dataflow model (Akidau et al., "The Dataflow Model", VLDB 2015, §2.2).
  *
  * @param table where the windows are kept (schema gold)

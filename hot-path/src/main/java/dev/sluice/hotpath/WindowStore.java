@@ -32,9 +32,11 @@ import org.jooq.impl.SQLDataType;
  * all events would. Events marked too late ({@code _late}) are left out. Columns: the group
  * columns, {@code window_start} and {@code window_end} (timestamps, UTC; end exclusive; a session
  * ends at its last event + gap), {@code window_start_s}/{@code window_end_s} (epoch seconds), the
- * measures, {@code _updated_at}. An event whose group value is NULL is in no window. Consumers of one
- * group take the table's row of {@code sluice.hot_window_lock} before they rewrite its windows, so
- * two batches never rewrite one window at once. Thread-safe.
+ * measures, {@code _updated_at}. Event times count to the whole second (floor, the sink's
+ * {@code _event_epoch_s}): window bounds are whole seconds anyway, and a session gap compares whole
+ * seconds (events 1,799.4 s apart may be 1,800 whole seconds apart). An event whose group value is
+ * NULL is in no window. Consumers of one group take the table's row of {@code sluice.hot_window_lock}
+ * before they rewrite its windows, so two batches never rewrite one window at once. Thread-safe.
  */
 final class WindowStore {
 
@@ -144,15 +146,22 @@ final class WindowStore {
                         .asTable("x");
                 replaceExploded(tx, ofGroups, lo, hi, exploded, size);
             }
-            case SESSION -> sessions(tx, ofGroups, minS, maxS);
+            case SESSION -> sessions(tx, groups, minS, maxS);
         }
     }
 
     private static final Field<Long> EPOCH_S = DSL.field(DSL.name("_event_epoch_s"), Long.class);
+    private static final Field<Long> START_S = DSL.field(DSL.name("window_start_s"), Long.class);
+    private static final Field<Long> END_S = DSL.field(DSL.name("window_end_s"), Long.class);
 
     /** The sink's events of the groups in [lo, hi) seconds that count: not too late, one per content when asked. */
     private Table<?> events(Condition ofGroups, long lo, long hi) {
-        Condition in = ofGroups.and(EPOCH_S.ge(lo)).and(EPOCH_S.lt(hi)).and(DSL.field(DSL.name("_late"), Boolean.class).isFalse());
+        return events(ofGroups.and(EPOCH_S.ge(lo)).and(EPOCH_S.lt(hi)));
+    }
+
+    /** The sink's events matching {@code where} that count: not too late, one per content when asked. */
+    private Table<?> events(Condition where) {
+        Condition in = where.and(DSL.field(DSL.name("_late"), Boolean.class).isFalse());
         if (!window.distinctByContent()) {
             return DSL.select(DSL.asterisk()).from(sink()).where(in).asTable("ev");
         }
@@ -224,32 +233,66 @@ final class WindowStore {
     }
 
     /**
-     * Sessions: the existing sessions of the groups that overlap the batch's span widened by the gap
-     * are replaced by the sessions recomputed from the events of that whole range.
+     * For each of {@code groups}, the span [lo, hi] (epoch seconds, both inclusive) that holds every
+     * session of the group overlapping [{@code lo}, {@code hi}]: widened step by step until none of
+     * the group's sessions crosses its ends.
      */
-    private void sessions(DSLContext tx, Condition ofGroups, long minS, long maxS) {
-        long gap = window.gap().toSeconds();
-        long lo = minS - gap;
-        long hi = maxS + gap;
-        Field<Long> s = DSL.field(DSL.name("window_start_s"), Long.class);
-        Field<Long> e = DSL.field(DSL.name("window_end_s"), Long.class);
-        for (int i = 0; i < 10; i++) { // widen until no session of these groups crosses the range's ends
-            Record r = tx.select(DSL.min(s), DSL.max(e)).from(table()).where(ofGroups, s.le(hi), e.ge(lo)).fetchOne();
-            long newLo = r == null || r.get(0) == null ? lo : Math.min(lo, r.get(0, Long.class));
-            long newHi = r == null || r.get(1) == null ? hi : Math.max(hi, r.get(1, Long.class));
-            if (newLo == lo && newHi == hi) {
-                break;
+    private Map<List<Object>, long[]> sessionSpans(DSLContext tx, List<List<Object>> groups, long lo, long hi) {
+        Map<List<Object>, long[]> spans = new java.util.LinkedHashMap<>();
+        groups.forEach(g -> spans.put(g, new long[] {lo, hi}));
+        List<Field<?>> groupFields = new ArrayList<>();
+        window.groupBy().forEach(g -> groupFields.add(DSL.field(DSL.name(g), HotSink.type(column(g)))));
+        java.util.Set<List<Object>> open = new java.util.HashSet<>(spans.keySet());
+        while (!open.isEmpty()) {
+            Condition crossing = DSL.or(open.stream()
+                    .map(g -> groupIs(g, null).and(START_S.le(spans.get(g)[1])).and(END_S.ge(spans.get(g)[0]))).toList());
+            java.util.Set<List<Object>> widened = new java.util.HashSet<>();
+            for (Record r : tx.select(groupFields).select(DSL.min(START_S), DSL.max(END_S)).from(table()).where(crossing).groupBy(groupFields)
+                    .fetch()) {
+                List<Object> g = new ArrayList<>();
+                for (int i = 0; i < groupFields.size(); i++) {
+                    g.add(r.get(i)); // typed as the decoded events' values (HotSink.type), so equal groups are equal lists
+                }
+                long[] span = spans.get(g);
+                if (span == null) {
+                    throw new IllegalStateException("sessions of " + window.table() + ": group " + g + " read back is none of the batch's "
+                            + groups);
+                }
+                long newLo = Math.min(span[0], r.get(groupFields.size(), Long.class));
+                long newHi = Math.max(span[1], r.get(groupFields.size() + 1, Long.class));
+                if (newLo != span[0] || newHi != span[1]) {
+                    span[0] = newLo;
+                    span[1] = newHi;
+                    widened.add(g);
+                }
             }
-            lo = newLo;
-            hi = newHi;
+            open = widened;
         }
-        tx.deleteFrom(table()).where(ofGroups, s.le(hi), e.ge(lo)).execute();
+        return spans;
+    }
+
+    /**
+     * Sessions: per group, the existing sessions that overlap the batch's span widened by the gap
+     * are replaced by the sessions recomputed from the group's events of that whole range. Each
+     * group's range is widened on its own until none of the group's sessions crosses its ends: a
+     * group's sessions are disjoint (the next starts at or after the previous one's end), so this
+     * takes a step or two, while one range shared by all groups would chain through the overlapping
+     * sessions of other groups without end.
+     */
+    private void sessions(DSLContext tx, List<List<Object>> groups, long minS, long maxS) {
+        long gap = window.gap().toSeconds();
+        Map<List<Object>, long[]> spans = sessionSpans(tx, groups, minS - gap, maxS + gap);
+        Condition sessionsInRange = DSL.or(spans.entrySet().stream()
+                .map(g -> groupIs(g.getKey(), null).and(START_S.le(g.getValue()[1])).and(END_S.ge(g.getValue()[0]))).toList());
+        tx.deleteFrom(table()).where(sessionsInRange).execute();
+        Condition eventsInRange = DSL.or(spans.entrySet().stream()
+                .map(g -> groupIs(g.getKey(), null).and(EPOCH_S.between(g.getValue()[0], g.getValue()[1]))).toList());
         List<Field<?>> partition = new ArrayList<>();
         window.groupBy().forEach(g -> partition.add(DSL.field(DSL.name("ev", g))));
         Field<Long> t = DSL.field(DSL.name("ev", "_event_epoch_s"), Long.class);
         Field<Integer> fresh = DSL.when(t.minus(DSL.lag(t).over(DSL.partitionBy(partition).orderBy(t))).lt(DSL.inline(gap)), DSL.inline(0))
                 .otherwise(DSL.inline(1));
-        Table<?> marked = DSL.select(DSL.asterisk(), fresh.as("_new")).from(events(ofGroups, lo, hi + 1).as("ev")).asTable("m");
+        Table<?> marked = DSL.select(DSL.asterisk(), fresh.as("_new")).from(events(eventsInRange).as("ev")).asTable("m");
         List<Field<?>> partitionM = new ArrayList<>();
         window.groupBy().forEach(g -> partitionM.add(DSL.field(DSL.name("m", g))));
         Field<Long> tm = DSL.field(DSL.name("m", "_event_epoch_s"), Long.class);

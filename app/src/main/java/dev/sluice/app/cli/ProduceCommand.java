@@ -9,6 +9,7 @@ import dev.sluice.core.Partition;
 import dev.sluice.hotpath.LivePublisher;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -18,14 +19,20 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code sluice produce <pipeline> --partition D [--rate N] [--shuffle-within S] [--seed X]}:
- * publishes a landed partition of the pipeline's hot-path source as events to its topic
+ * {@code sluice produce <pipeline> [--partition D] [--rate N] [--shuffle-within S] [--seed X]}:
+ * publishes landed rows of the pipeline's hot-path source as events to its topic
  * ({@link LandedEvents}: key = content hash + occurrence index, event time = the event-time column
  * read as UTC), at most N per second (0: as fast as the broker takes them), out of order within S.
+ * With {@code --partition} one landed partition; without, every landed row of a source read from
+ * whole files (a feed file with a partition column, e.g. earthquakes, or an unpartitioned file). A
+ * source landing one directory per partition (e.g. flights) needs {@code --partition}: without it
+ * the command fails with a {@link BadInputException} (exit 2) naming the source's path.
  */
 @Command(name = "produce", mixinStandardHelpOptions = true,
-        description = {"Publish a landed partition as events to the pipeline's hot-path topic (real data for the hot path).",
-                "Key = content hash + occurrence index (exact duplicates stay distinct events); event time = the event-time column as UTC."})
+        description = {"Publish landed rows as events to the pipeline's hot-path topic (real data for the hot path).",
+                "Key = content hash + occurrence index (exact duplicates stay distinct events); event time = the event-time column as UTC.",
+                "Without --partition: every landed row of a source read from whole files (e.g. the earthquakes feed, every day);"
+                        + " a source landing one directory per partition (e.g. flights) is refused: name a partition."})
 final class ProduceCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;
@@ -33,8 +40,10 @@ final class ProduceCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PIPELINE", description = "a pipeline with a hot_path (e.g. flights)")
     String pipeline;
 
-    @Option(names = "--partition", required = true, paramLabel = "D", description = "the landed partition to publish, e.g. 2001-01-02")
-    String partition;
+    @Option(names = "--partition", paramLabel = "D",
+            description = "the landed partition to publish, e.g. 2001-01-02 (default: every landed row; required for a source"
+                    + " landing one directory per partition)")
+    @org.jspecify.annotations.Nullable String partition;
 
     @Option(names = "--rate", defaultValue = "0", paramLabel = "N", description = "events per second at most (default 0: no limit)")
     long rate;
@@ -58,6 +67,29 @@ final class ProduceCommand implements Callable<Integer> {
         if (rate < 0) {
             throw new BadInputException("--rate", -1, null, "must not be negative");
         }
+        Duration shuffle = shuffleBound();
+        PipelineSpec spec = ctx.load(pipeline);
+        HotPathSpec hot = spec.hotPath();
+        if (hot == null) {
+            throw new BadInputException(spec.file().toString(), -1, "hot_path", "pipeline " + spec.name() + " declares no hot path");
+        }
+        SourceSpec source = spec.source(hot.source()).orElseThrow();
+        Partition p = partition == null ? null : partition(spec, partition);
+        LandedEvents.Result events = p == null
+                ? LandedEvents.all(source, hot.eventTime(), shuffle, seed, ctx.home(), spec.maxLineBytes())
+                : LandedEvents.of(source, p, hot.eventTime(), shuffle, seed, ctx.home(), spec.maxLineBytes());
+        long started = System.nanoTime();
+        publish(hot, events.events(), started);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        PrintWriter out = command.commandLine().getOut();
+        out.printf(Locale.ROOT, "published %,d event(s) of %s %s to %s in %.1f s (%,.0f events/s)%s%s%n", events.events().size(), spec.name(),
+                p == null ? "(every landed row)" : p, hot.topic(), seconds, events.events().size() / Math.max(seconds, 1e-9),
+                shuffle.isZero() ? "" : ", out of order within " + shuffle,
+                events.skipped() == 0 ? "" : "; " + events.skipped() + " row(s) breaking the contract left out, the first: " + events.firstSkipped());
+        return ExitCodes.OK;
+    }
+
+    private Duration shuffleBound() {
         Duration shuffle;
         try {
             shuffle = Duration.parse(shuffleWithin);
@@ -67,24 +99,22 @@ final class ProduceCommand implements Callable<Integer> {
         if (shuffle.isNegative()) {
             throw new BadInputException("--shuffle-within", -1, null, "must not be negative");
         }
-        PipelineSpec spec = ctx.load(pipeline);
-        HotPathSpec hot = spec.hotPath();
-        if (hot == null) {
-            throw new BadInputException(spec.file().toString(), -1, "hot_path", "pipeline " + spec.name() + " declares no hot path");
-        }
-        Partition p;
+        return shuffle;
+    }
+
+    private static Partition partition(PipelineSpec spec, String key) {
         try {
-            p = spec.partitionKind().parse(partition);
+            return spec.partitionKind().parse(key);
         } catch (dev.sluice.core.SluiceException e) {
             throw new BadInputException("--partition", -1, null, e.getMessage());
         }
-        SourceSpec source = spec.source(hot.source()).orElseThrow();
-        LandedEvents.Result events = LandedEvents.of(source, p, hot.eventTime(), shuffle, seed, ctx.home(), spec.maxLineBytes());
-        PrintWriter out = command.commandLine().getOut();
-        long started = System.nanoTime();
+    }
+
+    /** Sends {@code events} in order, paced to {@code --rate} from {@code started} (System.nanoTime), and waits until all are acknowledged. */
+    private void publish(HotPathSpec hot, List<LandedEvents.Event> events, long started) {
         try (LivePublisher publisher = LivePublisher.of(hot, Map.of())) {
             long sent = 0;
-            for (LandedEvents.Event e : events.events()) {
+            for (LandedEvents.Event e : events) {
                 if (rate > 0) {
                     long due = started + sent * 1_000_000_000L / rate;
                     long wait = due - System.nanoTime();
@@ -97,11 +127,5 @@ final class ProduceCommand implements Callable<Integer> {
             }
             publisher.flush();
         }
-        double seconds = (System.nanoTime() - started) / 1e9;
-        out.printf(Locale.ROOT, "published %,d event(s) of %s %s to %s in %.1f s (%,.0f events/s)%s%s%n", events.events().size(), spec.name(), p,
-                hot.topic(), seconds, events.events().size() / Math.max(seconds, 1e-9),
-                shuffle.isZero() ? "" : ", out of order within " + shuffle,
-                events.skipped() == 0 ? "" : "; " + events.skipped() + " row(s) breaking the contract left out, the first: " + events.firstSkipped());
-        return ExitCodes.OK;
     }
 }

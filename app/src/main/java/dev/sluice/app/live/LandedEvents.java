@@ -24,10 +24,13 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The events of one landed partition of a source, as {@code sluice produce} publishes them: one per
- * row, in event-time order, or out of order within a bound.
+ * The events of a source's landed rows, as {@code sluice produce} publishes them: one per row, in
+ * event-time order, or out of order within a bound. Either one landed partition ({@link #of}) or
+ * every landed row of a source whose files are not split by partition ({@link #all}: a feed file
+ * with a partition column, or an unpartitioned file).
  * <ul>
  *   <li>value: the row as a JSON object of the contract's columns (timestamps ISO-8601);</li>
  *   <li>key (event id): the SHA-256 of the value and the row's occurrence index among identical
@@ -56,37 +59,61 @@ public final class LandedEvents {
      *
      * @param firstSkipped where the first left-out row is and why (file, row, column, reason), or null
      */
-    public record Result(List<Event> events, long skipped, @org.jspecify.annotations.Nullable String firstSkipped) {
+    public record Result(List<Event> events, long skipped, @Nullable String firstSkipped) {
     }
 
     /**
-     * Reads {@code partition} of {@code source}.
+     * Reads {@code partition} of {@code source}: the files of its landing path, and of a source with
+     * a partition column only the rows whose event time falls on that UTC day.
      *
      * @param eventTime the timestamp column that is the event time
      * @param shuffleWithin the bound of disorder (zero: event-time order)
-     * @throws BadInputException when the partition has no landed files or a file cannot be read
+     * @param seed the seed of the shuffle
+     * @param home the Sluice home: files are named relative to it
+     * @param maxLineBytes a text line longer than this is a row breaking the contract
+     * @throws BadInputException when {@code eventTime} is not a contract column, the partition has no
+     *     landed files, or a file cannot be read
      */
     public static Result of(SourceSpec source, Partition partition, String eventTime, Duration shuffleWithin, long seed, Path home,
             long maxLineBytes) {
-        List<ColumnSpec> columns = source.contract().columns();
-        int timeIndex = -1;
-        for (int i = 0; i < columns.size(); i++) {
-            if (columns.get(i).name().equals(eventTime)) {
-                timeIndex = i;
-            }
+        Path dir = source.pathFor(partition);
+        String day = source.partitionColumnName().isPresent() ? partition.key() : null;
+        return read(source, dir, day, "partition " + partition, eventTime, shuffleWithin, seed, home, maxLineBytes);
+    }
+
+    /**
+     * Reads every landed row of {@code source}, whatever its day: the whole feed file of a source
+     * with a partition column, or the file of an unpartitioned source.
+     *
+     * @throws BadInputException when the source lands one directory per partition (its path holds
+     *     {@code {partition}}: publish those one partition at a time with {@link #of}), when
+     *     {@code eventTime} is not a contract column, nothing is landed, or a file cannot be read
+     */
+    public static Result all(SourceSpec source, String eventTime, Duration shuffleWithin, long seed, Path home, long maxLineBytes) {
+        if (source.pathTemplate().contains(SourceSpec.PARTITION_PLACEHOLDER)) {
+            throw new BadInputException(source.pathTemplate(), -1, null, "source " + source.name()
+                    + " lands one directory per partition: publish one partition at a time (--partition D)");
         }
+        return read(source, Path.of(source.pathTemplate()), null, "source " + source.name(), eventTime, shuffleWithin, seed, home,
+                maxLineBytes);
+    }
+
+    /** The events of the files under {@code landing}; with {@code day} (yyyy-MM-dd) only the rows of that UTC day. */
+    private static Result read(SourceSpec source, Path landing, @Nullable String day, String what, String eventTime, Duration shuffleWithin,
+            long seed, Path home, long maxLineBytes) {
+        List<ColumnSpec> columns = source.contract().columns();
+        int timeIndex = columns.stream().map(ColumnSpec::name).toList().indexOf(eventTime);
         if (timeIndex < 0) {
             throw new BadInputException(source.contract().file().toString(), -1, eventTime, "not a column of the contract");
         }
-        Path dir = source.pathFor(partition);
         List<Path> files;
         try {
-            files = LandingFiles.list(dir);
+            files = LandingFiles.list(landing);
         } catch (IOException e) {
-            throw new BadInputException(dir.toString(), -1, null, "cannot list the landed files: " + e.getMessage());
+            throw new BadInputException(landing.toString(), -1, null, "cannot list the landed files: " + e.getMessage());
         }
         if (files.isEmpty()) {
-            throw new BadInputException(dir.toString(), -1, null, "no landed files for partition " + partition + " of source " + source.name());
+            throw new BadInputException(landing.toString(), -1, null, "no landed files for " + what + " of source " + source.name());
         }
         Random random = new Random(seed);
         Map<String, Integer> seen = new HashMap<>();
@@ -95,7 +122,7 @@ public final class LandedEvents {
         long skipped = 0;
         String firstSkipped = null;
         for (Path f : files) {
-            String name = home.relativize(f.toAbsolutePath()).toString();
+            String name = LandingFiles.display(home, f);
             try (SourceFileReader reader = SourceFileReader.open(source, f, columns, name, maxLineBytes)) {
                 for (SourceRow row; (row = reader.next()) != null; ) {
                     Object at = row.values()[timeIndex];
@@ -106,21 +133,10 @@ public final class LandedEvents {
                         }
                         continue;
                     }
-                    if (source.partitionColumnName().isPresent() && !time.toLocalDate().toString().equals(partition.key())) {
+                    if (day != null && !time.toLocalDate().toString().equals(day)) {
                         continue; // a file holding several days: this partition's rows only
                     }
-                    ObjectNode n = JSON.createObjectNode();
-                    for (int i = 0; i < columns.size(); i++) {
-                        Object v = row.values()[i];
-                        if (v == null) {
-                            n.putNull(columns.get(i).name());
-                        } else if (v instanceof Number || v instanceof Boolean) {
-                            n.set(columns.get(i).name(), JSON.valueToTree(v));
-                        } else {
-                            n.put(columns.get(i).name(), v.toString());
-                        }
-                    }
-                    byte[] value = n.toString().getBytes(StandardCharsets.UTF_8);
+                    byte[] value = json(columns, row.values());
                     String hash = sha256(value);
                     int occurrence = seen.merge(hash, 1, Integer::sum) - 1;
                     long ms = time.toInstant(ZoneOffset.UTC).toEpochMilli();
@@ -134,6 +150,22 @@ public final class LandedEvents {
         List<Event> sent = new ArrayList<>(events.size());
         order.forEach(o -> sent.add(events.get((int) o[1])));
         return new Result(sent, skipped, firstSkipped);
+    }
+
+    /** The row as a JSON object of the contract's columns, in contract order (UTF-8). */
+    private static byte[] json(List<ColumnSpec> columns, @Nullable Object[] values) {
+        ObjectNode n = JSON.createObjectNode();
+        for (int i = 0; i < columns.size(); i++) {
+            Object v = values[i];
+            if (v == null) {
+                n.putNull(columns.get(i).name());
+            } else if (v instanceof Number || v instanceof Boolean) {
+                n.set(columns.get(i).name(), JSON.valueToTree(v));
+            } else {
+                n.put(columns.get(i).name(), v.toString());
+            }
+        }
+        return n.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     private static String sha256(byte[] value) {

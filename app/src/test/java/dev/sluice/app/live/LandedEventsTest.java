@@ -1,11 +1,15 @@
 package dev.sluice.app.live;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.BadInputException;
 import dev.sluice.core.Partition;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -14,7 +18,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The events {@code sluice produce} makes of the real 2001-01-03 flights: one per landed row (16,948),
  * distinct ids although some rows repeat exactly (their ids differ by occurrence index), the same ids
- * on every run, in event-time order, or out of order by at most the shuffle bound.
+ * on every run, in event-time order, or out of order by at most the shuffle bound. And of the
+ * earthquake feed: the whole file (1,707 events over 8 UTC days), or one day of it; the flights
+ * source (a directory per partition) has no "whole".
  */
 class LandedEventsTest {
 
@@ -59,5 +65,28 @@ class LandedEventsTest {
         }
         assertThat(outOfOrder).as("shuffled").isPositive();
         assertThat(worst).as("never more than the bound out of order").isLessThan(bound.toMillis());
+    }
+
+    @Test
+    void theWholeEarthquakeFeedOrOneDayOfItButNoWholeFlightsSource() {
+        PipelineSpec spec = TestHome.projectSpec("earthquakes", TestHome.freshH2Url(), "sa", "", java.util.Map.of());
+        var source = spec.source("earthquakes").orElseThrow();
+        LandedEvents.Result all = LandedEvents.all(source, "event_time", Duration.ZERO, 1, TestHome.withSampleData(), spec.maxLineBytes());
+        assertThat(all.events()).hasSize(1_707);
+        assertThat(all.skipped()).isZero();
+        assertThat(all.events()).extracting(LandedEvents.Event::id).doesNotHaveDuplicates();
+        assertThat(all.events().stream().map(e -> Instant.ofEpochMilli(e.eventTimeMs()).atZone(ZoneOffset.UTC).toLocalDate().toString())
+                .distinct()).containsExactly("2018-01-31", "2018-02-01", "2018-02-02", "2018-02-03", "2018-02-04", "2018-02-05", "2018-02-06",
+                        "2018-02-07");
+        LandedEvents.Result day = LandedEvents.of(source, new Partition("2018-02-07"), "event_time", Duration.ZERO, 1, TestHome.withSampleData(),
+                spec.maxLineBytes());
+        assertThat(day.events()).hasSize(14);
+        assertThat(all.events().subList(all.events().size() - 14, all.events().size())).extracting(LandedEvents.Event::id)
+                .as("the same ids as in the whole feed").containsExactlyElementsOf(day.events().stream().map(LandedEvents.Event::id).toList());
+
+        PipelineSpec flights = TestHome.flightsSpec(TestHome.freshH2Url(), "sa", "");
+        assertThatThrownBy(() -> LandedEvents.all(flights.source("flights").orElseThrow(), "date", Duration.ZERO, 1, TestHome.withSampleData(),
+                flights.maxLineBytes())).isInstanceOf(BadInputException.class)
+                .hasMessageEndingWith("source flights lands one directory per partition: publish one partition at a time (--partition D)");
     }
 }
