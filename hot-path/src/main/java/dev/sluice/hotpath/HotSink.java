@@ -94,6 +94,9 @@ public final class HotSink {
                 .execute();
         dsl.createIndexIfNotExists(DSL.name(hot.sink().table() + "_time_ix")).on(sinkTable(), DSL.field(DSL.name("_event_epoch_s")))
                 .execute();
+        // exact duplicates are looked up by content when a window counts each content once
+        dsl.createIndexIfNotExists(DSL.name(hot.sink().table() + "_content_ix")).on(sinkTable(), DSL.field(DSL.name("_content_hash")))
+                .execute();
         windows.forEach(w -> w.create(dsl));
     }
 
@@ -147,12 +150,10 @@ public final class HotSink {
                 onTime.add(c);
             }
         }
-        if (!fresh.isEmpty()) {
-            insertEvents(tx, fresh, lateIds);
-        }
+        java.util.Set<String> inserted = fresh.isEmpty() ? java.util.Set.of() : insertEvents(tx, fresh, lateIds);
         quarantine(tx, all, consumerRun, now);
         advance(tx, next, newestByPartition, now);
-        rewindow(tx, onTime);
+        rewindow(tx, onTime.stream().filter(c -> inserted.contains(c.event().id())).toList());
     }
 
     /** The watermark before a batch: the least of the partitions' newest event times minus the allowed lateness (none until all delivered). */
@@ -223,20 +224,14 @@ public final class HotSink {
     }
 
     /** Recomputes the windows that {@code counted} events belong to. */
+    /** Counts {@code counted} (events counted from now on, not before) in every window. */
     private void rewindow(DSLContext tx, List<Consumed> counted) {
         if (counted.isEmpty()) {
             return;
         }
-        long minS = Long.MAX_VALUE;
-        long maxS = Long.MIN_VALUE;
-        for (Consumed c : counted) {
-            minS = Math.min(minS, c.event().eventTime().getEpochSecond());
-            maxS = Math.max(maxS, c.event().eventTime().getEpochSecond());
-        }
+        List<EventDecoder.Event> events = counted.stream().map(Consumed::event).toList();
         for (WindowStore w : windows) {
-            java.util.Set<List<Object>> groups = new java.util.LinkedHashSet<>();
-            counted.forEach(c -> groups.add(w.groupOf(c.event())));
-            w.update(tx, groups, minS, maxS);
+            w.add(tx, events);
         }
     }
 
@@ -288,19 +283,19 @@ public final class HotSink {
         if (!nowOnTime.isEmpty()) {
             tx.update(sinkTable()).set(late, false).where(id.in(nowOnTime)).execute();
         }
-        if (!fresh.isEmpty()) {
-            insertEvents(tx, fresh, java.util.Set.of());
-        }
-        rewindow(tx, counted);
-        return counted.size();
+        java.util.Set<String> inserted = fresh.isEmpty() ? java.util.Set.of() : insertEvents(tx, fresh, java.util.Set.of());
+        List<Consumed> nowCounted = counted.stream().filter(c -> nowOnTime.contains(c.event().id()) || inserted.contains(c.event().id())).toList();
+        rewindow(tx, nowCounted);
+        return nowCounted.size();
     }
 
     /**
-     * Writes {@code events} to the sink, those in {@code lateIds} marked {@code _late}: one prepared
+     * Writes {@code events} to the sink, those in {@code lateIds} marked {@code _late}, and returns
+     * the ids actually written: one prepared
      * statement as one JDBC batch (a multi-row MERGE makes H2's parser recurse per row), with typed
      * placeholders so that the database knows each bind value's type; an id already there is ignored.
      */
-    private void insertEvents(DSLContext tx, List<Consumed> events, java.util.Set<String> lateIds) {
+    private java.util.Set<String> insertEvents(DSLContext tx, List<Consumed> events, java.util.Set<String> lateIds) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         List<Field<?>> fields = sinkFields();
         List<Field<?>> placeholders = new ArrayList<>();
@@ -310,7 +305,15 @@ public final class HotSink {
         for (Consumed c : events) {
             batch = batch.bind(row(c, now, lateIds.contains(c.event().id())).toArray());
         }
-        batch.execute();
+        int[] counts = batch.execute();
+        java.util.Set<String> inserted = new java.util.HashSet<>();
+        for (int i = 0; i < events.size(); i++) {
+            // an id another writer stored meanwhile is not counted twice (JDBC: 0 rows; SUCCESS_NO_INFO: taken as written)
+            if (i >= counts.length || counts[i] != 0) {
+                inserted.add(events.get(i).event().id());
+            }
+        }
+        return inserted;
     }
 
     private List<Field<?>> sinkFields() {

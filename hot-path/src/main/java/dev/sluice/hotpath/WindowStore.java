@@ -45,11 +45,53 @@ final class WindowStore {
     private final WindowSpec window;
     private final HotPathSpec hot;
     private final ContractSpec contract;
+    private final WindowIncrement increment;
 
     WindowStore(WindowSpec window, HotPathSpec hot, ContractSpec contract) {
         this.window = window;
         this.hot = hot;
         this.contract = contract;
+        this.increment = new WindowIncrement(window, contract, table());
+    }
+
+    /**
+     * Counts {@code counted} (events of the sink counted by the windows from now on, not before):
+     * tumbling and sliding windows incrementally ({@link WindowIncrement}), exact duplicates of an
+     * event already counted left out when {@code distinct_by_content}; sessions recomputed for the
+     * groups and span the events touch. Takes the table's lock.
+     */
+    void add(DSLContext tx, List<EventDecoder.Event> counted) {
+        List<EventDecoder.Event> grouped = counted.stream().filter(e -> groupOf(e).stream().noneMatch(java.util.Objects::isNull)).toList();
+        if (grouped.isEmpty()) {
+            return;
+        }
+        if (window.kind() == WindowSpec.Kind.SESSION) {
+            long minS = grouped.stream().mapToLong(e -> e.eventTime().getEpochSecond()).min().orElseThrow();
+            long maxS = grouped.stream().mapToLong(e -> e.eventTime().getEpochSecond()).max().orElseThrow();
+            update(tx, new java.util.LinkedHashSet<>(grouped.stream().map(this::groupOf).toList()), minS, maxS);
+            return;
+        }
+        tx.select(LOCK_NAME).from(LOCKS).where(LOCK_NAME.eq(window.table().qualifiedName())).forUpdate().fetch();
+        List<EventDecoder.Event> fold = grouped;
+        if (window.distinctByContent()) {
+            java.util.Set<String> seen = new java.util.HashSet<>(alreadyCounted(tx, counted));
+            fold = new ArrayList<>();
+            for (EventDecoder.Event e : grouped) {
+                if (seen.add(e.contentHash())) {
+                    fold.add(e); // the first of its content
+                }
+            }
+        }
+        increment.add(tx, fold, this::groupOf);
+    }
+
+    /** The content hashes among {@code counted} that events of the sink other than these already carry, counted (not late). */
+    private List<String> alreadyCounted(DSLContext tx, List<EventDecoder.Event> counted) {
+        Field<String> hash = DSL.field(DSL.name("_content_hash"), String.class);
+        Field<String> id = DSL.field(DSL.name("_event_id"), String.class);
+        return tx.selectDistinct(hash).from(sink()).where(hash.in(counted.stream().map(EventDecoder.Event::contentHash).distinct().toList()),
+                DSL.field(DSL.name("_late"), Boolean.class).isFalse(), id.notIn(counted.stream().map(EventDecoder.Event::id).toList()))
+                .fetch(hash);
     }
 
     private Table<?> table() {
@@ -82,9 +124,15 @@ final class WindowStore {
         for (Map.Entry<String, WindowSpec.Measure> m : window.measures().entrySet()) {
             create = create.column(DSL.name(m.getKey()), type(m.getValue()));
         }
+        for (Map.Entry<String, DataType<?>> h : WindowIncrement.helpers(window).entrySet()) {
+            create = create.column(DSL.name(h.getKey()), h.getValue());
+        }
         key.add(DSL.name("window_start_s"));
         create.column(DSL.name("_updated_at"), SQLDataType.TIMESTAMPWITHTIMEZONE.notNull())
                 .primaryKey(key.toArray(Name[]::new)).execute();
+        for (Map.Entry<String, DataType<?>> h : WindowIncrement.helpers(window).entrySet()) {
+            dsl.alterTable(table()).addColumnIfNotExists(DSL.name(h.getKey()), h.getValue()).execute(); // a table from before the helpers
+        }
         dsl.insertInto(LOCKS).set(LOCK_NAME, window.table().qualifiedName())
                 .onConflict(DSL.field(DSL.name("sluice", "hot_window_lock", "window_table"))).doNothing().execute();
     }
@@ -227,6 +275,15 @@ final class WindowStore {
         select.add(DSL.localDateTimeAdd(DSL.inline(EPOCH), DSL.max(end), DatePart.SECOND));
         window.measures().keySet().forEach(m -> target.add(DSL.field(DSL.name(m))));
         select.addAll(measures(alias));
+        window.measures().forEach((name, m) -> {
+            if (m.function().equals("avg")) {
+                Field<Number> col = DSL.field(DSL.name(alias, m.column()), Number.class);
+                target.add(DSL.field(DSL.name("_n_" + name)));
+                target.add(DSL.field(DSL.name("_sum_" + name)));
+                select.add(DSL.count(col));
+                select.add(DSL.sum(col.cast(SQLDataType.DOUBLE)));
+            }
+        });
         target.add(DSL.field(DSL.name("_updated_at")));
         select.add(DSL.val(OffsetDateTime.now(ZoneOffset.UTC)));
         tx.insertInto(table(), target).select(DSL.select(select).from(from).groupBy(groupBy)).execute();

@@ -1,0 +1,316 @@
+package dev.sluice.hotpath;
+
+import dev.sluice.config.ColumnType;
+import dev.sluice.config.ContractSpec;
+import dev.sluice.config.WindowSpec;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.DataType;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+/**
+ * Incremental maintenance of tumbling and sliding windows: the events a batch adds to the counts
+ * are folded into the windows they belong to, instead of recomputing those windows from the sink
+ * (which costs a scan of every event of a window per batch: quadratic in a window's size). Per
+ * batch: one SELECT of the touched windows, one batched UPDATE, one batched INSERT.
+ *
+ * <p>count and sum add up, min/max take the extreme, avg keeps its non-null count and sum in the
+ * helper columns {@code _n_<measure>} and {@code _sum_<measure>} (a recomputation writes them too),
+ * so that avg = sum / n exactly as SQL's AVG. Sums of integer columns are kept as BIGINT (exact);
+ * of floating columns as DOUBLE (rounding may differ from a recomputation in the last bits). The
+ * caller holds the window table's lock and passes only events that were not counted before.
+ * Stateless apart from the spec; thread-safe.
+ */
+final class WindowIncrement {
+
+    private final WindowSpec window;
+    private final ContractSpec contract;
+    private final Table<?> table;
+
+    WindowIncrement(WindowSpec window, ContractSpec contract, Table<?> table) {
+        this.window = window;
+        this.contract = contract;
+        this.table = table;
+    }
+
+    /** The helper columns of {@code window}: for each avg measure its non-null count and sum. */
+    static Map<String, DataType<?>> helpers(WindowSpec window) {
+        Map<String, DataType<?>> out = new LinkedHashMap<>();
+        window.measures().forEach((name, m) -> {
+            if (m.function().equals("avg")) {
+                out.put("_n_" + name, SQLDataType.BIGINT);
+                out.put("_sum_" + name, SQLDataType.DOUBLE);
+            }
+        });
+        return out;
+    }
+
+    /** The windows (start, epoch seconds) an event at {@code epochS} belongs to. */
+    private long[] starts(long epochS) {
+        long size = window.size().toSeconds();
+        if (window.kind() == WindowSpec.Kind.TUMBLING) {
+            return new long[] {Math.floorDiv(epochS, size) * size};
+        }
+        long slide = window.slide().toSeconds();
+        int n = (int) (size / slide);
+        long last = Math.floorDiv(epochS, slide) * slide;
+        long[] out = new long[n];
+        for (int j = 0; j < n; j++) {
+            out[j] = last - j * slide;
+        }
+        return out;
+    }
+
+    /** A window's running state: count, and per measure its value (sum, min, max) or [n, sum] (avg). */
+    private final class State {
+        long count;
+        final Object[] values = new Object[window.measures().size()];
+        final long[] n = new long[window.measures().size()];
+        final double[] sum = new double[window.measures().size()];
+
+        void add(Map<String, Object> event) {
+            count++;
+            int i = 0;
+            for (WindowSpec.Measure m : window.measures().values()) {
+                Object v = m.column() == null ? null : widen(event.get(m.column()));
+                switch (m.function()) {
+                    case "count" -> { }
+                    case "avg" -> {
+                        if (v != null) {
+                            n[i]++;
+                            sum[i] += ((Number) v).doubleValue();
+                        }
+                    }
+                    default -> values[i] = fold(m.function(), values[i], v);
+                }
+                i++;
+            }
+        }
+
+        void add(State other) {
+            count += other.count;
+            int i = 0;
+            for (WindowSpec.Measure m : window.measures().values()) {
+                switch (m.function()) {
+                    case "count" -> { }
+                    case "avg" -> {
+                        n[i] += other.n[i];
+                        sum[i] += other.sum[i];
+                    }
+                    default -> values[i] = fold(m.function(), values[i], other.values[i]);
+                }
+                i++;
+            }
+        }
+    }
+
+    private static Object widen(Object v) {
+        if (v instanceof Integer x) {
+            return x.longValue();
+        }
+        if (v instanceof Float x) {
+            return x.doubleValue();
+        }
+        return v;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object fold(String function, Object acc, Object v) {
+        if (v == null) {
+            return acc;
+        }
+        if (acc == null) {
+            return v;
+        }
+        return switch (function) {
+            case "sum" -> acc instanceof Long a && v instanceof Long b ? (Object) (a + b)
+                    : (Object) (((Number) acc).doubleValue() + ((Number) v).doubleValue());
+            case "min" -> ((Comparable) v).compareTo(acc) < 0 ? v : acc;
+            default -> ((Comparable) v).compareTo(acc) > 0 ? v : acc;
+        };
+    }
+
+    /** Folds {@code events} (each counted for the first time, its group without nulls) into their windows. */
+    void add(DSLContext tx, List<EventDecoder.Event> events, java.util.function.Function<EventDecoder.Event, List<Object>> groupOf) {
+        Map<List<Object>, State> delta = new LinkedHashMap<>();
+        for (EventDecoder.Event e : events) {
+            List<Object> group = groupOf.apply(e);
+            for (long start : starts(e.eventTime().getEpochSecond())) {
+                List<Object> key = new ArrayList<>(group);
+                key.add(start);
+                delta.computeIfAbsent(key, k -> new State()).add(e.values());
+            }
+        }
+        if (delta.isEmpty()) {
+            return;
+        }
+        Map<List<Object>, State> existing = read(tx, delta);
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        List<Field<?>> measureFields = measureFields();
+        List<Object[]> updates = new ArrayList<>();
+        List<Object[]> inserts = new ArrayList<>();
+        for (Map.Entry<List<Object>, State> d : delta.entrySet()) {
+            State s = existing.get(d.getKey());
+            boolean update = s != null;
+            if (s == null) {
+                s = new State();
+            }
+            s.add(d.getValue());
+            List<Object> values = new ArrayList<>(measureValues(s));
+            values.add(now);
+            List<Object> key = d.getKey();
+            long start = (Long) key.get(key.size() - 1);
+            if (update) {
+                values.addAll(key);
+                updates.add(values.toArray());
+            } else {
+                List<Object> row = new ArrayList<>(key.subList(0, key.size() - 1));
+                row.add(start);
+                row.add(start + window.size().toSeconds());
+                row.add(LocalDateTime.ofEpochSecond(start, 0, ZoneOffset.UTC));
+                row.add(LocalDateTime.ofEpochSecond(start + window.size().toSeconds(), 0, ZoneOffset.UTC));
+                row.addAll(values);
+                inserts.add(row.toArray());
+            }
+        }
+        if (!updates.isEmpty()) {
+            var set = new LinkedHashMap<Field<?>, Field<?>>();
+            measureFields.forEach(f -> set.put(f, DSL.val(null, f.getDataType())));
+            set.put(DSL.field(DSL.name("_updated_at")), DSL.val(null, SQLDataType.TIMESTAMPWITHTIMEZONE));
+            List<Condition> where = new ArrayList<>();
+            for (String g : window.groupBy()) {
+                where.add(DSL.field(DSL.name(g)).eq(DSL.val(null, HotSink.type(column(g)))));
+            }
+            where.add(DSL.field(DSL.name("window_start_s")).eq(DSL.val(null, SQLDataType.BIGINT)));
+            var batch = tx.batch(tx.update(table).set(set).where(where));
+            for (Object[] u : updates) {
+                batch = batch.bind(u);
+            }
+            batch.execute();
+        }
+        if (!inserts.isEmpty()) {
+            List<Field<?>> target = new ArrayList<>();
+            for (String g : window.groupBy()) {
+                target.add(DSL.field(DSL.name(g), HotSink.type(column(g))));
+            }
+            target.add(DSL.field(DSL.name("window_start_s"), SQLDataType.BIGINT));
+            target.add(DSL.field(DSL.name("window_end_s"), SQLDataType.BIGINT));
+            target.add(DSL.field(DSL.name("window_start"), SQLDataType.LOCALDATETIME(0)));
+            target.add(DSL.field(DSL.name("window_end"), SQLDataType.LOCALDATETIME(0)));
+            target.addAll(measureFields);
+            target.add(DSL.field(DSL.name("_updated_at"), SQLDataType.TIMESTAMPWITHTIMEZONE));
+            List<Field<?>> placeholders = new ArrayList<>();
+            target.forEach(f -> placeholders.add(DSL.val(null, f.getDataType())));
+            var batch = tx.batch(tx.insertInto(table, target).values(placeholders));
+            for (Object[] row : inserts) {
+                batch = batch.bind(row);
+            }
+            batch.execute();
+        }
+    }
+
+    /** The measure columns and helper columns, in the order {@link #measureValues} gives them. */
+    private List<Field<?>> measureFields() {
+        List<Field<?>> out = new ArrayList<>();
+        window.measures().forEach((name, m) -> out.add(DSL.field(DSL.name(name), type(m))));
+        helpers(window).forEach((name, type) -> out.add(DSL.field(DSL.name(name), type)));
+        return out;
+    }
+
+    private List<Object> measureValues(State s) {
+        List<Object> out = new ArrayList<>();
+        List<Object> helpers = new ArrayList<>();
+        int i = 0;
+        for (WindowSpec.Measure m : window.measures().values()) {
+            switch (m.function()) {
+                case "count" -> out.add(s.count);
+                case "avg" -> {
+                    out.add(s.n[i] == 0 ? null : s.sum[i] / s.n[i]);
+                    helpers.add(s.n[i]);
+                    helpers.add(s.sum[i]);
+                }
+                default -> out.add(s.values[i]);
+            }
+            i++;
+        }
+        out.addAll(helpers);
+        return out;
+    }
+
+    /** The stored state of the windows of {@code keys} (group values + start), those that exist. */
+    private Map<List<Object>, State> read(DSLContext tx, Map<List<Object>, State> keys) {
+        Map<List<Object>, List<Long>> startsByGroup = new LinkedHashMap<>();
+        keys.keySet().forEach(k -> startsByGroup.computeIfAbsent(k.subList(0, k.size() - 1), g -> new ArrayList<>()).add((Long) k.get(k.size() - 1)));
+        List<Condition> any = new ArrayList<>();
+        startsByGroup.forEach((g, starts) -> {
+            List<Condition> c = new ArrayList<>();
+            for (int i = 0; i < window.groupBy().size(); i++) {
+                c.add(DSL.field(DSL.name(window.groupBy().get(i))).eq(g.get(i)));
+            }
+            c.add(DSL.field(DSL.name("window_start_s"), Long.class).in(starts));
+            any.add(DSL.and(c));
+        });
+        List<Field<?>> select = new ArrayList<>();
+        for (String g : window.groupBy()) {
+            select.add(DSL.field(DSL.name(g), HotSink.type(column(g))));
+        }
+        select.add(DSL.field(DSL.name("window_start_s"), Long.class));
+        select.addAll(measureFields());
+        Map<List<Object>, State> out = new java.util.HashMap<>();
+        int groups = window.groupBy().size();
+        for (Record r : tx.select(select).from(table).where(DSL.or(any)).fetch()) {
+            List<Object> key = new ArrayList<>();
+            for (int i = 0; i <= groups; i++) {
+                key.add(r.get(i));
+            }
+            State s = new State();
+            s.count = 0;
+            int col = groups + 1;
+            int helper = groups + 1 + window.measures().size();
+            int i = 0;
+            for (WindowSpec.Measure m : window.measures().values()) {
+                Object v = widen(r.get(col++));
+                switch (m.function()) {
+                    case "count" -> s.count = ((Number) v).longValue();
+                    case "avg" -> {
+                        Object n = r.get(helper++);
+                        Object sum = r.get(helper++);
+                        s.n[i] = n == null ? 0 : ((Number) n).longValue();
+                        s.sum[i] = sum == null ? 0 : ((Number) sum).doubleValue();
+                    }
+                    default -> s.values[i] = v;
+                }
+                i++;
+            }
+            out.put(key, s);
+        }
+        return out;
+    }
+
+    private dev.sluice.config.ColumnSpec column(String name) {
+        return contract.columns().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    /** The stored type of a measure, as {@link WindowStore} creates it. */
+    DataType<?> type(WindowSpec.Measure m) {
+        return switch (m.function()) {
+            case "count" -> SQLDataType.BIGINT;
+            case "avg" -> SQLDataType.DOUBLE;
+            default -> {
+                ColumnType t = column(m.column()).type();
+                yield t == ColumnType.INT || t == ColumnType.LONG ? SQLDataType.BIGINT : SQLDataType.DOUBLE;
+            }
+        };
+    }
+}
