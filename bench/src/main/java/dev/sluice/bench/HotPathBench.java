@@ -45,13 +45,15 @@ import java.util.concurrent.atomic.AtomicLong;
  *       warm-up, reported apart; p50/p99/max of the rest (issue goal at 10k/s: p99 &lt; 500 ms).</li>
  * </ul>
  * Repeats report median and spread. Run: {@code mvn -q -pl bench org.codehaus.mojo:exec-maven-plugin:3.5.0:java
- * -Dexec.mainClass=dev.sluice.bench.HotPathBench -Dexec.args="[EVENTS] [RATE] [SECONDS] [REPEATS]"}
- * (defaults 300000, 10000, 30, 3). Needs {@code kafka-dev/target/lib} (built by {@code mvn package}).
+ * -Dexec.mainClass=dev.sluice.bench.HotPathBench -Dexec.args="[EVENTS] [RATE] [SECONDS] [REPEATS] [MAX_POLL_RECORDS]"}
+ * (defaults 300000, 10000, 30, 3, the spec's 500; the last applies to both consumers' throughput runs). Needs {@code kafka-dev/target/lib} (built by {@code mvn package}).
  * Writes {@code bench/target/hotpath-bench.json}.
  */
 public final class HotPathBench {
 
     private static final List<String> AIRPORTS = List.of("ORD", "ATL", "DFW", "LAX", "DEN", "PHX", "IAH", "LAS", "DTW", "MSP");
+
+    private static final String MAX_POLL_RECORDS = "sluice.bench.max.poll.records";
 
     private HotPathBench() {
     }
@@ -82,6 +84,9 @@ public final class HotPathBench {
         int rate = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
         int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 30;
         int repeats = args.length > 3 ? Integer.parseInt(args[3]) : 3;
+        if (args.length > 4) {
+            System.setProperty(MAX_POLL_RECORDS, args[4]); // records per poll for both consumers (default: the spec's, 500)
+        }
         Path root = root();
         Path work = Files.createTempDirectory("sluice-hotpath-bench");
         Result r = measure(root, work, events, rate, seconds, repeats);
@@ -148,13 +153,13 @@ public final class HotPathBench {
             }
             p.flush();
         }
-        long rawNanos = RawConsumer.read(spec.hotPath(), Map.of(), events, Duration.ofMinutes(10));
+        long rawNanos = RawConsumer.read(spec.hotPath(), clientSettings(), events, Duration.ofMinutes(10));
         try (Warehouse w = Warehouse.open(spec.warehouse(), 4)) {
             airports(w);
             AtomicLong first = new AtomicLong();
             AtomicLong last = new AtomicLong();
             AtomicLong done = new AtomicLong();
-            LiveConsumer c = LiveConsumer.of(spec, w, Map.of(), new LiveConsumer.Hooks() {
+            LiveConsumer c = LiveConsumer.of(spec, w, clientSettings(), new LiveConsumer.Hooks() {
                 @Override
                 public void beforeCommit(long batch) {
                     first.compareAndSet(0, System.nanoTime());
@@ -244,6 +249,11 @@ public final class HotPathBench {
             return new double[] {percentile(measured, 0.50), percentile(measured, 0.99), measured[measured.length - 1],
                     warm.length == 0 ? 0 : percentile(warm, 0.99), achieved};
         }
+    }
+
+    private static Map<String, Object> clientSettings() {
+        String records = System.getProperty(MAX_POLL_RECORDS);
+        return records == null ? Map.of() : Map.of("max.poll.records", records);
     }
 
     private static PipelineSpec spec(Path root, Path work, Map<String, String> vars, String topic) {
