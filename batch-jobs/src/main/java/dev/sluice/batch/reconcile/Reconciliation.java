@@ -160,9 +160,17 @@ public final class Reconciliation {
                 at.ge(from).and(at.lt(to)).and(DSL.field(DSL.name("_late"), Boolean.class).isTrue()));
     }
 
+    /**
+     * True when {@code table} can be read. Not through {@code information_schema}: on H2 a read of
+     * its metadata while another partition's run replaces a view fails that DDL ("row not found in
+     * primary index SYS_DATA"). Called outside any transaction, so a failed probe aborts nothing.
+     */
     private static boolean exists(DSLContext dsl, DatasetRef table) {
-        return dsl.fetchExists(DSL.selectOne().from(DSL.table(DSL.name("information_schema", "tables")))
-                .where(DSL.upper(DSL.field(DSL.name("table_schema"), String.class)).eq(table.schema().toUpperCase(Locale.ROOT)),
-                        DSL.upper(DSL.field(DSL.name("table_name"), String.class)).eq(table.table().toUpperCase(Locale.ROOT))));
+        try {
+            dsl.fetchExists(DSL.selectOne().from(DSL.table(DSL.name(table.schema(), table.table()))).where(DSL.falseCondition()));
+            return true;
+        } catch (org.jooq.exception.DataAccessException e) {
+            return false;
+        }
     }
 }
