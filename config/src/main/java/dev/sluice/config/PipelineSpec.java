@@ -33,6 +33,8 @@ import java.util.stream.Stream;
  * @param execution step timeouts, retries of retriable errors, and how often a running job looks
  *     for cancel requests ({@code execution}; {@link ExecutionSpec#DEFAULT} when absent)
  * @param hotPath the Kafka hot path ({@code hot_path}), or null when the pipeline has none
+ * @param requirements what the pipeline's consumers need ({@code requirements}: latency, peak
+ *     volume, live numbers, history), or null when not declared
  * @param hash SHA-256 (hex) over the spec file and its contract files: what the run ran with
  */
 public record PipelineSpec(Path file, String name, String description, WarehouseSpec warehouse, int batchRows,
@@ -41,7 +43,7 @@ public record PipelineSpec(Path file, String name, String description, Warehouse
         dev.sluice.core.PartitionKind partitionKind, @org.jspecify.annotations.Nullable ScheduleSpec schedule, int tier,
         java.util.Map<DatasetRef, DatasetPolicy> datasets, @org.jspecify.annotations.Nullable String alertWebhook,
         java.time.@org.jspecify.annotations.Nullable Period backfillWindow, ExecutionSpec execution,
-        @org.jspecify.annotations.Nullable HotPathSpec hotPath, String hash) {
+        @org.jspecify.annotations.Nullable HotPathSpec hotPath, @org.jspecify.annotations.Nullable RequirementsSpec requirements, String hash) {
 
     public PipelineSpec {
         datasets = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(datasets));

@@ -116,7 +116,7 @@ public final class PipelineSpecLoader {
         }
         YamlCursor c = new YamlCursor(fileName, "", root, problems, env);
         c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "execution", "hot_path", "versions", "pii", "quality", "lineage", "sources", "layers",
-                "backfill_window", "schedule", "tier", "datasets", "alerts"));
+                "backfill_window", "schedule", "tier", "datasets", "alerts", "requirements"));
         Optional<String> name = c.text("pipeline", true);
         name.filter(n -> !ContractLoader.IDENTIFIER.matcher(n).matches())
                 .ifPresent(n -> c.problem("pipeline", n, "a pipeline name is a lower-case identifier [a-z][a-z0-9_]*"));
@@ -191,7 +191,7 @@ public final class PipelineSpecLoader {
         }
         String hash = hash(specFile, contractFiles);
         return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), batchRows, maxLineBytes, keepVersions,
-                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, lineage, piiKeys, partitionKind, schedule, tier, datasets, alertWebhook, backfillWindow, execution, hotPath, hash));
+                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, lineage, piiKeys, partitionKind, schedule, tier, datasets, alertWebhook, backfillWindow, execution, hotPath, requirements(c), hash));
     }
 
     /**
@@ -269,6 +269,36 @@ public final class PipelineSpecLoader {
             out.put(ref, new DatasetPolicy(owner, interval, sla));
         })));
         return out;
+    }
+
+    /** {@code requirements:} latency, peak volume, live numbers, history, reporting; null when absent. */
+    private static @org.jspecify.annotations.Nullable RequirementsSpec requirements(YamlCursor c) {
+        return c.map("requirements", false).map(r -> {
+            r.allowOnly(Set.of("latency", "peak_events_per_second", "peak_rows_per_day", "live_numbers", "history", "reporting"));
+            java.time.Duration latency = r.has("latency") ? duration(r, "latency") : null;
+            Long events = r.has("peak_events_per_second") ? (long) r.integer("peak_events_per_second", 0, 0).orElse(0) : null;
+            Long rows = r.has("peak_rows_per_day") ? r.text("peak_rows_per_day", false).map(t -> {
+                try {
+                    return Long.parseLong(t.replace("_", ""));
+                } catch (NumberFormatException e) {
+                    r.problem("peak_rows_per_day", t, "a whole number of rows per day");
+                    return 0L;
+                }
+            }).orElse(0L) : null;
+            String reporting = r.text("reporting", false).orElse("none");
+            if (!Set.of("none", "hourly", "daily", "weekly").contains(reporting)) {
+                r.problem("reporting", reporting, "none, hourly, daily or weekly");
+            }
+            return new RequirementsSpec(latency, events, rows, bool(r, "live_numbers"), bool(r, "history"), reporting);
+        }).orElse(null);
+    }
+
+    private static boolean bool(YamlCursor c, String key) {
+        String t = c.text(key, false).orElse("false");
+        if (!t.equals("true") && !t.equals("false")) {
+            c.problem(key, t, "true or false");
+        }
+        return t.equals("true");
     }
 
     /** {@code hot_path:} the Kafka topic, the event contract's source and the sink, or null when absent. */

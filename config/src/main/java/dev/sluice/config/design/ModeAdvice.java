@@ -1,0 +1,154 @@
+package dev.sluice.config.design;
+
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.RequirementsSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The mode a pipeline's declared requirements call for, with the reasons, and where the declared
+ * design disagrees. The table (README, "Mode advice"):
+ * <table>
+ *   <caption>advice by declared requirements</caption>
+ *   <tr><th>declared</th><th>advice</th></tr>
+ *   <tr><td>live numbers (latency &lt; 1 min) and warehouse history</td><td>HYBRID: hot path + batch, reconciled</td></tr>
+ *   <tr><td>latency &lt; 1 min, no history</td><td>STREAMING; above 10k events/s, partitions ≥ consumers needed at the
+ *       measured per-consumer rate</td></tr>
+ *   <tr><td>1 min ≤ latency &lt; 1 h</td><td>MICRO_BATCH: batch on an hourly or per-fire schedule</td></tr>
+ *   <tr><td>latency ≥ 1 h, or daily/weekly reporting</td><td>BATCH</td></tr>
+ * </table>
+ * Live numbers without a latency mean a latency under a minute. Immutable.
+ *
+ * @param mode the recommended mode
+ * @param reasons why, one sentence each, in order
+ * @param disagreements where the declared design (layers, hot path, partitioning, schedule)
+ *     disagrees with the advice; empty when it agrees
+ */
+public record ModeAdvice(Mode mode, List<String> reasons, List<String> disagreements) {
+
+    /**
+     * Events per second one consumer sustains into the sink, measured by {@code HotPathBench}
+     * (15,303/s on 2 cores with an H2 warehouse, 2026-11-30); the default of
+     * {@code requirements.consumer_rate}.
+     */
+    public static final long MEASURED_CONSUMER_RATE = 15_000;
+    /** Above this peak rate (events/s) a streaming design states its partitions and consumers. */
+    public static final long HIGH_RATE = 10_000;
+
+    public ModeAdvice {
+        reasons = List.copyOf(reasons);
+        disagreements = List.copyOf(disagreements);
+    }
+
+    /** The modes. */
+    public enum Mode {
+        /** Hot path for live numbers plus batch for history, reconciled. */
+        HYBRID,
+        /** Hot path only. */
+        STREAMING,
+        /** Batch on an hourly or per-fire schedule. */
+        MICRO_BATCH,
+        /** Batch, daily or coarser. */
+        BATCH;
+
+        /** How the advice prints it. */
+        public String label() {
+            return switch (this) {
+                case HYBRID -> "HYBRID (hot path + batch, reconciled)";
+                case STREAMING -> "STREAMING";
+                case MICRO_BATCH -> "BATCH on an hourly or per-fire schedule (micro-batch)";
+                case BATCH -> "BATCH";
+            };
+        }
+    }
+
+    /**
+     * The advice for {@code spec}.
+     *
+     * @throws IllegalArgumentException when the spec declares no {@code requirements}
+     */
+    public static ModeAdvice of(PipelineSpec spec) {
+        RequirementsSpec r = spec.requirements();
+        if (r == null) {
+            throw new IllegalArgumentException("pipeline " + spec.name() + " declares no requirements (latency, peak volume, live numbers, history)");
+        }
+        List<String> reasons = new ArrayList<>();
+        Duration latency = r.latency() != null ? r.latency() : r.liveNumbers() ? Duration.ofSeconds(59) : null;
+        boolean subMinute = latency != null && latency.compareTo(Duration.ofMinutes(1)) < 0;
+        boolean subHour = latency != null && latency.compareTo(Duration.ofHours(1)) < 0;
+        boolean coarseReporting = r.reporting().equals("daily") || r.reporting().equals("weekly");
+        Mode mode;
+        if (subMinute && r.history()) {
+            mode = Mode.HYBRID;
+            reasons.add("live numbers are needed within " + human(latency) + " (< 1 min): only a hot path delivers that");
+            reasons.add("warehouse-grade history is needed too: the batch path keeps versioned partitions, backfill and audit,"
+                    + " and reconciles the live numbers after each load");
+        } else if (subMinute) {
+            mode = Mode.STREAMING;
+            reasons.add("a latency of " + human(latency) + " (< 1 min) needs a hot path");
+            reasons.add("no warehouse history is needed, so no batch path");
+            if (r.peakEventsPerSecond() != null && r.peakEventsPerSecond() > HIGH_RATE) {
+                long consumers = (r.peakEventsPerSecond() + MEASURED_CONSUMER_RATE - 1) / MEASURED_CONSUMER_RATE;
+                reasons.add(String.format(Locale.ROOT, "the peak of %,d events/s is above %,d/s: at the measured %,d events/s per consumer it"
+                        + " needs %d consumers, so the topic needs at least %d partitions", r.peakEventsPerSecond(), HIGH_RATE,
+                        MEASURED_CONSUMER_RATE, consumers, consumers));
+            }
+        } else if (subHour && !coarseReporting) {
+            mode = Mode.MICRO_BATCH;
+            reasons.add("a latency of " + human(latency) + " (≥ 1 min, < 1 h) is met by batch runs every hour or per fire: no hot path to"
+                    + " operate");
+        } else {
+            mode = Mode.BATCH;
+            reasons.add(latency != null && !subHour ? "a latency of " + human(latency) + " (≥ 1 h) is met by batch"
+                    : coarseReporting ? "reporting is " + r.reporting() + ": batch loads of each partition meet it"
+                    : "no latency target below an hour is declared: batch");
+        }
+        if (r.peakRowsPerDay() != null) {
+            reasons.add(String.format(Locale.ROOT, "peak volume %,d rows/day", r.peakRowsPerDay()));
+        }
+        return new ModeAdvice(mode, reasons, disagreements(spec, mode));
+    }
+
+    private static List<String> disagreements(PipelineSpec spec, Mode mode) {
+        List<String> out = new ArrayList<>();
+        boolean hot = spec.hotPath() != null;
+        boolean batch = !spec.tables().isEmpty();
+        switch (mode) {
+            case HYBRID -> {
+                if (!hot) {
+                    out.add("no hot_path: live numbers need one (topic, event contract, windows)");
+                } else if (spec.hotPath().reconcile() == null) {
+                    out.add("hot_path has no reconcile: a hybrid design checks its live numbers against the batch truth");
+                }
+            }
+            case STREAMING -> {
+                if (!hot) {
+                    out.add("no hot_path: a latency under a minute needs one");
+                }
+                if (batch && hot) {
+                    out.add("batch layers are declared though no history is needed: a hybrid design, or drop the requirement");
+                }
+            }
+            case MICRO_BATCH -> {
+                if (hot) {
+                    out.add("a hot_path is declared though batch meets the latency: it is cost without benefit");
+                }
+                if (spec.partitionKind() != dev.sluice.core.PartitionKind.HOURLY && spec.partitionKind() != dev.sluice.core.PartitionKind.PER_FIRE) {
+                    out.add("partitioning is " + spec.partitionKind().id() + ": hourly or per_fire partitions meet a latency under an hour");
+                }
+            }
+            case BATCH -> {
+                if (hot) {
+                    out.add("a hot_path is declared though no latency under a minute is needed: it is cost without benefit");
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String human(Duration d) {
+        return d.toString().substring(2).toLowerCase(Locale.ROOT);
+    }
+}
