@@ -759,12 +759,7 @@ public final class PipelineSpecLoader {
                 }
             }
         }
-        for (ColumnSpec c : contract.columns()) {
-            if (c.pii() && !named.contains(c.name())) {
-                s.problem("pii", c.name(), "PII column " + c.name() + " of contract " + contract.label()
-                        + " has no policy; give it one of hash, mask, drop, keep");
-            }
-        }
+        // a PII column without a policy is design rule pii.policy (DesignRules): it blocks run, scheduler and backfill
         return policies;
     }
 
@@ -905,7 +900,7 @@ public final class PipelineSpecLoader {
 
         private void table(Layer layer, YamlCursor t) {
             Set<String> allowed = layer == Layer.BRONZE
-                    ? Set.of("table", "source", "description", "checks")
+                    ? Set.of("table", "source", "description", "checks", "write", "retention")
                     : layer == Layer.SILVER
                             ? Set.of("table", "input", "partition", "write", "key", "columns", "sql", "quarantine", "description", "checks")
                             : Set.of("table", "input", "partition", "write", "key", "columns", "sql", "description", "checks");
@@ -932,7 +927,7 @@ public final class PipelineSpecLoader {
                         snapshots.add(ref.get());
                     }
                     tables.add(new TableSpec(layer, ref.get(), s.name(), null, s.partitioned(), List.of(),
-                            s.contract().columns(), "", List.of(), checks));
+                            s.contract().columns(), "", List.of(), checks, null, false, retention(t)));
                 }
                 return;
             }
@@ -962,8 +957,10 @@ public final class PipelineSpecLoader {
             if (!partitioned) {
                 ref.ifPresent(snapshots::add);
             }
-            t.text("write", false).filter(w -> !w.equals("overwrite-partition"))
-                    .ifPresent(w -> t.problem("write", w, "only overwrite-partition is supported"));
+            String write = t.text("write", false).orElse("overwrite-partition");
+            if (!write.equals("overwrite-partition") && !write.equals("merge-on-key")) {
+                t.problem("write", write, "overwrite-partition or merge-on-key");
+            }
             List<ColumnSpec> columns = columns(t);
             List<String> key = new ArrayList<>();
             for (YamlCursor k : t.list("key", true)) {
@@ -981,10 +978,32 @@ public final class PipelineSpecLoader {
             columns.forEach(col -> known.put(col.name(), col.type()));
             known.putAll(MetadataColumns.REFINED);
             List<CheckSpec> checks = CheckReader.checks(t, known);
+            if (write.equals("merge-on-key") && key.isEmpty()) {
+                t.problem("write", write, "merge-on-key upserts by the table's key: declare key");
+            }
+            if (write.equals("merge-on-key") && rollup != null) {
+                t.problem("write", write, "a rollup is rebuilt from its input partitions: overwrite-partition");
+            }
             if (ref.isPresent() && input.isPresent() && sql.isPresent()) {
                 tables.add(new TableSpec(layer, ref.get(), null, input.get(), partitioned, key, columns,
-                        sql.get().strip(), rules, checks, rollup));
+                        sql.get().strip(), rules, checks, rollup, write.equals("merge-on-key"), null));
             }
+        }
+
+        /** Bronze {@code retention}: an ISO-8601 period (P400D, P2Y), or null. */
+        private static java.time.@org.jspecify.annotations.Nullable Period retention(YamlCursor t) {
+            return t.text("retention", false).map(r -> {
+                try {
+                    java.time.Period p = java.time.Period.parse(r);
+                    if (p.isNegative() || p.isZero()) {
+                        t.problem("retention", r, "a retention is a positive ISO-8601 period, e.g. P400D");
+                    }
+                    return p;
+                } catch (java.time.format.DateTimeParseException e) {
+                    t.problem("retention", r, "not an ISO-8601 period (PnYnMnD, e.g. P400D or P2Y)");
+                    return null;
+                }
+            }).orElse(null);
         }
 
         private static List<ColumnSpec> columns(YamlCursor t) {

@@ -32,10 +32,16 @@ import org.jspecify.annotations.Nullable;
  *     monthly} in a daily pipeline), that kind; else null. The run of partition D rebuilds the
  *     rollup partition containing D ({@link #outputPartition}) from every published input partition
  *     within it ({@link #inputRange})
+ * @param mergeOnKey Silver/Gold {@code write: merge-on-key}: a new version of a partition keeps the
+ *     published version's rows whose key the new rows lack (an upsert by {@code key}); false for
+ *     {@code overwrite-partition} (the new rows are the partition)
+ * @param retention Bronze {@code retention}: how long raw rows are kept at least (a purge never
+ *     removes younger ones), or null when not declared
  */
 public record TableSpec(Layer layer, DatasetRef table, @Nullable String source, @Nullable DatasetRef input,
         boolean partitioned, List<String> key, List<ColumnSpec> columns, String sql,
-        List<QuarantineRule> quarantine, List<CheckSpec> checks, @Nullable PartitionKind rollup) {
+        List<QuarantineRule> quarantine, List<CheckSpec> checks, @Nullable PartitionKind rollup, boolean mergeOnKey,
+        java.time.@Nullable Period retention) {
 
     public TableSpec {
         key = List.copyOf(key);
@@ -45,6 +51,13 @@ public record TableSpec(Layer layer, DatasetRef table, @Nullable String source, 
         if (rollup != null && !partitioned) {
             throw new IllegalArgumentException("a rollup table is partitioned");
         }
+    }
+
+    /** A table written by overwriting its partition, no retention declared. */
+    public TableSpec(Layer layer, DatasetRef table, @Nullable String source, @Nullable DatasetRef input,
+            boolean partitioned, List<String> key, List<ColumnSpec> columns, String sql,
+            List<QuarantineRule> quarantine, List<CheckSpec> checks, @Nullable PartitionKind rollup) {
+        this(layer, table, source, input, partitioned, key, columns, sql, quarantine, checks, rollup, false, null);
     }
 
     /** A table partitioned like its pipeline (or a snapshot). */

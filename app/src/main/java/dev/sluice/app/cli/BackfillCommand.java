@@ -64,6 +64,9 @@ final class BackfillCommand implements Callable<Integer> {
                     + " 1 judges each alone; env SLUICE_BACKFILL_GATE_BATCH)")
     int gateBatch;
 
+    @Option(names = "--strict", description = "design-rule warnings refuse it too (also SLUICE_STRICT=true)")
+    boolean strict;
+
     @Option(names = "--rerun", description = "run COMPLETED partitions again (next attempt)")
     boolean rerun;
 
@@ -89,7 +92,10 @@ final class BackfillCommand implements Callable<Integer> {
         if (pipeline == null && changedRef == null) {
             throw new dev.sluice.core.BadInputException("PIPELINE", -1, null, "name the pipeline to backfill (or --changed DATASET)");
         }
-        PipelineSpec spec = pipeline != null ? ctx.load(pipeline) : declaring(changedRef);
+        PipelineSpec spec = pipeline != null ? ctx.loadToRun(pipeline, strict, command.commandLine().getErr()) : declaring(changedRef);
+        if (pipeline == null) {
+            ctx.loadToRun(spec.file().toString(), strict, command.commandLine().getErr()); // the declaring pipeline is held to the rules too
+        }
         GracefulStop.install(() -> { });
         PrintWriter out = command.commandLine().getOut();
         try (Warehouse warehouse = Warehouse.open(spec.warehouse(), Math.max(Warehouse.DEFAULT_POOL_SIZE, parallelism + 4))) {

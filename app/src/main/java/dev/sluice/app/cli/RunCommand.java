@@ -48,6 +48,9 @@ final class RunCommand implements Callable<Integer> {
         LocalDate to;
     }
 
+    @Option(names = "--strict", description = "design-rule warnings refuse it too (also SLUICE_STRICT=true)")
+    boolean strict;
+
     @Option(names = "--rerun", description = "open the next attempt of COMPLETED partitions")
     boolean rerun;
 
@@ -67,7 +70,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PipelineSpec spec = ctx.load(pipeline);
+        PipelineSpec spec = ctx.loadToRun(pipeline, strict, command.commandLine().getErr());
         GracefulStop.install(() -> { });
         RunOptions options = new RunOptions(rerun, System.getProperty("user.name"), traceId, recoverStale);
         PrintWriter out = command.commandLine().getOut();

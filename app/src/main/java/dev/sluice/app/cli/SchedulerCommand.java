@@ -32,6 +32,9 @@ final class SchedulerCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;
 
+    @Option(names = "--strict", description = "design-rule warnings refuse it too (also SLUICE_STRICT=true)")
+    boolean strict;
+
     @Option(names = "--pipeline", paramLabel = "P", description = "a pipeline to schedule (repeatable; default: every spec with a schedule)")
     List<String> pipelines;
 
@@ -75,7 +78,7 @@ final class SchedulerCommand implements Callable<Integer> {
         Map<String, String> files = new LinkedHashMap<>();
         specs.forEach((name, s) -> files.put(name, s.file().toString()));
         // each fire reads its spec file again: an edited spec takes effect at the next fire
-        PipelineScheduler scheduler = new PipelineScheduler(warehouse, ctx.home(), name -> ctx.load(files.get(name)),
+        PipelineScheduler scheduler = new PipelineScheduler(warehouse, ctx.home(), name -> ctx.loadToRun(files.get(name), strict, command.commandLine().getErr()),
                 new PipelineScheduler.Settings(threads, misfireMs, checkinMs));
         CountDownLatch stopped = new CountDownLatch(1);
         // SIGTERM and SIGINT stop the scheduler from this thread, before the JVM shuts down: with a
@@ -108,7 +111,7 @@ final class SchedulerCommand implements Callable<Integer> {
         Map<String, PipelineSpec> out = new LinkedHashMap<>();
         if (pipelines != null && !pipelines.isEmpty()) {
             for (String p : pipelines) {
-                PipelineSpec s = ctx.load(p);
+                PipelineSpec s = ctx.loadToRun(p, strict, command.commandLine().getErr());
                 if (s.schedule() == null) {
                     throw new BadInputException(s.file().toString(), -1, null, "pipeline " + s.name() + " has no schedule (add a schedule: section)");
                 }
@@ -127,9 +130,9 @@ final class SchedulerCommand implements Callable<Integer> {
         for (Path f : files) {
             PipelineSpec s;
             try {
-                s = ctx.load(f.toString());
-            } catch (dev.sluice.config.SpecValidationException e) {
-                // one broken spec does not stop the others: it is named with every problem, and left out
+                s = ctx.loadToRun(f.toString(), strict, err);
+            } catch (dev.sluice.config.SpecValidationException | BadInputException e) {
+                // one broken spec (or one breaking a design rule) does not stop the others: it is named, and left out
                 err.println("sluice scheduler: leaving out " + f + ": " + e.getMessage());
                 continue;
             }

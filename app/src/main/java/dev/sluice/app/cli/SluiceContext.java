@@ -44,6 +44,28 @@ final class SluiceContext {
         return new PipelineSpecLoader(env.interpolator());
     }
 
+    /**
+     * Loads a spec for {@code run}, {@code backfill} or {@code scheduler}: also held to the design
+     * rules ({@link dev.sluice.config.design.DesignRules}). Warnings go to {@code err}; errors (and
+     * warnings when {@code strict} or {@code SLUICE_STRICT=true}) refuse it.
+     *
+     * @throws dev.sluice.core.BadInputException naming every blocking finding (exit 2)
+     */
+    PipelineSpec loadToRun(String nameOrPath, boolean strict, java.io.PrintWriter err) {
+        PipelineSpec spec = load(nameOrPath);
+        boolean isStrict = strict || "true".equalsIgnoreCase(env.apply("SLUICE_STRICT"));
+        var findings = dev.sluice.config.design.DesignRules.check(spec);
+        var blocking = dev.sluice.config.design.DesignRules.blocking(findings, isStrict);
+        findings.stream().filter(f -> !blocking.contains(f)).forEach(f -> err.println("warning: " + f.describe()));
+        if (!blocking.isEmpty()) {
+            StringBuilder m = new StringBuilder("pipeline " + spec.name() + " breaks " + blocking.size() + " design rule(s)"
+                    + (isStrict ? " (strict: warnings count)" : "") + "; `sluice validate " + spec.name() + "` lists them:");
+            blocking.forEach(f -> m.append("\n  ").append(f.describe()));
+            throw new dev.sluice.core.BadInputException(spec.file().toString(), -1, null, m.toString());
+        }
+        return spec;
+    }
+
     /** Loads a spec; problems (a missing file among them) become a SpecValidationException. */
     PipelineSpec load(String nameOrPath) {
         return loader().load(specFile(nameOrPath));

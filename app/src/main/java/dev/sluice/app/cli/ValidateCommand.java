@@ -1,6 +1,8 @@
 package dev.sluice.app.cli;
 
 import dev.sluice.config.SpecProblem;
+import dev.sluice.config.design.DesignFinding;
+import dev.sluice.config.design.DesignRules;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -10,14 +12,22 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code sluice validate <spec>}: every problem of a spec and its contracts at once; exit 0 or 2. */
-@Command(name = "validate", mixinStandardHelpOptions = true, description = "Check a pipeline spec and its contracts; list every problem.")
+/**
+ * {@code sluice validate <spec> [--strict]}: every problem of a spec and its contracts at once, then
+ * the design rules ({@link DesignRules}: id, severity, file and key path, message); exit 2 when
+ * the spec is invalid or a rule fails with severity error (or any rule with {@code --strict}), else 0.
+ */
+@Command(name = "validate", mixinStandardHelpOptions = true, description = {"Check a pipeline spec and its contracts; list every problem.",
+        "Then the design rules: errors block run, scheduler and backfill; warnings are printed (--strict: they block too)."})
 final class ValidateCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;
 
     @Parameters(index = "0", paramLabel = "SPEC", description = "a spec file (pipelines/flights.yaml) or pipeline name (flights)")
     String spec;
+
+    @picocli.CommandLine.Option(names = "--strict", description = "warnings count as errors (also SLUICE_STRICT=true)")
+    boolean strict;
 
     @Spec
     CommandSpec command;
@@ -32,8 +42,20 @@ final class ValidateCommand implements Callable<Integer> {
         List<SpecProblem> problems = ctx.loader().validate(file);
         PrintWriter out = command.commandLine().getOut();
         if (problems.isEmpty()) {
-            out.println(file + ": valid");
-            return ExitCodes.OK;
+            List<DesignFinding> findings = DesignRules.check(ctx.loader().load(file));
+            boolean isStrict = strict || "true".equalsIgnoreCase(ctx.env().apply("SLUICE_STRICT"));
+            List<DesignFinding> blocking = DesignRules.blocking(findings, isStrict);
+            if (findings.isEmpty()) {
+                out.println(file + ": valid; every design rule holds");
+                return ExitCodes.OK;
+            }
+            PrintWriter to = blocking.isEmpty() ? out : command.commandLine().getErr();
+            to.println(file + ": " + (blocking.isEmpty() ? "valid; " : "")
+                    + findings.stream().filter(f -> f.severity() == dev.sluice.config.Severity.ERROR).count() + " design error(s), "
+                    + findings.stream().filter(f -> f.severity() == dev.sluice.config.Severity.WARN).count() + " warning(s)"
+                    + (isStrict ? " (strict)" : ""));
+            findings.forEach(f -> to.println("  " + f.describe()));
+            return blocking.isEmpty() ? ExitCodes.OK : ExitCodes.INVALID;
         }
         PrintWriter err = command.commandLine().getErr();
         err.println(file + ": " + problems.size() + " problem(s)");

@@ -31,7 +31,8 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>superseded Silver/Gold partition versions (kept for rollback) published before the cutoff,
  *       never the published version;</li>
- *   <li>Bronze rows of superseded loads (a file replaced by a newer one) loaded before the cutoff:
+ *   <li>Bronze rows of superseded loads (a file replaced by a newer one) loaded before the cutoff
+ *       and before the table's declared {@code retention}:
  *       the current load of every partition, raw, stays ({@code sluice.landed_file} keeps the record
  *       of every file that landed);</li>
  *   <li>lineage events, edges and column lineage of step and job runs before the cutoff, except the
@@ -166,9 +167,12 @@ public final class Purge {
         Table<?> landed = DSL.table(DSL.name("sluice", "landed_file"));
         for (TableSpec t : spec.tables(Layer.BRONZE)) {
             String name = t.table().qualifiedName();
+            // the table's declared retention is a floor: nothing younger goes, whatever --older-than says
+            OffsetDateTime before = t.retention() == null ? cutoff
+                    : java.util.Collections.min(List.of(cutoff, OffsetDateTime.now(clock.withZone(ZoneOffset.UTC)).minus(t.retention())));
             var loads = dsl.select(KEY, DSL.field(DSL.name("source"), String.class), DSL.field(DSL.name("run_id"), String.class)).from(landed)
                     .where(DSL.field(DSL.name("bronze_table")).eq(name), DSL.field(DSL.name("current_load"), Boolean.class).isFalse(),
-                            DSL.field(DSL.name("loaded_at"), OffsetDateTime.class).lt(cutoff))
+                            DSL.field(DSL.name("loaded_at"), OffsetDateTime.class).lt(before))
                     .fetch();
             List<String> keys = outside(loads.stream().map(r -> r.value1()).distinct().toList(), windowStart);
             Table<?> table = LayerTables.table(t.table());

@@ -13,6 +13,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.jooq.CaseConditionStep;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -117,6 +118,9 @@ public final class LayerTransform {
         selected.add(DSL.val(run.toString()));
         selected.add(DSL.val(version));
         long written = dsl.insertInto(target, targetFields).select(DSL.select(selected).from(q)).execute();
+        if (table.mergeOnKey()) {
+            written += carryOver(target, targetFields, out, version, run);
+        }
 
         checkKey(target, thisVersion, out);
         long collapsed = 0;
@@ -130,6 +134,37 @@ public final class LayerTransform {
             publish(out, version, run);
         }
         return new TransformResult(inputCount, written, quarantined, collapsed, version, false);
+    }
+
+    /**
+     * {@code write: merge-on-key}: the published version's rows of the partition whose key the new
+     * version lacks are carried into it, so the new version is the old one upserted by key. One
+     * INSERT … SELECT … WHERE NOT EXISTS.
+     *
+     * @return the rows carried over
+     */
+    private long carryOver(Table<?> target, List<Field<?>> targetFields, Partition out, int version, RunId run) {
+        Optional<Integer> published = new PartitionVersions(dsl).published(table.table(), out);
+        if (published.isEmpty()) {
+            return 0;
+        }
+        Table<?> old = target.as("o");
+        Table<?> now = target.as("n");
+        List<Field<?>> carried = new ArrayList<>();
+        for (ColumnSpec c : table.columns()) {
+            carried.add(DSL.field(DSL.name("o", c.name())));
+        }
+        carried.add(DSL.val(out.key()));
+        carried.add(DSL.val(run.toString()));
+        carried.add(DSL.val(version));
+        List<Condition> sameKey = new ArrayList<>();
+        for (String k : table.key()) {
+            sameKey.add(DSL.field(DSL.name("n", k)).eq(DSL.field(DSL.name("o", k))));
+        }
+        return dsl.insertInto(target, targetFields).select(DSL.select(carried).from(old)
+                .where(DSL.field(DSL.name("o", "_partition")).eq(out.key()), DSL.field(DSL.name("o", "_version")).eq(published.get()))
+                .andNotExists(DSL.selectOne().from(now).where(DSL.field(DSL.name("n", "_partition")).eq(out.key()),
+                        DSL.field(DSL.name("n", "_version")).eq(version)).and(DSL.and(sameKey)))).execute();
     }
 
     /** Rows of the partition's input (Silver: the current Bronze load, quarantined rows included). */
