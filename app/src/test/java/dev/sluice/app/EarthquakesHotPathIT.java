@@ -92,7 +92,7 @@ class EarthquakesHotPathIT {
         List<Quake> feed = feed(sample.resolve("landing/earthquakes/earthquakes.json"));
         assertThat(feed).hasSize(FEED_EVENTS);
 
-        assertThat(sluice(env, "validate", "earthquakes")).startsWith("0 ").endsWith("earthquakes.yaml: valid\n");
+        assertThat(sluice(env, "validate", "earthquakes")).startsWith("0 ").endsWith("earthquakes.yaml: valid; every design rule holds\n");
         assertThat(sluice(env, "produce", "flights")).as("flights lands one directory per day: no whole to publish")
                 .startsWith("2 ").endsWith("source flights lands one directory per partition: publish one partition at a time (--partition D)\n");
         try {
