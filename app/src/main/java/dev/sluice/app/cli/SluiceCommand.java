@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
         subcommands = {ValidateCommand.class, SampleDataCommand.class, RunCommand.class, QuickstartCommand.class,
                 SqlCommand.class, ContractCommand.class, RollbackCommand.class, EraseCommand.class, QualityCommand.class, LineageCommand.class, ServeCommand.class,
                 BackfillCommand.class, SchedulerCommand.class, StatusCommand.class, CancelCommand.class, PurgeCommand.class,
-                HotPathCommand.class, ProduceCommand.class, ReplayCommand.class, QuarantineCommand.class, KafkaDevCommand.class},
+                HotPathCommand.class, ProduceCommand.class, ReplayCommand.class, QuarantineCommand.class, KafkaDevCommand.class, DocsCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:a run failed (a plain run restarts it from the failed step)",
                 "2:invalid input (spec, arguments, landing files)", "3:refused (partition COMPLETED: use --rerun)",
