@@ -79,7 +79,7 @@ final class FlowDiagram {
                         .append('\n');
             }
             if (hot.reconcile() != null) {
-                m.append("  ").append(hot.reconcile().window().qualifiedName()).append(" -. reconciled with .- ")
+                m.append("  ").append(hot.reconcile().window().qualifiedName()).append(" -. reconciled with .-> ")
                         .append(hot.reconcile().against().qualifiedName()).append('\n');
             }
         }
