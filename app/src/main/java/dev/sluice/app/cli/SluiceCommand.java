@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
                 SqlCommand.class, ContractCommand.class, RollbackCommand.class, EraseCommand.class, QualityCommand.class, LineageCommand.class, ServeCommand.class,
                 BackfillCommand.class, SchedulerCommand.class, StatusCommand.class, CancelCommand.class, PurgeCommand.class,
                 HotPathCommand.class, ProduceCommand.class, ReplayCommand.class, QuarantineCommand.class, KafkaDevCommand.class,
-                AdviseCommand.class},
+                AdviseCommand.class, DocsCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:a run failed (a plain run restarts it from the failed step)",
                 "2:invalid input (spec, arguments, landing files)", "3:refused (partition COMPLETED: use --rerun)",
