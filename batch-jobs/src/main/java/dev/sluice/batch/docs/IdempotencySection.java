@@ -53,6 +53,9 @@ final class IdempotencySection {
     }
 
     private static String write(TableSpec t) {
-        return t.layer() == Layer.BRONZE ? "append" : "overwrite-partition (new version)";
+        if (t.layer() == Layer.BRONZE) {
+            return t.retention() == null ? "append" : "append, raw rows kept at least " + t.retention();
+        }
+        return t.mergeOnKey() ? "merge-on-key (new version: the published rows upserted by key)" : "overwrite-partition (new version)";
     }
 }

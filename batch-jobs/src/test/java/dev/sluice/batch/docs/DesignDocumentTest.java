@@ -61,7 +61,9 @@ class DesignDocumentTest {
                 .contains("freshness check: every PT12H")
                 .contains("webhook not configured")
                 .contains("| `gold.airport_daily_delays` | flights-data-team |")
-                .contains("No requirements declared; `sluice advise` needs them")
+                .contains("Advice: **HYBRID (hot path + batch, reconciled)**")
+                .contains("The declared design agrees with the advice.")
+                .contains("| `bronze.flights_raw` | bronze | daily | append, raw rows kept at least P10000D | - |")
                 .contains("All design rules hold")
                 .contains("sluice run flights --partition 2001-07-01\n")
                 .contains("sluice backfill flights --changed silver.flights --from 2001-07-01 --to 2001-07-31")
@@ -93,8 +95,10 @@ class DesignDocumentTest {
                 .contains("| `longitude` | double | yes | PII: drop | - | -180 | 180 |")
                 .contains("| `first_name_token` | bronze.la_riots_raw.first_name (masked) | IDENTITY |")
                 .contains("partition_value_missing")
-                .contains("tier: none declared")
-                .contains("No `backfill_window` is declared, so purge removes nothing.");
+                .contains("- tier 3: 99.0 % availability, at most 7.3 h of downtime in a 730-hour month")
+                .contains("Advice: **BATCH**.")
+                .contains("| `gold.la_riots_by_neighborhood` | civic-data-team |")
+                .contains("Partitions inside the backfill window (P20000D) are never purged.");
     }
 
     @Test
