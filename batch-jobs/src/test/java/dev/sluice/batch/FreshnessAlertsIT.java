@@ -93,7 +93,7 @@ class FreshnessAlertsIT {
                 AlertSink alerts = AlertSink.of(flights);
                 assertThat(monitor.status(flights)).extracting(d -> d.dataset().qualifiedName() + " " + d.state())
                         .containsExactly("silver.flights NEVER", "gold.airport_daily_delays NEVER", "gold.route_daily NEVER",
-                                "gold.airport_monthly_delays NEVER");
+                                "gold.airport_monthly_delays NEVER", "silver.airports NEVER");
 
                 RunSummary run = new PipelineRunner(w, TestHome.withSampleData()).run(flights, Partition.parseDaily("2001-02-22"),
                         RunOptions.plain());
