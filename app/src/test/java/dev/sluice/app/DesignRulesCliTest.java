@@ -53,6 +53,22 @@ class DesignRulesCliTest {
     }
 
     @Test
+    void anExemptionWithAReasonIsPrintedAndBlocksNothingOneWithoutIsAnError() throws Exception {
+        String broken = remove(flights(), "(?s)      # sink gate: judged before the mart's new version is published\n      checks:\n.*?(?=      columns:)");
+        Path file = write(broken + "design_exemptions:\n  - {rule: gates.sink, reason: \"the marts are checked by the BI team's own suite\"}\n");
+        Result v = sluice(file.getParent(), "validate", "flights");
+        assertThat(v.code).as(v.all()).isZero();
+        assertThat(v.out).contains("valid; 0 design error(s), 0 warning(s), 1 exempted").contains("  " + file + ": layers.gold: [EXEMPT gates.sink]"
+                + " no quality check at the sink boundary: give at least one gold table checks (e.g. expect_table_row_count_to_be_between on"
+                + " gold.airport_monthly_delays) (exempted: the marts are checked by the BI team's own suite)\n");
+        Path bare = write(broken + "design_exemptions:\n  - {rule: gates.sink}\n");
+        Result b = sluice(bare.getParent(), "validate", "flights");
+        assertThat(b.code).as(b.all()).isEqualTo(2);
+        assertThat(b.err).contains(bare + ": design_exemptions[0].reason: [ERROR design.exemption] an exemption from gates.sink says why"
+                + " (reason), for the reviewer");
+    }
+
+    @Test
     void idempotencyPartition() throws Exception {
         String spec = flights("    - table: gold.route_daily\n      input: silver.flights\n      partition: daily\n",
                 "    - table: gold.route_daily\n      input: silver.flights\n");
@@ -211,7 +227,8 @@ class DesignRulesCliTest {
     }
 
     private Path write(String spec) throws Exception {
-        Path file = TestHome.copyFlightsSpec(dir.resolve("pipelines"));
+        Path pipelines = dir.resolve("pipelines");
+        Path file = Files.exists(pipelines.resolve("flights.yaml")) ? pipelines.resolve("flights.yaml") : TestHome.copyFlightsSpec(pipelines);
         return Files.writeString(file, spec);
     }
 

@@ -116,7 +116,7 @@ public final class PipelineSpecLoader {
         }
         YamlCursor c = new YamlCursor(fileName, "", root, problems, env);
         c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "execution", "hot_path", "versions", "pii", "quality", "lineage", "sources", "layers",
-                "backfill_window", "schedule", "tier", "datasets", "alerts", "requirements"));
+                "backfill_window", "schedule", "tier", "datasets", "alerts", "requirements", "design_exemptions"));
         Optional<String> name = c.text("pipeline", true);
         name.filter(n -> !ContractLoader.IDENTIFIER.matcher(n).matches())
                 .ifPresent(n -> c.problem("pipeline", n, "a pipeline name is a lower-case identifier [a-z][a-z0-9_]*"));

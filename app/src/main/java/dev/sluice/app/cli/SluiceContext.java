@@ -56,7 +56,7 @@ final class SluiceContext {
         boolean isStrict = strict || "true".equalsIgnoreCase(env.apply("SLUICE_STRICT"));
         var findings = dev.sluice.config.design.DesignRules.check(spec);
         var blocking = dev.sluice.config.design.DesignRules.blocking(findings, isStrict);
-        findings.stream().filter(f -> !blocking.contains(f)).forEach(f -> err.println("warning: " + f.describe()));
+        findings.stream().filter(f -> !blocking.contains(f)).forEach(f -> err.println((f.exemption() == null ? "warning: " : "") + f.describe()));
         if (!blocking.isEmpty()) {
             StringBuilder m = new StringBuilder("pipeline " + spec.name() + " breaks " + blocking.size() + " design rule(s)"
                     + (isStrict ? " (strict: warnings count)" : "") + "; `sluice validate " + spec.name() + "` lists them:");

@@ -51,8 +51,12 @@ final class ValidateCommand implements Callable<Integer> {
             }
             PrintWriter to = blocking.isEmpty() ? out : command.commandLine().getErr();
             to.println(file + ": " + (blocking.isEmpty() ? "valid; " : "")
-                    + findings.stream().filter(f -> f.severity() == dev.sluice.config.Severity.ERROR).count() + " design error(s), "
-                    + findings.stream().filter(f -> f.severity() == dev.sluice.config.Severity.WARN).count() + " warning(s)"
+                    + findings.stream().filter(f -> f.exemption() == null && f.severity() == dev.sluice.config.Severity.ERROR).count()
+                    + " design error(s), "
+                    + findings.stream().filter(f -> f.exemption() == null && f.severity() == dev.sluice.config.Severity.WARN).count()
+                    + " warning(s)"
+                    + (findings.stream().anyMatch(f -> f.exemption() != null)
+                            ? ", " + findings.stream().filter(f -> f.exemption() != null).count() + " exempted" : "")
                     + (isStrict ? " (strict)" : ""));
             findings.forEach(f -> to.println("  " + f.describe()));
             return blocking.isEmpty() ? ExitCodes.OK : ExitCodes.INVALID;

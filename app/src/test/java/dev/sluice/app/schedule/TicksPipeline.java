@@ -41,14 +41,20 @@ final class TicksPipeline {
                 partitioning: {kind: %s}
                 schedule: {%s}
                 %s
+                backfill_window: P10000D
+                design_exemptions:
+                  - {rule: gates.source, reason: "a scheduler test pipeline: its runs must not wait for Spark"}
+                  - {rule: gates.transform, reason: "a scheduler test pipeline: its runs must not wait for Spark"}
+                  - {rule: gates.sink, reason: "a scheduler test pipeline: its runs must not wait for Spark"}
                 sources:
                   - {name: ticks, format: csv, path: "${SLUICE_HOME}/landing/ticks/ticks.csv", partitioned: false, contract: contracts/ticks.v1.yaml}
                 layers:
-                  bronze: [{table: bronze.ticks_raw, source: ticks}]
+                  bronze: [{table: bronze.ticks_raw, source: ticks, write: append, retention: P10000D}]
                   silver:
                     - table: silver.ticks
                       input: bronze.ticks_raw
                       partition: none
+                      write: overwrite-partition
                       key: [code]
                       columns: {code: string, weight: long}
                       sql: SELECT code, weight FROM {input} t
@@ -56,6 +62,7 @@ final class TicksPipeline {
                     - table: gold.tick_weight
                       input: silver.ticks
                       partition: none
+                      write: overwrite-partition
                       key: [codes]
                       columns: {codes: long, weight: long}
                       sql: SELECT COUNT(*) AS codes, SUM(weight) AS weight FROM {input} s

@@ -11,11 +11,20 @@ import dev.sluice.config.Severity;
  * @param file the spec or contract file
  * @param keyPath where in it, e.g. {@code layers.silver[1].write}
  * @param message what is wrong and what to do
+ * @param exemption why the spec exempts itself from this rule ({@code design_exemptions}), or null:
+ *     an exempted finding is printed, never blocks
  */
-public record DesignFinding(String ruleId, Severity severity, String file, String keyPath, String message) {
+public record DesignFinding(String ruleId, Severity severity, String file, String keyPath, String message,
+        @org.jspecify.annotations.Nullable String exemption) {
 
-    /** {@code file: keyPath: [SEVERITY rule] message}. */
+    /** A finding without exemption. */
+    public DesignFinding(String ruleId, Severity severity, String file, String keyPath, String message) {
+        this(ruleId, severity, file, keyPath, message, null);
+    }
+
+    /** {@code file: keyPath: [SEVERITY rule] message}, or {@code [EXEMPT rule] message (exempted: reason)}. */
     public String describe() {
-        return file + ": " + keyPath + ": [" + severity.name() + " " + ruleId + "] " + message;
+        return file + ": " + keyPath + ": [" + (exemption == null ? severity.name() : "EXEMPT") + " " + ruleId + "] " + message
+                + (exemption == null ? "" : " (exempted: " + exemption + ")");
     }
 }

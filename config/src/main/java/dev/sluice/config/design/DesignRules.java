@@ -64,13 +64,48 @@ public final class DesignRules {
         pii(spec, file, out);
         hardcoded(raw, "", file, out);
         ownership(spec, file, out);
-        out.sort(Comparator.comparing((DesignFinding f) -> f.severity() == Severity.ERROR ? 0 : 1));
-        return List.copyOf(out);
+        List<DesignFinding> exempted = exempt(raw, file, out);
+        exempted.sort(Comparator.comparing((DesignFinding f) -> f.exemption() != null ? 2 : f.severity() == Severity.ERROR ? 0 : 1));
+        return List.copyOf(exempted);
     }
 
-    /** The findings that block a run: errors, and warnings too when {@code strict}. */
+    /** The rule ids, for {@code design_exemptions}. */
+    public static final java.util.Set<String> RULES = java.util.Set.of("idempotency.partition", "idempotency.write_mode",
+            "idempotency.bronze_append", "gates.source", "gates.transform", "gates.sink", "raw.retention", "pii.policy",
+            "hardcoded.secret", "hardcoded.host", "hardcoded.path", "ownership.owner", "reliability.tier", "reliability.freshness");
+
+    /**
+     * Applies {@code design_exemptions: [{rule, reason}]}: findings of an exempted rule carry the
+     * reason and block nothing. An exemption without a reason, or of an unknown rule, is itself an
+     * error ({@code design.exemption}).
+     */
+    private static List<DesignFinding> exempt(JsonNode raw, String file, List<DesignFinding> findings) {
+        java.util.Map<String, String> reasons = new java.util.LinkedHashMap<>();
+        List<DesignFinding> out = new ArrayList<>();
+        JsonNode list = raw.path("design_exemptions");
+        for (int i = 0; i < list.size(); i++) {
+            String rule = list.get(i).path("rule").asText("");
+            String reason = list.get(i).path("reason").asText("").strip();
+            if (!RULES.contains(rule)) {
+                out.add(error("design.exemption", file, "design_exemptions[" + i + "].rule", "'" + rule + "' is not a design rule; one of "
+                        + new java.util.TreeSet<>(RULES)));
+            } else if (reason.isEmpty()) {
+                out.add(error("design.exemption", file, "design_exemptions[" + i + "].reason", "an exemption from " + rule
+                        + " says why (reason), for the reviewer"));
+            } else {
+                reasons.put(rule, reason);
+            }
+        }
+        for (DesignFinding f : findings) {
+            String reason = reasons.get(f.ruleId());
+            out.add(reason == null ? f : new DesignFinding(f.ruleId(), f.severity(), f.file(), f.keyPath(), f.message(), reason));
+        }
+        return out;
+    }
+
+    /** The findings that block a run: errors, and warnings too when {@code strict}; never an exempted one. */
     public static List<DesignFinding> blocking(List<DesignFinding> findings, boolean strict) {
-        return findings.stream().filter(f -> strict || f.severity() == Severity.ERROR).toList();
+        return findings.stream().filter(f -> f.exemption() == null && (strict || f.severity() == Severity.ERROR)).toList();
     }
 
     private static JsonNode raw(PipelineSpec spec) {
