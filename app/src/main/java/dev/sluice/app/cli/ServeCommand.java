@@ -19,7 +19,8 @@ import picocli.CommandLine.Option;
  * must carry it as a bearer token. Runs until the process is stopped (SIGTERM closes it cleanly).
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Serve the lineage API (POST /api/v1/lineage ingests OpenLineage events from other tools).")
+        description = {"Serve the lineage API (POST /api/v1/lineage ingests OpenLineage events from other tools)",
+                "and the read-only catalog API (GET /api/v1/datasets?q=, /datasets/{name}, /runs/{id}, /backfills/{id})."})
 final class ServeCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;
@@ -49,7 +50,8 @@ final class ServeCommand implements Callable<Integer> {
         Warehouse w = Warehouse.open(spec.warehouse());
         LineageServer server;
         try {
-            server = new LineageServer(new InetSocketAddress(bind, p), new LineageRepository(w.dsl()), token);
+            server = new LineageServer(new InetSocketAddress(bind, p), new LineageRepository(w.dsl()), token,
+                    new dev.sluice.app.serve.CatalogApi(w.dsl(), spec, java.time.Clock.systemUTC()));
         } catch (java.io.IOException e) {
             w.close();
             throw new BadInputException(bind + ":" + p, -1, null, "cannot listen there: " + e.getMessage());
@@ -61,7 +63,7 @@ final class ServeCommand implements Callable<Integer> {
             stopped.countDown();
         }, "sluice-serve-stop"));
         command.commandLine().getOut().println("sluice serve: listening on http://" + bind + ":" + server.port()
-                + " (POST /api/v1/lineage" + (token == null || token.isBlank() ? "" : ", bearer token required") + ")");
+                + " (GET /api/v1/datasets, /api/v1/datasets/{name}, /api/v1/runs/{id}, /api/v1/backfills/{id}; POST /api/v1/lineage" + (token == null || token.isBlank() ? "" : ", bearer token required") + ")");
         command.commandLine().getOut().flush();
         stopped.await();
         return ExitCodes.OK;

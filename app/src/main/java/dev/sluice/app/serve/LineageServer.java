@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * Answers: 201 stored; 400 not JSON or not a valid event, with {@code {"errors": ["$.run.runId: …"]}};
  * 401 when a token is set and the request does not carry {@code Authorization: Bearer <token>};
  * 405 another method; 413 a body over {@value #MAX_BODY_BYTES} bytes. Its only write endpoint.
- * Thread-safe; requests are served by a small fixed pool.
+ * Every other {@code /api/v1/…} path is the read-only catalog ({@link CatalogApi}): GET only (405
+ * otherwise), 404 with a body saying what was not found and what to try, 401 without the token
+ * when one is set. Thread-safe; requests are served by a small fixed pool.
  */
 public final class LineageServer implements AutoCloseable {
 
@@ -38,6 +40,7 @@ public final class LineageServer implements AutoCloseable {
     private final LineageRepository store;
     private final EventValidator validator = new EventValidator();
     private final @Nullable String token;
+    private final @Nullable CatalogApi catalog;
 
     /**
      * Binds (port 0: any free port) and starts serving.
@@ -46,10 +49,22 @@ public final class LineageServer implements AutoCloseable {
      * @throws IOException when the address cannot be bound
      */
     public LineageServer(InetSocketAddress address, LineageRepository store, @Nullable String token) throws IOException {
+        this(address, store, token, null);
+    }
+
+    /**
+     * Binds and starts serving the lineage ingest and, when {@code catalog} is given, the read-only catalog API.
+     *
+     * @throws IOException when the address cannot be bound
+     */
+    public LineageServer(InetSocketAddress address, LineageRepository store, @Nullable String token, @Nullable CatalogApi catalog)
+            throws IOException {
         this.store = store;
         this.token = token == null || token.isBlank() ? null : token;
+        this.catalog = catalog;
         this.server = HttpServer.create(address, 0);
         server.createContext("/api/v1/lineage", this::lineage);
+        server.createContext("/api/", this::api);
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.start();
     }
@@ -101,6 +116,71 @@ public final class LineageServer implements AutoCloseable {
             LOG.warn("lineage ingest failed: {}", e.getMessage(), e);
             reply(x, 500, Map.of("error", "the event could not be stored: " + e.getMessage()));
         }
+    }
+
+    /** GET /api/v1/datasets[?q=], /api/v1/datasets/{name}, /api/v1/runs/{id}, /api/v1/backfills/{id}. */
+    private void api(HttpExchange x) throws IOException {
+        try (x) {
+            if (token != null && !authorized(x.getRequestHeaders().getFirst("Authorization"))) {
+                reply(x, 401, Map.of("error", "this server needs Authorization: Bearer <token>"));
+                return;
+            }
+            if (!"GET".equals(x.getRequestMethod()) && !"HEAD".equals(x.getRequestMethod())) {
+                x.getResponseHeaders().set("Allow", "GET");
+                reply(x, 405, Map.of("error", "the catalog API is read-only (GET); the only write is POST /api/v1/lineage"));
+                return;
+            }
+            String path = x.getRequestURI().getPath();
+            String[] parts = path.replaceFirst("^/api/v1/?", "").split("/", 2);
+            if (catalog == null || !path.startsWith("/api/v1/")) {
+                reply(x, 404, Map.of("error", "no such endpoint: " + path, "endpoints", ENDPOINTS));
+                return;
+            }
+            String arg = parts.length > 1 ? java.net.URLDecoder.decode(parts[1], StandardCharsets.UTF_8) : null;
+            switch (parts[0]) {
+                case "datasets" -> {
+                    if (arg == null || arg.isEmpty()) {
+                        reply(x, 200, catalog.search(query(x, "q")));
+                    } else {
+                        found(x, catalog.dataset(arg), "dataset", arg, "/api/v1/datasets?q=" + arg.replaceAll(".*\\.", ""));
+                    }
+                }
+                case "runs" -> found(x, arg == null ? java.util.Optional.empty() : catalog.run(arg), "run", arg,
+                        "a run id from /api/v1/datasets/{name} (partitions[].run_id) or `sluice status`");
+                case "backfills" -> found(x, arg == null ? java.util.Optional.empty() : catalog.backfill(arg), "backfill", arg,
+                        "the backfill id `sluice backfill` printed");
+                default -> reply(x, 404, Map.of("error", "no such endpoint: " + path, "endpoints", ENDPOINTS));
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("catalog request failed: {}", e.getMessage(), e);
+            reply(x, 500, Map.of("error", "the request failed: " + e.getMessage()));
+        }
+    }
+
+    private static final List<String> ENDPOINTS = List.of("GET /api/v1/datasets?q=text", "GET /api/v1/datasets/{name}",
+            "GET /api/v1/runs/{id}", "GET /api/v1/backfills/{id}", "POST /api/v1/lineage");
+
+    private static void found(HttpExchange x, java.util.Optional<Map<String, Object>> body, String what, @Nullable String id, String hint)
+            throws IOException {
+        if (body.isPresent()) {
+            reply(x, 200, body.get());
+        } else {
+            reply(x, 404, Map.of("error", "no " + what + (id == null ? " id given" : " '" + id + "'") + " is recorded here", "try", hint));
+        }
+    }
+
+    private static String query(HttpExchange x, String name) {
+        String q = x.getRequestURI().getRawQuery();
+        if (q == null) {
+            return "";
+        }
+        for (String pair : q.split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0 && pair.substring(0, eq).equals(name)) {
+                return java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            }
+        }
+        return "";
     }
 
     private boolean authorized(@Nullable String header) {

@@ -136,6 +136,18 @@ public final class LineageRepository implements LineageEmitter.Store {
                 .execute();
     }
 
+    /**
+     * The datasets any recorded step run read or wrote whose name contains {@code query}
+     * (case-insensitive; empty: all), sorted by name, at most {@code limit}.
+     */
+    public List<String> datasets(String query, int limit) {
+        Field<String> name = DSL.field(DSL.name("name"), String.class);
+        var names = DSL.select(INPUT.as("name")).from(EDGES).union(DSL.select(OUTPUT.as("name")).from(EDGES)).asTable("d");
+        return dsl.selectDistinct(DSL.field(DSL.name("d", "name"), String.class)).from(names)
+                .where(DSL.lower(DSL.field(DSL.name("d", "name"), String.class)).contains(query.toLowerCase(java.util.Locale.ROOT)))
+                .orderBy(DSL.field(DSL.name("d", "name"))).limit(limit).fetch(0, String.class);
+    }
+
     /** True when some recorded step run read or wrote a dataset named {@code dataset}. */
     public boolean known(String dataset) {
         return dsl.fetchExists(DSL.selectOne().from(EDGES).where(INPUT.eq(dataset).or(OUTPUT.eq(dataset))));

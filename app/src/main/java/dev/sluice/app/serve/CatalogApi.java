@@ -1,0 +1,224 @@
+package dev.sluice.app.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.batch.freshness.DatasetFreshness;
+import dev.sluice.batch.freshness.FreshnessMonitor;
+import dev.sluice.batch.lineage.LineageRepository;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.DatasetRef;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The read-only JSON API of {@code sluice serve} for data owners' pages and scripts, over the
+ * lineage store and the Sluice tables (README, "The catalog API"):
+ * <ul>
+ *   <li>{@code GET /api/v1/datasets?q=text}: {@code {"datasets": [names]}} containing the text (at most 100);</li>
+ *   <li>{@code GET /api/v1/datasets/{name}}: upstream and downstream edges (3 levels), the partitions with
+ *       their published version, run and time, the latest quality result of each check per partition
+ *       (status, metric), and freshness (TSLU against the SLA) when the served pipeline declares the dataset;</li>
+ *   <li>{@code GET /api/v1/runs/{id}}: a job run (pipeline, partition, attempt, status, times, its summary:
+ *       steps, timings, rows in/out, warnings, failure) or a step run (job, inputs, outputs, rows);</li>
+ *   <li>{@code GET /api/v1/backfills/{id}}: a backfill's plan and progress per partition.</li>
+ * </ul>
+ * An unknown dataset, run or backfill is {@link Optional#empty()} (the server answers 404 with what
+ * to try). Thread-safe: every call reads the warehouse anew.
+ */
+public final class CatalogApi {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int LEVELS = 3;
+
+    private final DSLContext dsl;
+    private final LineageRepository lineage;
+    private final @Nullable PipelineSpec spec;
+    private final Clock clock;
+
+    /**
+     * @param spec the served pipeline, whose {@code datasets:} give freshness; or null
+     */
+    public CatalogApi(DSLContext dsl, @Nullable PipelineSpec spec, Clock clock) {
+        this.dsl = dsl;
+        this.lineage = new LineageRepository(dsl);
+        this.spec = spec;
+        this.clock = clock;
+    }
+
+    /** Dataset names containing {@code query}. */
+    public Map<String, Object> search(String query) {
+        return Map.of("query", query, "datasets", lineage.datasets(query, 100));
+    }
+
+    /** A dataset's page, or empty when nothing recorded reads or writes it. */
+    public Optional<Map<String, Object>> dataset(String name) {
+        boolean published = dsl.fetchExists(DSL.selectOne().from(table("published_partition")).where(f("dataset").eq(name)));
+        if (!lineage.known(name) && !published) {
+            return Optional.empty();
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("name", name);
+        out.put("upstream", edges(lineage.upstream(name, LEVELS)));
+        out.put("downstream", edges(lineage.downstream(name, LEVELS)));
+        List<Map<String, Object>> partitions = new ArrayList<>();
+        for (Record r : dsl.select(f("partition_key"), f("version"), f("run_id"), f("published_at")).from(table("published_partition"))
+                .where(f("dataset").eq(name)).orderBy(f("partition_key").desc()).limit(400).fetch()) {
+            partitions.add(row("partition", r.get(0), "version", r.get(1), "run_id", r.get(2), "published_at", String.valueOf(r.get(3))));
+        }
+        out.put("partitions", partitions);
+        out.put("quality", quality(name));
+        freshness(name).ifPresent(fr -> out.put("freshness", fr));
+        return Optional.of(out);
+    }
+
+    /** A job run (from {@code sluice.run}) or a step run (from the lineage edges), or empty. */
+    public Optional<Map<String, Object>> run(String id) {
+        Record r = dsl.select(f("run_id"), f("pipeline"), f("partition_key"), f("attempt"), f("status"), f("requester"), f("started_at"),
+                f("ended_at"), f("exit_message"), f("summary_json")).from(table("run")).where(f("run_id").eq(id)).fetchOne();
+        if (r != null) {
+            Map<String, Object> out = row("run_id", r.get(0), "kind", "job", "pipeline", r.get(1), "partition", r.get(2), "attempt", r.get(3),
+                    "status", r.get(4), "requester", r.get(5), "started_at", String.valueOf(r.get(6)),
+                    "ended_at", r.get(7) == null ? null : String.valueOf(r.get(7)), "message", r.get(8));
+            out.put("summary", parse(r.get(9, String.class)));
+            out.put("steps", steps(id));
+            return Optional.of(out);
+        }
+        List<Map<String, Object>> steps = steps(id, "run_id");
+        if (steps.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, Object> out = row("run_id", id, "kind", "step");
+        out.put("outputs", steps);
+        return Optional.of(out);
+    }
+
+    /** A backfill's plan and per-partition progress, or empty. */
+    public Optional<Map<String, Object>> backfill(String id) {
+        Record b = dsl.select(f("backfill_id"), f("pipeline"), f("from_key"), f("to_key"), f("rerun"), f("status"), f("invocations"),
+                f("requester"), f("started_at"), f("ended_at")).from(table("backfill")).where(f("backfill_id").eq(id)).fetchOne();
+        if (b == null) {
+            return Optional.empty();
+        }
+        Map<String, Object> out = row("backfill_id", b.get(0), "pipeline", b.get(1), "from", b.get(2), "to", b.get(3), "rerun", b.get(4),
+                "status", b.get(5), "invocations", b.get(6), "requester", b.get(7), "started_at", String.valueOf(b.get(8)),
+                "ended_at", b.get(9) == null ? null : String.valueOf(b.get(9)));
+        List<Map<String, Object>> partitions = new ArrayList<>();
+        Map<String, Integer> byStatus = new LinkedHashMap<>();
+        for (Record p : dsl.select(f("partition_key"), f("action"), f("status"), f("run_id"), f("message"), f("updated_at"))
+                .from(table("backfill_partition")).where(f("backfill_id").eq(id)).orderBy(f("partition_key")).fetch()) {
+            partitions.add(row("partition", p.get(0), "action", p.get(1), "status", p.get(2), "run_id", p.get(3), "message", p.get(4),
+                    "updated_at", String.valueOf(p.get(5))));
+            byStatus.merge(String.valueOf(p.get(2)), 1, Integer::sum);
+        }
+        out.put("progress", byStatus);
+        out.put("partitions", partitions);
+        return Optional.of(out);
+    }
+
+    private List<Map<String, Object>> edges(List<LineageRepository.Edge> edges) {
+        return edges.stream().map(e -> row("from", e.from(), "to", e.to(), "job", e.job())).toList();
+    }
+
+    /** Per partition (newest first, at most 50) and check, the latest result. */
+    private List<Map<String, Object>> quality(String dataset) {
+        Table<?> q = table("quality_results").as("r");
+        Field<Long> id = DSL.field(DSL.name("r", "result_id"), Long.class);
+        Field<Long> latest = DSL.field(DSL.select(DSL.max(DSL.field(DSL.name("r2", "result_id"), Long.class))).from(table("quality_results").as("r2"))
+                .where(DSL.field(DSL.name("r2", "dataset")).eq(DSL.field(DSL.name("r", "dataset"))),
+                        DSL.field(DSL.name("r2", "partition_key")).eq(DSL.field(DSL.name("r", "partition_key"))),
+                        DSL.field(DSL.name("r2", "check_id")).eq(DSL.field(DSL.name("r", "check_id")))));
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Record r : dsl.select(a("partition_key"), a("check_id"), a("expectation"), a("family"), a("boundary"), a("severity"), a("status"),
+                        a("metric"), a("message"), a("run_id")).from(q)
+                .where(DSL.field(DSL.name("r", "dataset")).eq(dataset), id.eq(latest))
+                .orderBy(a("partition_key").desc(), id).limit(500).fetch()) {
+            out.add(row("partition", r.get(0), "check", r.get(1), "expectation", r.get(2), "family", r.get(3), "boundary", r.get(4),
+                    "severity", r.get(5), "status", r.get(6), "metric", r.get(7), "message", r.get(8), "run_id", r.get(9)));
+        }
+        return out;
+    }
+
+    private Optional<Map<String, Object>> freshness(String name) {
+        if (spec == null) {
+            return Optional.empty();
+        }
+        DatasetRef ref;
+        try {
+            ref = DatasetRef.parse(name);
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+        if (!spec.datasets().containsKey(ref)) {
+            return Optional.empty();
+        }
+        for (DatasetFreshness f : new FreshnessMonitor(dsl, clock).status(spec)) {
+            if (f.dataset().equals(ref)) {
+                return Optional.of(row("state", f.state().name(), "last_partition", f.lastPartition(),
+                        "tslu_s", f.tslu() == null ? null : f.tslu().toSeconds(), "update_interval", f.policy().updateInterval().toString(),
+                        "warn_after", f.policy().warnAfter().toString(), "sla", f.policy().freshnessSla().toString(), "owner", f.policy().owner()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The step runs of a job run (their parent), from the lineage edges. */
+    private List<Map<String, Object>> steps(String jobRun) {
+        return steps(jobRun, "parent_run_id");
+    }
+
+    private List<Map<String, Object>> steps(String id, String column) {
+        Field<String> inputs = DSL.groupConcatDistinct(f("input_name")).as("inputs");
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Record r : dsl.select(f("run_id"), f("job"), f("output_name"), f("partition_key"), f("output_version"), f("output_rows"), inputs,
+                        DSL.max(DSL.field(DSL.name("event_time"))).as("completed_at"))
+                .from(table("lineage_edge")).where(f(column).eq(id))
+                .groupBy(f("run_id"), f("job"), f("output_name"), f("partition_key"), f("output_version"), f("output_rows"))
+                .orderBy(DSL.field(DSL.name("completed_at"))).fetch()) {
+            out.add(row("run_id", r.get(0), "job", r.get(1), "output", r.get(2), "partition", r.get(3), "version", r.get(4), "rows", r.get(5),
+                    "inputs", r.get(6) == null ? List.of() : List.of(String.valueOf(r.get(6)).split(",")), "completed_at", String.valueOf(r.get(7))));
+        }
+        return out;
+    }
+
+    private static @Nullable JsonNode parse(@Nullable String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return JSON.readTree(json);
+        } catch (IOException e) {
+            return JSON.getNodeFactory().textNode(json);
+        }
+    }
+
+    private static Map<String, Object> row(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    private static Table<?> table(String name) {
+        return DSL.table(DSL.name("sluice", name));
+    }
+
+    private static Field<Object> f(String name) {
+        return DSL.field(DSL.name(name));
+    }
+
+    private static Field<Object> a(String name) {
+        return DSL.field(DSL.name("r", name));
+    }
+}

@@ -1,0 +1,120 @@
+package dev.sluice.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.app.serve.CatalogApi;
+import dev.sluice.app.serve.LineageServer;
+import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.job.RunSummary;
+import dev.sluice.batch.lineage.LineageRepository;
+import dev.sluice.batch.testkit.TestHome;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.Partition;
+import dev.sluice.warehouse.Warehouse;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The read-only catalog API of {@code sluice serve} over a real flights load of 2001-01-03 (three
+ * exact duplicate rows: the uniqueness check warns): search, a dataset's graph, partitions,
+ * quality and freshness, a run with its steps; 404 with a body for unknown names, 405 for writes
+ * (only the lineage ingest accepts POST), 401 without the token.
+ */
+class CatalogApiIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String TOKEN = "catalog-t0ken";
+
+    @Test
+    void aRealLoadIsBrowsableAndTheApiIsReadOnlyAndGuarded() throws Exception {
+        PipelineSpec spec = TestHome.flightsSpec(TestHome.freshH2Url(), "sa", "");
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            RunSummary run = new PipelineRunner(w, TestHome.withSampleData()).run(spec, new Partition("2001-01-03"), RunOptions.plain());
+            assertThat(run.status()).isEqualTo("COMPLETED");
+            try (LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), TOKEN,
+                    new CatalogApi(w.dsl(), spec, Clock.systemUTC()))) {
+                int port = server.port();
+                JsonNode search = ok(port, "/api/v1/datasets?q=airport");
+                assertThat(search.get("datasets")).extracting(JsonNode::asText)
+                        .contains("gold.airport_daily_delays", "silver.airports", "bronze.airports_raw", "gold.airport_monthly_delays")
+                        .doesNotContain("silver.flights");
+
+                JsonNode d = ok(port, "/api/v1/datasets/gold.airport_daily_delays");
+                assertThat(d.get("upstream")).extracting(e -> e.get("from").asText() + " -> " + e.get("to").asText())
+                        .contains("silver.flights -> gold.airport_daily_delays", "bronze.flights_raw -> silver.flights",
+                                "landing/flights -> bronze.flights_raw", "bronze.airports_raw -> silver.airports");
+                assertThat(d.get("downstream")).extracting(e -> e.get("to").asText()).contains("gold.airport_monthly_delays");
+                assertThat(d.get("partitions")).singleElement().satisfies(p -> {
+                    assertThat(p.get("partition").asText()).isEqualTo("2001-01-03");
+                    assertThat(p.get("version").asInt()).isEqualTo(1);
+                    assertThat(p.get("run_id").asText()).isEqualTo(run.runId().toString());
+                });
+                assertThat(d.get("quality")).extracting(q -> q.get("check").asText() + " " + q.get("status").asText())
+                        .containsExactlyInAnyOrder("flights_counted PASSED", "avg_delay_in_range PASSED", "one_row_per_airport PASSED");
+                assertThat(d.get("freshness").get("state").asText()).isIn("OK", "WARN", "BREACH");
+                assertThat(d.get("freshness").get("sla").asText()).isEqualTo("PT40H");
+                assertThat(d.get("freshness").get("owner").asText()).isEqualTo("flights-data-team");
+
+                JsonNode bronze = ok(port, "/api/v1/datasets/bronze.flights_raw");
+                assertThat(bronze.get("quality")).filteredOn(q -> q.get("check").asText().equals("no_exact_duplicates")).singleElement()
+                        .satisfies(q -> assertThat(q.get("status").asText()).as("the day has 3 exact duplicates").isEqualTo("WARNED"));
+
+                JsonNode r = ok(port, "/api/v1/runs/" + run.runId());
+                assertThat(r.get("status").asText()).isEqualTo("COMPLETED");
+                assertThat(r.get("partition").asText()).isEqualTo("2001-01-03");
+                assertThat(r.get("steps")).extracting(s -> s.get("output").asText())
+                        .contains("bronze.flights_raw", "silver.flights", "gold.airport_daily_delays");
+                assertThat(r.get("steps")).filteredOn(s -> s.get("output").asText().equals("bronze.flights_raw")).first()
+                        .satisfies(s -> assertThat(s.get("rows").asLong()).isEqualTo(run.bronzeRows()));
+
+                HttpResponse<String> unknown = get(port, "/api/v1/datasets/gold.nope", TOKEN);
+                assertThat(unknown.statusCode()).isEqualTo(404);
+                assertThat(JSON.readTree(unknown.body()).get("error").asText()).isEqualTo("no dataset 'gold.nope' is recorded here");
+                assertThat(JSON.readTree(unknown.body()).get("try").asText()).isEqualTo("/api/v1/datasets?q=nope");
+                HttpResponse<String> noRun = get(port, "/api/v1/runs/01aa0000-0000-7000-8000-000000000000", TOKEN);
+                assertThat(noRun.statusCode()).isEqualTo(404);
+                assertThat(JSON.readTree(noRun.body()).get("error").asText())
+                        .isEqualTo("no run '01aa0000-0000-7000-8000-000000000000' is recorded here");
+                assertThat(get(port, "/api/v1/backfills/x", TOKEN).statusCode()).isEqualTo(404);
+                assertThat(get(port, "/api/v1/nothing", TOKEN).statusCode()).isEqualTo(404);
+
+                for (String method : new String[] {"POST", "PUT", "DELETE"}) {
+                    HttpResponse<String> write = send(port, "/api/v1/datasets/gold.airport_daily_delays", method, TOKEN);
+                    assertThat(write.statusCode()).as(method).isEqualTo(405);
+                    assertThat(JSON.readTree(write.body()).get("error").asText())
+                            .isEqualTo("the catalog API is read-only (GET); the only write is POST /api/v1/lineage");
+                }
+                assertThat(get(port, "/api/v1/datasets?q=airport", null).statusCode()).isEqualTo(401);
+                assertThat(get(port, "/api/v1/datasets?q=airport", "wrong").statusCode()).isEqualTo(401);
+                assertThat(w.dsl().fetchCount(w.dsl().selectFrom("sluice.published_partition"))).as("nothing was written").isPositive();
+            }
+        }
+    }
+
+    private static JsonNode ok(int port, String path) throws Exception {
+        HttpResponse<String> r = get(port, path, TOKEN);
+        assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
+        return JSON.readTree(r.body());
+    }
+
+    private static HttpResponse<String> get(int port, String path, String token) throws Exception {
+        return send(port, path, "GET", token);
+    }
+
+    private static HttpResponse<String> send(int port, String path, String method, String token) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .method(method, method.equals("GET") ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString("{}"));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
