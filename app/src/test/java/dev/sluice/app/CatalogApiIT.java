@@ -40,7 +40,7 @@ class CatalogApiIT {
             RunSummary run = new PipelineRunner(w, TestHome.withSampleData()).run(spec, new Partition("2001-01-03"), RunOptions.plain());
             assertThat(run.status()).isEqualTo("COMPLETED");
             try (LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), TOKEN,
-                    new CatalogApi(w.dsl(), spec, Clock.systemUTC()))) {
+                    new CatalogApi(w.dsl(), spec, Clock.systemUTC()), new dev.sluice.app.serve.WarehouseMetrics(w.dsl(), spec, Clock.systemUTC()))) {
                 int port = server.port();
                 JsonNode search = ok(port, "/api/v1/datasets?q=airport");
                 assertThat(search.get("datasets")).extracting(JsonNode::asText)
@@ -92,6 +92,29 @@ class CatalogApiIT {
                     assertThat(JSON.readTree(write.body()).get("error").asText())
                             .isEqualTo("the catalog API is read-only (GET); the only write is POST /api/v1/lineage");
                 }
+                // the metrics of the same run, from what it recorded: rows per step equal the run summary
+                HttpResponse<String> scrape = get(port, "/actuator/prometheus", TOKEN);
+                assertThat(scrape.statusCode()).isEqualTo(200);
+                String m = scrape.body();
+                assertThat(m).contains("sluice_runs{pipeline=\"flights\",status=\"COMPLETED\"} 1.0");
+                for (var step : run.steps()) {
+                    if (step.gate()) {
+                        continue;
+                    }
+                    String tags = "layer=\"" + step.layer().id() + "\",pipeline=\"flights\",step=\"" + step.step() + "\"}";
+                    assertThat(m).contains("sluice_step_rows{kind=\"read\"," + tags + " " + (double) step.rowsRead())
+                            .contains("sluice_step_rows{kind=\"written\"," + tags + " " + (double) step.rowsWritten())
+                            .contains("sluice_step_rows{kind=\"quarantined\"," + tags + " " + (double) step.quarantined());
+                }
+                assertThat(m).contains("sluice_step_rows{kind=\"read\",layer=\"bronze\",pipeline=\"flights\",step=\"bronze.flights_raw\"} 16948.0")
+                        .contains("sluice_step_rows{kind=\"collapsed\",layer=\"silver\",pipeline=\"flights\",step=\"silver.flights\"} 3.0")
+                        .contains("sluice_gate_results{dataset=\"bronze.flights_raw\",family=\"UNIQUENESS\",pipeline=\"flights\",status=\"WARNED\"} 1.0")
+                        .contains("sluice_gate_results{dataset=\"gold.airport_daily_delays\",family=\"UNIQUENESS\",pipeline=\"flights\",status=\"PASSED\"} 1.0")
+                        .contains("sluice_dataset_freshness_state{dataset=\"gold.airport_daily_delays\",pipeline=\"flights\"}")
+                        .contains("sluice_dataset_tslu_seconds{dataset=\"silver.flights\",pipeline=\"flights\"}")
+                        .contains("sluice_run_last_duration_seconds{partition_kind=\"daily\",pipeline=\"flights\",status=\"COMPLETED\"}");
+                assertThat(get(port, "/actuator/prometheus", null).statusCode()).isEqualTo(401);
+
                 assertThat(get(port, "/api/v1/datasets?q=airport", null).statusCode()).isEqualTo(401);
                 assertThat(get(port, "/api/v1/datasets?q=airport", "wrong").statusCode()).isEqualTo(401);
                 assertThat(w.dsl().fetchCount(w.dsl().selectFrom("sluice.published_partition"))).as("nothing was written").isPositive();

@@ -51,7 +51,8 @@ final class ServeCommand implements Callable<Integer> {
         LineageServer server;
         try {
             server = new LineageServer(new InetSocketAddress(bind, p), new LineageRepository(w.dsl()), token,
-                    new dev.sluice.app.serve.CatalogApi(w.dsl(), spec, java.time.Clock.systemUTC()));
+                    new dev.sluice.app.serve.CatalogApi(w.dsl(), spec, java.time.Clock.systemUTC()),
+                    new dev.sluice.app.serve.WarehouseMetrics(w.dsl(), spec, java.time.Clock.systemUTC()));
         } catch (java.io.IOException e) {
             w.close();
             throw new BadInputException(bind + ":" + p, -1, null, "cannot listen there: " + e.getMessage());
@@ -63,7 +64,7 @@ final class ServeCommand implements Callable<Integer> {
             stopped.countDown();
         }, "sluice-serve-stop"));
         command.commandLine().getOut().println("sluice serve: listening on http://" + bind + ":" + server.port()
-                + " (GET /api/v1/datasets, /api/v1/datasets/{name}, /api/v1/runs/{id}, /api/v1/backfills/{id}; POST /api/v1/lineage" + (token == null || token.isBlank() ? "" : ", bearer token required") + ")");
+                + " (GET /api/v1/datasets, /api/v1/datasets/{name}, /api/v1/runs/{id}, /api/v1/backfills/{id}, /actuator/prometheus; POST /api/v1/lineage" + (token == null || token.isBlank() ? "" : ", bearer token required") + ")");
         command.commandLine().getOut().flush();
         stopped.await();
         return ExitCodes.OK;

@@ -41,6 +41,7 @@ public final class LineageServer implements AutoCloseable {
     private final EventValidator validator = new EventValidator();
     private final @Nullable String token;
     private final @Nullable CatalogApi catalog;
+    private final @Nullable WarehouseMetrics metrics;
 
     /**
      * Binds (port 0: any free port) and starts serving.
@@ -49,7 +50,7 @@ public final class LineageServer implements AutoCloseable {
      * @throws IOException when the address cannot be bound
      */
     public LineageServer(InetSocketAddress address, LineageRepository store, @Nullable String token) throws IOException {
-        this(address, store, token, null);
+        this(address, store, token, null, null);
     }
 
     /**
@@ -57,14 +58,16 @@ public final class LineageServer implements AutoCloseable {
      *
      * @throws IOException when the address cannot be bound
      */
-    public LineageServer(InetSocketAddress address, LineageRepository store, @Nullable String token, @Nullable CatalogApi catalog)
-            throws IOException {
+    public LineageServer(InetSocketAddress address, LineageRepository store, @Nullable String token, @Nullable CatalogApi catalog,
+            @Nullable WarehouseMetrics metrics) throws IOException {
         this.store = store;
         this.token = token == null || token.isBlank() ? null : token;
         this.catalog = catalog;
+        this.metrics = metrics;
         this.server = HttpServer.create(address, 0);
         server.createContext("/api/v1/lineage", this::lineage);
         server.createContext("/api/", this::api);
+        server.createContext("/actuator/prometheus", this::prometheus);
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.start();
     }
@@ -154,6 +157,31 @@ public final class LineageServer implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("catalog request failed: {}", e.getMessage(), e);
             reply(x, 500, Map.of("error", "the request failed: " + e.getMessage()));
+        }
+    }
+
+    /** GET /actuator/prometheus: {@link WarehouseMetrics} in the Prometheus text format. */
+    private void prometheus(HttpExchange x) throws IOException {
+        try (x) {
+            if (token != null && !authorized(x.getRequestHeaders().getFirst("Authorization"))) {
+                reply(x, 401, Map.of("error", "this server needs Authorization: Bearer <token>"));
+                return;
+            }
+            if (!"GET".equals(x.getRequestMethod())) {
+                reply(x, 405, Map.of("error", "metrics are read with GET"));
+                return;
+            }
+            if (metrics == null) {
+                reply(x, 404, Map.of("error", "this server exposes no metrics"));
+                return;
+            }
+            byte[] text = metrics.scrape().getBytes(StandardCharsets.UTF_8);
+            x.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+            x.sendResponseHeaders(200, text.length);
+            x.getResponseBody().write(text);
+        } catch (RuntimeException e) {
+            LOG.warn("metrics scrape failed: {}", e.getMessage(), e);
+            reply(x, 500, Map.of("error", "the scrape failed: " + e.getMessage()));
         }
     }
 
