@@ -1,7 +1,6 @@
 package dev.sluice.hotpath;
 
 import dev.sluice.config.ColumnSpec;
-import dev.sluice.config.ColumnType;
 import dev.sluice.config.ContractSpec;
 import dev.sluice.config.HotPathSpec;
 import dev.sluice.config.WindowSpec;
@@ -122,7 +121,7 @@ final class WindowStore {
                 .column(DSL.name("window_start_s"), SQLDataType.BIGINT.notNull())
                 .column(DSL.name("window_end_s"), SQLDataType.BIGINT.notNull());
         for (Map.Entry<String, WindowSpec.Measure> m : window.measures().entrySet()) {
-            create = create.column(DSL.name(m.getKey()), type(m.getValue()));
+            create = create.column(DSL.name(m.getKey()), increment.type(m.getValue()));
         }
         for (Map.Entry<String, DataType<?>> h : WindowIncrement.helpers(window).entrySet()) {
             create = create.column(DSL.name(h.getKey()), h.getValue());
@@ -144,16 +143,6 @@ final class WindowStore {
         return contract.columns().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
     }
 
-    private DataType<?> type(WindowSpec.Measure m) {
-        return switch (m.function()) {
-            case "count" -> SQLDataType.BIGINT;
-            case "avg" -> SQLDataType.DOUBLE;
-            default -> {
-                ColumnType t = column(m.column()).type();
-                yield t == ColumnType.INT || t == ColumnType.LONG ? SQLDataType.BIGINT : SQLDataType.DOUBLE;
-            }
-        };
-    }
 
     /**
      * Recomputes the windows of {@code groups} (each a list of group values, in {@code group_by}
