@@ -148,6 +148,37 @@ class DesignRulesCliTest {
     }
 
     @Test
+    void noCredentialInAUrlAndNoneShownWhenTheWarehouseCannotBeReached() throws Exception {
+        String spec = flights("  url: ${SLUICE_WAREHOUSE_URL:-jdbc:h2:file:${SLUICE_HOME}/warehouse;AUTO_SERVER=TRUE}\n",
+                "  url: jdbc:postgresql://${DB_HOST:-localhost}:5432/wh?user=sluice&password=hunter2secret\n");
+        String all = refused(spec, "warehouse.url: [ERROR hardcoded.secret] a literal credential in url (user:password@ or password=): give it"
+                + " through ${ENV_VAR} or the warehouse.user/password keys (the value is not shown)");
+        assertThat(all).doesNotContain("hunter2secret");
+        assertThat(dev.sluice.warehouse.Warehouse.redacted("jdbc:postgresql://u:pw@db:5432/x?ssl=true&password=p2;PWD=p3"))
+                .isEqualTo("jdbc:postgresql://u:****@db:5432/x?ssl=true&password=****;PWD=****");
+    }
+
+    @Test
+    void noLiteralHostInAMultiHostOrIpv6Address() throws Exception {
+        String spec = flights("  bootstrap_servers: ${SLUICE_KAFKA_BOOTSTRAP:-localhost:9092}\n",
+                "  bootstrap_servers: ${SLUICE_KAFKA_BOOTSTRAP:-localhost:9092},10.1.2.3:9092\n");
+        refused(spec, "hot_path.bootstrap_servers: [ERROR hardcoded.host] a literal host 10.1.2.3: write ${ENV_VAR:-default} so that each"
+                + " environment points it elsewhere");
+    }
+
+    @Test
+    void malformedExemptionsAreErrorsNotCrashes() throws Exception {
+        Path map = write(flights() + "design_exemptions: {rule: gates.sink}\n");
+        Result m = sluice(map.getParent(), "validate", "flights");
+        assertThat(m.code).as(m.all()).isEqualTo(2);
+        assertThat(m.err).contains("design_exemptions: [ERROR design.exemption] a list of {rule, reason} entries");
+        Path strings = write(flights() + "design_exemptions: [gates.sink]\n");
+        Result st = sluice(strings.getParent(), "validate", "flights");
+        assertThat(st.code).as(st.all()).isEqualTo(2);
+        assertThat(st.err).contains("design_exemptions[0]: [ERROR design.exemption] an entry is {rule, reason}, e.g. {rule: gates.sink, reason:");
+    }
+
+    @Test
     void noLiteralHost() throws Exception {
         String spec = flights("  bootstrap_servers: ${SLUICE_KAFKA_BOOTSTRAP:-localhost:9092}\n", "  bootstrap_servers: kafka-1.prod.internal:9092\n");
         refused(spec, "hot_path.bootstrap_servers: [ERROR hardcoded.host] a literal host kafka-1.prod.internal: write ${ENV_VAR:-default} so"
@@ -192,7 +223,7 @@ class DesignRulesCliTest {
         assertThat(v.err).contains("  " + line + "\n");
         Result run = sluice(file.getParent(), "run", "flights", "--partition", "2001-01-02");
         assertThat(run.code).as(run.all()).isEqualTo(2);
-        assertThat(run.err).contains("pipeline flights breaks 1 design rule(s); `sluice validate flights` lists them:").contains(line);
+        assertThat(run.err).contains("pipeline flights breaks 1 design rule(s); `sluice validate " + file + "` lists them:").contains(line);
         return v.all() + run.all();
     }
 

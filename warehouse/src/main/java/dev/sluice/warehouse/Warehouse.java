@@ -79,7 +79,7 @@ public final class Warehouse implements AutoCloseable {
             c.isValid(5);
         } catch (SQLException e) {
             ds.close();
-            throw new SluiceException("cannot connect to the warehouse " + spec.url() + ": " + e.getMessage(), e);
+            throw new SluiceException("cannot connect to the warehouse " + redacted(spec.url()) + ": " + redacted(String.valueOf(e.getMessage())), e);
         }
         Warehouse w = new Warehouse(ds, dialect, spec);
         try {
@@ -150,5 +150,15 @@ public final class Warehouse implements AutoCloseable {
     @Override
     public void close() {
         dataSource.close();
+    }
+
+    /**
+     * {@code url} with credentials hidden: the user-info of {@code //user:secret@host} and the value
+     * of every {@code password=}/{@code pwd=}/{@code secret=}/{@code token=} parameter (any case,
+     * {@code ?}, {@code &} or {@code ;} separated) become {@code ****}. For messages and logs.
+     */
+    public static String redacted(String url) {
+        return url.replaceAll("(//[^/@\\s:]+:)[^/@\\s]+@", "$1****@")
+                .replaceAll("(?i)((?:password|pwd|secret|token|api_?key)=)[^&;\\s]*", "$1****");
     }
 }

@@ -56,12 +56,15 @@ final class HotPathCommand implements Callable<Integer> {
         try (Warehouse w = Warehouse.open(spec.warehouse(), consumers + 2)) {
             List<LiveConsumer> members = new ArrayList<>();
             List<Thread> threads = new ArrayList<>();
+            java.util.concurrent.atomic.AtomicReference<RuntimeException> failed = new java.util.concurrent.atomic.AtomicReference<>();
             for (int i = 0; i < consumers; i++) {
                 LiveConsumer c = LiveConsumer.of(spec, w, Map.of(), LiveConsumer.Hooks.NONE);
                 members.add(c);
                 Thread t = new Thread(() -> {
                     try {
                         c.run();
+                    } catch (RuntimeException e) {
+                        failed.compareAndSet(null, e); // reported by the command, not as an uncaught stack trace
                     } finally {
                         stop.countDown(); // a consumer that ends by itself (an error) stops the others
                     }
@@ -79,6 +82,9 @@ final class HotPathCommand implements Callable<Integer> {
             }
             out.printf(Locale.ROOT, "sluice hot-path %s: stopped; %,d event(s) written by this process%n", spec.name(),
                     members.stream().mapToLong(LiveConsumer::applied).sum());
+            if (failed.get() != null) {
+                throw failed.get(); // a SluiceException: one line and exit 1 (the batches written before stay, once)
+            }
             return ExitCodes.OK;
         }
     }

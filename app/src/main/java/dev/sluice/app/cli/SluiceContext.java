@@ -59,7 +59,7 @@ final class SluiceContext {
         findings.stream().filter(f -> !blocking.contains(f)).forEach(f -> err.println((f.exemption() == null ? "warning: " : "") + f.describe()));
         if (!blocking.isEmpty()) {
             StringBuilder m = new StringBuilder("pipeline " + spec.name() + " breaks " + blocking.size() + " design rule(s)"
-                    + (isStrict ? " (strict: warnings count)" : "") + "; `sluice validate " + spec.name() + "` lists them:");
+                    + (isStrict ? " (strict: warnings count)" : "") + "; `sluice validate " + spec.file() + "` lists them:");
             blocking.forEach(f -> m.append("\n  ").append(f.describe()));
             throw new dev.sluice.core.BadInputException(spec.file().toString(), -1, null, m.toString());
         }

@@ -90,7 +90,25 @@ final class FlowDiagram {
             m.append("  classDef snapshot stroke-dasharray: 5 5\n");
             m.append("  class ").append(snapshots).append(" snapshot\n");
         }
-        return m.append("```\n").toString();
+        return safeIds(m.append("```\n").toString());
+    }
+
+    private static final java.util.regex.Pattern TABLE_ID = java.util.regex.Pattern.compile("\\b(bronze|silver|gold)\\.([a-z0-9_]+)");
+
+    /**
+     * Node ids without dots ({@code silver.flights} → {@code silver_flights}): some Mermaid
+     * renderers cut an id at a dot. Labels (in quotes) keep the qualified names.
+     */
+    private static String safeIds(String diagram) {
+        StringBuilder out = new StringBuilder();
+        String[] parts = diagram.split("\"", -1);
+        for (int i = 0; i < parts.length; i++) {
+            out.append(i % 2 == 0 ? TABLE_ID.matcher(parts[i]).replaceAll("$1_$2") : parts[i]);
+            if (i < parts.length - 1) {
+                out.append('"');
+            }
+        }
+        return out.toString();
     }
 
     private static boolean isHotLayer(HotPathSpec hot, Layer layer) {

@@ -50,12 +50,12 @@ class DesignDocumentTest {
     void flightsDocumentStatesTheSpec() {
         String doc = DesignDocument.render(spec("flights"), home(), null);
         assertThat(doc).startsWith("# Pipeline `flights`\n")
-                .contains("bronze.flights_raw --> silver.flights")
-                .contains("landing_flights --> bronze.flights_raw")
-                .contains("silver.airports -. reads .-> silver.flights")
-                .contains("topic_flights_events --> bronze.flight_events")
-                .contains("bronze.flight_events --> gold.airport_delays_live")
-                .contains("silver.airports[\"silver.airports (reference snapshot)\"]")
+                .contains("bronze_flights_raw --> silver_flights")
+                .contains("landing_flights --> bronze_flights_raw")
+                .contains("silver_airports -. reads .-> silver_flights")
+                .contains("topic_flights_events --> bronze_flight_events")
+                .contains("bronze_flight_events --> gold_airport_delays_live")
+                .contains("silver_airports[\"silver.airports (reference snapshot)\"]")
                 .contains("- tier 2: 99.5 % availability, at most 3.65 h of downtime in a 730-hour month")
                 .contains("schedule: cron `0 30 2 * * ?` in time zone UTC")
                 .contains("freshness check: every PT12H")

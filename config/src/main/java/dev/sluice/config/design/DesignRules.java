@@ -47,8 +47,9 @@ public final class DesignRules {
     private static final Pattern SECRET_KEY = Pattern.compile("(password|secret|token|api_key|apikey|credentials?)");
     private static final Pattern HOST_KEY = Pattern.compile("(url|bootstrap_servers|kafka_bootstrap|webhook|spark_master|endpoint|host)");
     private static final Pattern PATH_KEY = Pattern.compile("^(path|dir|directory|file|home)$|_(path|dir|file)$");
-    private static final Pattern HOST = Pattern.compile("(?:^|//|@)([A-Za-z0-9][A-Za-z0-9.-]*)(?::\\d+)");
-    private static final Pattern URL_HOST = Pattern.compile("://([A-Za-z0-9][A-Za-z0-9.-]*)");
+    private static final Pattern HOST = Pattern.compile("(?:^|//|@|,)(?:\\[([0-9A-Fa-f:.]+)\\]|([A-Za-z0-9][A-Za-z0-9.-]*))(?::\\d+)");
+    private static final Pattern URL_HOST = Pattern.compile("(?:://|,)(?:\\[([0-9A-Fa-f:.]+)\\]|([A-Za-z0-9][A-Za-z0-9.-]*))");
+    private static final Pattern CREDENTIAL_IN_URL = Pattern.compile("(?i)//[^/@\\s:]+:[^/@\\s]+@|(?:password|pwd|secret|token)=[^&;\\s]");
 
     private DesignRules() {
     }
@@ -83,10 +84,34 @@ public final class DesignRules {
         java.util.Map<String, String> reasons = new java.util.LinkedHashMap<>();
         List<DesignFinding> out = new ArrayList<>();
         JsonNode list = raw.path("design_exemptions");
+        if (!list.isMissingNode() && !list.isNull() && !list.isArray()) {
+            out.add(error("design.exemption", file, "design_exemptions", "a list of {rule, reason} entries, e.g."
+                    + " [{rule: gates.sink, reason: \"…\"}]"));
+            list = com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        }
         for (int i = 0; i < list.size(); i++) {
-            String rule = list.get(i).path("rule").asText("");
-            String reason = list.get(i).path("reason").asText("").strip();
-            if (!RULES.contains(rule)) {
+            JsonNode entry = list.get(i);
+            if (entry == null || !entry.isObject()) {
+                out.add(error("design.exemption", file, "design_exemptions[" + i + "]", "an entry is {rule, reason}, e.g."
+                        + " {rule: " + (entry == null ? "gates.sink" : entry.asText()) + ", reason: \"…\"}"));
+                continue;
+            }
+            List<String> unknown = new ArrayList<>();
+            entry.fieldNames().forEachRemaining(n -> {
+                if (!n.equals("rule") && !n.equals("reason")) {
+                    unknown.add(n);
+                }
+            });
+            if (!unknown.isEmpty()) {
+                out.add(error("design.exemption", file, "design_exemptions[" + i + "]." + unknown.get(0), "unknown key: an entry is"
+                        + " {rule, reason}"));
+                continue;
+            }
+            String rule = entry.path("rule").asText("");
+            String reason = entry.path("reason").asText("").strip();
+            if (reasons.containsKey(rule)) {
+                out.add(error("design.exemption", file, "design_exemptions[" + i + "].rule", rule + " is exempted twice"));
+            } else if (!RULES.contains(rule)) {
                 out.add(error("design.exemption", file, "design_exemptions[" + i + "].rule", "'" + rule + "' is not a design rule; one of "
                         + new java.util.TreeSet<>(RULES)));
             } else if (reason.isEmpty()) {
@@ -216,7 +241,15 @@ public final class DesignRules {
     private static void literal(String key, String value, String at, String file, List<DesignFinding> out) {
         String k = key.toLowerCase(Locale.ROOT);
         String residual = withoutInterpolation(value);
-        if (SECRET_KEY.matcher(k).find() && !residual.isBlank()) {
+        boolean keyMaterial = at.startsWith("pii.keys.");
+        boolean inUrl = CREDENTIAL_IN_URL.matcher(residual).find();
+        if ((SECRET_KEY.matcher(k).find() || keyMaterial || inUrl) && !residual.isBlank()) {
+            if (inUrl || keyMaterial) {
+                out.add(error("hardcoded.secret", file, at, keyMaterial ? "a literal HMAC key: write ${ENV_VAR} (keys come from the environment"
+                        + " and are never logged; the value is not shown)" : "a literal credential in " + key + " (user:password@ or"
+                        + " password=): give it through ${ENV_VAR} or the warehouse.user/password keys (the value is not shown)"));
+                return;
+            }
             out.add(error("hardcoded.secret", file, at, "a literal " + key + ": write ${ENV_VAR} (secrets come from the environment and are"
                     + " never logged; the value is not shown)"));
             return;
@@ -224,7 +257,8 @@ public final class DesignRules {
         if (HOST_KEY.matcher(k).find()) {
             var m = (residual.contains("://") ? URL_HOST : HOST).matcher(residual);
             if (m.find()) {
-                out.add(error("hardcoded.host", file, at, "a literal host " + m.group(1) + ": write ${ENV_VAR:-default} so that each"
+                out.add(error("hardcoded.host", file, at, "a literal host " + (m.group(1) != null ? m.group(1) : m.group(2))
+                        + ": write ${ENV_VAR:-default} so that each"
                         + " environment points it elsewhere"));
                 return;
             }

@@ -19,7 +19,8 @@ import java.util.Locale;
  *   <tr><td>1 min ≤ latency &lt; 1 h</td><td>MICRO_BATCH: batch on an hourly or per-fire schedule</td></tr>
  *   <tr><td>latency ≥ 1 h, or daily/weekly reporting</td><td>BATCH</td></tr>
  * </table>
- * Live numbers without a latency mean a latency under a minute. Immutable.
+ * A declared latency decides; live numbers without a latency mean a latency under a minute; the
+ * reporting cadence decides only when no latency is declared. Immutable.
  *
  * @param mode the recommended mode
  * @param reasons why, one sentence each, in order
@@ -75,19 +76,25 @@ public record ModeAdvice(Mode mode, List<String> reasons, List<String> disagreem
             throw new IllegalArgumentException("pipeline " + spec.name() + " declares no requirements (latency, peak volume, live numbers, history)");
         }
         List<String> reasons = new ArrayList<>();
-        Duration latency = r.latency() != null ? r.latency() : r.liveNumbers() ? Duration.ofSeconds(59) : null;
-        boolean subMinute = latency != null && latency.compareTo(Duration.ofMinutes(1)) < 0;
-        boolean subHour = latency != null && latency.compareTo(Duration.ofHours(1)) < 0;
-        boolean coarseReporting = r.reporting().equals("daily") || r.reporting().equals("weekly");
+        Duration latency = r.latency();
+        boolean subMinute = latency != null ? latency.compareTo(Duration.ofMinutes(1)) < 0 : r.liveNumbers();
+        boolean subHour = subMinute || latency != null && latency.compareTo(Duration.ofHours(1)) < 0;
+        // a declared latency decides; the reporting cadence only when no latency is declared
+        boolean coarseReporting = latency == null && (r.reporting().equals("daily") || r.reporting().equals("weekly"));
+        if (latency != null && r.liveNumbers() && !subMinute) {
+            reasons.add("live_numbers is true but the latency is " + human(latency) + ": the latency decides");
+        }
         Mode mode;
         if (subMinute && r.history()) {
             mode = Mode.HYBRID;
-            reasons.add("live numbers are needed within " + human(latency) + " (< 1 min): only a hot path delivers that");
+            reasons.add((latency == null ? "live numbers are needed (no latency declared: taken as under a minute)"
+                    : "a latency of " + human(latency) + " (< 1 min) is needed") + ": only a hot path delivers that");
             reasons.add("warehouse-grade history is needed too: the batch path keeps versioned partitions, backfill and audit,"
                     + " and reconciles the live numbers after each load");
         } else if (subMinute) {
             mode = Mode.STREAMING;
-            reasons.add("a latency of " + human(latency) + " (< 1 min) needs a hot path");
+            reasons.add((latency == null ? "live numbers (no latency declared: taken as under a minute)" : "a latency of " + human(latency)
+                    + " (< 1 min)") + " needs a hot path");
             reasons.add("no warehouse history is needed, so no batch path");
             if (r.peakEventsPerSecond() != null && r.peakEventsPerSecond() > HIGH_RATE) {
                 long consumers = (r.peakEventsPerSecond() + MEASURED_CONSUMER_RATE - 1) / MEASURED_CONSUMER_RATE;
@@ -95,7 +102,7 @@ public record ModeAdvice(Mode mode, List<String> reasons, List<String> disagreem
                         + " needs %d consumers, so the topic needs at least %d partitions", r.peakEventsPerSecond(), HIGH_RATE,
                         MEASURED_CONSUMER_RATE, consumers, consumers));
             }
-        } else if (subHour && !coarseReporting) {
+        } else if (subHour) {
             mode = Mode.MICRO_BATCH;
             reasons.add("a latency of " + human(latency) + " (≥ 1 min, < 1 h) is met by batch runs every hour or per fire: no hot path to"
                     + " operate");

@@ -27,7 +27,7 @@ class ModeAdviceTest {
         ModeAdvice a = ModeAdvice.of(flights(null));
         assertThat(a.mode()).isEqualTo(ModeAdvice.Mode.HYBRID);
         assertThat(a.reasons()).containsExactly(
-                "live numbers are needed within 30s (< 1 min): only a hot path delivers that",
+                "a latency of 30s (< 1 min) is needed: only a hot path delivers that",
                 "warehouse-grade history is needed too: the batch path keeps versioned partitions, backfill and audit, and reconciles the live"
                         + " numbers after each load",
                 "peak volume 20,000 rows/day");
@@ -63,9 +63,11 @@ class ModeAdviceTest {
         assertThat(hours.reasons()).containsExactly("a latency of 6h (≥ 1 h) is met by batch");
         assertThat(hours.disagreements()).containsExactly(
                 "a hot_path is declared though no latency under a minute is needed: it is cost without benefit");
-        ModeAdvice daily = ModeAdvice.of(flights("requirements:\n  latency: PT20M\n  history: true\n  reporting: daily\n"));
-        assertThat(daily.mode()).as("daily reporting needs no sub-hour runs").isEqualTo(ModeAdvice.Mode.BATCH);
+        ModeAdvice daily = ModeAdvice.of(flights("requirements:\n  history: true\n  reporting: daily\n"));
+        assertThat(daily.mode()).as("daily reporting without a latency needs no sub-hour runs").isEqualTo(ModeAdvice.Mode.BATCH);
         assertThat(daily.reasons()).containsExactly("reporting is daily: batch loads of each partition meet it");
+        ModeAdvice stricter = ModeAdvice.of(flights("requirements:\n  latency: PT20M\n  history: true\n  reporting: daily\n"));
+        assertThat(stricter.mode()).as("a declared latency decides over the reporting cadence").isEqualTo(ModeAdvice.Mode.MICRO_BATCH);
     }
 
     /** The flights spec with its requirements replaced by {@code requirements} (null: as shipped). */
