@@ -68,6 +68,7 @@ public final class LineageServer implements AutoCloseable {
         server.createContext("/api/v1/lineage", this::lineage);
         server.createContext("/api/", this::api);
         server.createContext("/actuator/prometheus", this::prometheus);
+        server.createContext("/", this::page);
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.start();
     }
@@ -182,6 +183,37 @@ public final class LineageServer implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("metrics scrape failed: {}", e.getMessage(), e);
             reply(x, 500, Map.of("error", "the scrape failed: " + e.getMessage()));
+        }
+    }
+
+    private static final Map<String, String> PAGE_FILES = Map.of("/", "index.html", "/index.html", "index.html", "/app.js", "app.js",
+            "/app.css", "app.css", "/cytoscape.min.js", "cytoscape.min.js");
+
+    /** GET / and its assets: the page, from the jar's {@code static/} folder (it holds no data: the API calls carry the token). */
+    private void page(HttpExchange x) throws IOException {
+        try (x) {
+            String file = PAGE_FILES.get(x.getRequestURI().getPath());
+            if (file == null) {
+                reply(x, 404, Map.of("error", "no such page: " + x.getRequestURI().getPath(), "endpoints", ENDPOINTS));
+                return;
+            }
+            if (!"GET".equals(x.getRequestMethod())) {
+                reply(x, 405, Map.of("error", "the page is read with GET"));
+                return;
+            }
+            byte[] body;
+            try (InputStream in = LineageServer.class.getResourceAsStream("/static/" + file)) {
+                if (in == null) {
+                    reply(x, 404, Map.of("error", "this build has no page (the web build did not run)"));
+                    return;
+                }
+                body = in.readAllBytes();
+            }
+            String type = file.endsWith(".html") ? "text/html" : file.endsWith(".css") ? "text/css" : "text/javascript";
+            x.getResponseHeaders().set("Content-Type", type + "; charset=utf-8");
+            x.getResponseHeaders().set("Cache-Control", "no-cache");
+            x.sendResponseHeaders(200, body.length);
+            x.getResponseBody().write(body);
         }
     }
 
