@@ -73,6 +73,11 @@ async function dataset(name) {
   const links = (names, id) => el('span', { id }, ...names.flatMap((n, i) => [i ? ', ' : '', link('#/dataset/' + encodeURIComponent(n), n)]));
   const parts = [el('h1', {}, d.name), el('h2', {}, 'Lineage (upstream and downstream; click a dataset to move to it)'), graph,
     el('p', {}, 'built from: ', links(near(d.upstream, 'up'), 'upstream'), el('br'), 'feeds: ', links(near(d.downstream, 'down'), 'downstream'))];
+  parts.push(el('h2', {}, 'Schema and column lineage'), table(['column', 'type', 'built from'],
+    d.schema.map(c => [c.column, c.type ?? '-', { node: el('span', {}, ...c.from.flatMap((f, i) => {
+      const ds = f.replace(/\.[^.]+ \(.*$/, '');
+      return [i ? ', ' : '', link('#/dataset/' + encodeURIComponent(ds), f)];
+    })) }])));
   if (d.freshness) {
     parts.push(el('h2', {}, 'Freshness'), table(['state', 'last partition', 'TSLU (s)', 'warn after', 'SLA', 'owner'],
       [[status(d.freshness.state, 'state'), d.freshness.last_partition, String(d.freshness.tslu_s ?? '-'), d.freshness.warn_after,

@@ -52,6 +52,10 @@ class CatalogApiIT {
                         .contains("silver.flights -> gold.airport_daily_delays", "bronze.flights_raw -> silver.flights",
                                 "landing/flights -> bronze.flights_raw", "bronze.airports_raw -> silver.airports");
                 assertThat(d.get("downstream")).extracting(e -> e.get("to").asText()).contains("gold.airport_monthly_delays");
+                assertThat(d.get("schema")).extracting(c -> c.get("column").asText() + ":" + c.get("type").asText())
+                        .containsExactly("flight_date:date", "origin:string", "flights:long", "delayed_15:long", "avg_delay_min:double",
+                                "max_delay_min:long", "total_distance_mi:long");
+                assertThat(d.get("schema").get(4).get("from")).extracting(JsonNode::asText).containsExactly("silver.flights.delay_min (AGGREGATION)");
                 assertThat(d.get("partitions")).singleElement().satisfies(p -> {
                     assertThat(p.get("partition").asText()).isEqualTo("2001-01-03");
                     assertThat(p.get("version").asInt()).isEqualTo(1);

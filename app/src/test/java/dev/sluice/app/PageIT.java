@@ -40,7 +40,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * duplicates: the Bronze uniqueness check WARNED) and 2001-02-22 under a spec whose sink check is
  * impossible (avg_delay_in_range FAILED, the run failed). A data owner searches, opens
  * gold.airport_daily_delays, walks upstream (a click on the graph, then the links) to the landing
- * files, opens the run that wrote the partition, and sees the warn and the fail. Screenshots of
+ * files, reads the schema with each column's origin, opens the run that wrote the partition, and
+ * sees the warn and the fail. Screenshots of
  * each view go to {@code app/target/screenshots}.
  */
 class PageIT {
@@ -86,6 +87,8 @@ class PageIT {
                     String page = browser.findElement(By.id("view")).getText();
                     assertThat(page).contains("2001-01-03").contains(run.runId().toString()).contains("one_row_per_airport")
                             .contains("avg_delay_in_range").contains("FAILED").contains("flights-data-team");
+                    assertThat(browser.findElement(By.xpath("//tr[td[text()='avg_delay_min']]")).getText())
+                            .as("schema and column lineage").isEqualTo("avg_delay_min double silver.flights.delay_min (AGGREGATION)");
                     shot(browser, shots, "2-dataset");
 
                     // a real click on the graph's silver.flights node moves along the graph

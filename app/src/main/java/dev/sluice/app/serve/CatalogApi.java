@@ -69,6 +69,7 @@ public final class CatalogApi {
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("name", name);
+        out.put("schema", schema(name));
         out.put("upstream", edges(lineage.upstream(name, LEVELS)));
         out.put("downstream", edges(lineage.downstream(name, LEVELS)));
         List<Map<String, Object>> partitions = new ArrayList<>();
@@ -124,6 +125,39 @@ public final class CatalogApi {
         out.put("progress", byStatus);
         out.put("partitions", partitions);
         return Optional.of(out);
+    }
+
+    /**
+     * The dataset's columns (from the served spec when it declares the table, with types; else the
+     * columns lineage recorded), each with the input columns it is built from (dataset.column,
+     * how, masked).
+     */
+    private List<Map<String, Object>> schema(String name) {
+        Map<String, List<String>> from = new LinkedHashMap<>();
+        for (Record r : dsl.selectDistinct(f("output_column"), f("input_name"), f("input_column"), f("subtype"), f("masking"))
+                .from(table("lineage_column")).where(f("output_name").eq(name)).orderBy(f("output_column"), f("input_name"), f("input_column"))
+                .fetch()) {
+            from.computeIfAbsent(String.valueOf(r.get(0)), k -> new ArrayList<>()).add(r.get(1) + "." + r.get(2) + " (" + r.get(3)
+                    + (Boolean.TRUE.equals(r.get(4, Boolean.class)) ? ", masked" : "") + ")");
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        var table = spec == null ? Optional.<dev.sluice.config.TableSpec>empty() : ref(name).flatMap(spec::table);
+        if (table.isPresent()) {
+            for (var c : table.get().columns()) {
+                out.add(row("column", c.name(), "type", c.type().id(), "from", from.getOrDefault(c.name(), List.of())));
+            }
+            return out;
+        }
+        from.forEach((column, inputs) -> out.add(row("column", column, "type", null, "from", inputs)));
+        return out;
+    }
+
+    private static Optional<DatasetRef> ref(String name) {
+        try {
+            return Optional.of(DatasetRef.parse(name));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     private List<Map<String, Object>> edges(List<LineageRepository.Edge> edges) {
