@@ -110,8 +110,8 @@ async function backfill(id) {
   const b = await api('backfills/' + encodeURIComponent(id));
   view.replaceChildren(el('h1', {}, 'Backfill ' + b.backfill_id),
     table(['pipeline', 'from', 'to', 'status', 'progress'], [[b.pipeline, b.from, b.to, status(b.status), JSON.stringify(b.progress)]]),
-    el('h2', {}, 'Partitions'), table(['partition', 'action', 'status', 'run', 'message'],
-      b.partitions.map(p => [p.partition, p.action, status(p.status), p.run_id ? { node: link('#/run/' + p.run_id, p.run_id) } : '-', p.message ?? ''])));
+    el('h2', {}, 'Partitions'), el('div', { id: 'partitions' }, table(['partition', 'action', 'status', 'run', 'message'],
+      b.partitions.map(p => [p.partition, p.action, status(p.status), p.run_id ? { node: link('#/run/' + p.run_id, p.run_id) } : '-', p.message ?? '']))));
 }
 
 async function route() {

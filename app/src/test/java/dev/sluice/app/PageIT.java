@@ -65,6 +65,11 @@ class PageIT {
             RunSummary run = runner.run(good, new Partition("2001-01-03"), RunOptions.plain());
             assertThat(run.status()).isEqualTo("COMPLETED");
             assertThat(runner.run(strict, new Partition("2001-02-22"), RunOptions.plain()).status()).isEqualTo("FAILED");
+            // a backfill of 2001-01-02 … 2001-01-03: the first day runs, the second is already COMPLETED
+            var backfill = new dev.sluice.batch.backfill.Backfill(runner, Clock.systemUTC());
+            var report = backfill.run(good, backfill.plan(good, java.time.LocalDate.parse("2001-01-02"), java.time.LocalDate.parse("2001-01-03"), false),
+                    new dev.sluice.batch.backfill.Backfill.Options(1, 64, "page-test"), dev.sluice.batch.backfill.Backfill.Progress.NONE);
+            assertThat(report.status()).isEqualTo("COMPLETED");
             try (LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), TOKEN,
                     new CatalogApi(w.dsl(), good, Clock.systemUTC()), new WarehouseMetrics(w.dsl(), good, Clock.systemUTC()))) {
                 WebDriver browser = chromium();
@@ -122,6 +127,14 @@ class PageIT {
                     assertThat(runPage).contains("flights").contains("2001-01-03").contains("COMPLETED")
                             .contains("bronze.flights_raw").contains(Long.toString(run.bronzeRows()));
                     shot(browser, shots, "4-run");
+
+                    browser.get(base + "/#/backfill/" + report.backfillId());
+                    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "Backfill " + report.backfillId()));
+                    var planned = report.outcomes().stream().filter(o -> o.partition().key().equals("2001-01-02")).findFirst().orElseThrow();
+                    String row = browser.findElement(By.xpath("//div[@id='partitions']//tr[td[text()='2001-01-02']]")).getText();
+                    assertThat(row).contains("COMPLETED").contains(planned.summary().runId().toString());
+                    assertThat(browser.findElement(By.id("view")).getText()).contains("{\"COMPLETED\":1}");
+                    shot(browser, shots, "5-backfill");
 
                     browser.get(base + "/#/dataset/gold.nope");
                     wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("error")));
