@@ -35,6 +35,10 @@ final class SchedulerCommand implements Callable<Integer> {
     @Option(names = "--strict", description = "design-rule warnings refuse it too (also SLUICE_STRICT=true)")
     boolean strict;
 
+    @Option(names = "--serve-port", paramLabel = "N", description = "also serve the page, the catalog API and /actuator/prometheus"
+            + " on this port (0: a free one), bound to SLUICE_BIND_ADDRESS (default 127.0.0.1), SLUICE_API_TOKEN as with sluice serve")
+    Integer servePort;
+
     @Option(names = "--pipeline", paramLabel = "P", description = "a pipeline to schedule (repeatable; default: every spec with a schedule)")
     List<String> pipelines;
 
@@ -56,6 +60,8 @@ final class SchedulerCommand implements Callable<Integer> {
     SchedulerCommand(SluiceContext ctx) {
         this.ctx = ctx;
     }
+
+    private dev.sluice.app.serve.LineageServer server;
 
     @Override
     public Integer call() throws Exception {
@@ -93,12 +99,28 @@ final class SchedulerCommand implements Callable<Integer> {
             }
             scheduler.start();
             out.println("sluice scheduler " + scheduler.instanceId() + ": running " + specs.size() + " pipeline(s); stop with SIGTERM");
+            if (servePort != null) {
+                String bind = java.util.Objects.requireNonNullElse(ctx.env().apply("SLUICE_BIND_ADDRESS"), "127.0.0.1");
+                java.time.Clock clock = java.time.Clock.systemUTC();
+                try {
+                    server = new dev.sluice.app.serve.LineageServer(new java.net.InetSocketAddress(bind, servePort),
+                            new dev.sluice.batch.lineage.LineageRepository(warehouse.dsl()), ctx.env().apply("SLUICE_API_TOKEN"),
+                            new dev.sluice.app.serve.CatalogApi(warehouse.dsl(), first, clock),
+                            new dev.sluice.app.serve.WarehouseMetrics(warehouse.dsl(), first, clock));
+                } catch (java.io.IOException e) {
+                    throw new BadInputException(bind + ":" + servePort, -1, null, "cannot listen there: " + e.getMessage());
+                }
+                out.println("sluice scheduler: serving http://" + bind + ":" + server.port() + "/ (page, /api/v1, /actuator/prometheus)");
+            }
             out.flush();
             stopped.await();
             out.println("sluice scheduler " + scheduler.instanceId() + ": stopping; running loads end their chunk and are"
                     + " recorded STOPPED (the next fire of their partition resumes them)");
             out.flush();
         } finally {
+            if (server != null) {
+                server.close();
+            }
             scheduler.close();
             warehouse.close();
         }
