@@ -184,25 +184,37 @@ public final class HotSink {
 
     /** Quarantines each poison record once (by its source position). */
     private void quarantine(DSLContext tx, List<Poison> poison, RunId consumerRun, OffsetDateTime now) {
+        if (poison.isEmpty()) {
+            return;
+        }
+        // the positions already quarantined (a redelivered batch), in one query; then one JDBC batch
+        Field<String> source = DSL.field(DSL.name("source"), String.class);
+        Field<Long> position = DSL.field(DSL.name("source_pos"), Long.class);
+        java.util.Set<String> known = new java.util.HashSet<>();
+        tx.select(source, position).from(QUARANTINE)
+                .where(source.in(poison.stream().map(p -> p.at().source()).distinct().toList()),
+                        position.in(poison.stream().map(p -> p.at().offset()).distinct().toList()))
+                .forEach(r -> known.add(r.value1() + "@" + r.value2()));
+        List<Field<?>> fields = new ArrayList<>();
+        for (String n : List.of("pipeline", "dataset", "partition_key", "run_id", "source", "rule_id", "reason", "record_json", "status")) {
+            fields.add(DSL.field(DSL.name(n), SQLDataType.VARCHAR));
+        }
+        fields.add(DSL.field(DSL.name("source_pos"), SQLDataType.BIGINT));
+        fields.add(DSL.field(DSL.name("quarantined_at"), SQLDataType.TIMESTAMPWITHTIMEZONE));
+        List<Field<?>> placeholders = new ArrayList<>();
+        fields.forEach(f -> placeholders.add(DSL.val(null, f.getDataType())));
+        var batch = tx.batch(tx.insertInto(QUARANTINE, fields).values(placeholders));
+        int rows = 0;
         for (Poison p : poison) {
-            boolean known = tx.fetchExists(QUARANTINE, DSL.field(DSL.name("source")).eq(p.at().source())
-                    .and(DSL.field(DSL.name("source_pos")).eq(p.at().offset())));
-            if (known) {
-                continue;
+            if (!known.add(p.at().source() + "@" + p.at().offset())) {
+                continue; // quarantined before, or twice in this batch
             }
-            tx.insertInto(QUARANTINE)
-                    .set(DSL.field(DSL.name("pipeline")), pipeline)
-                    .set(DSL.field(DSL.name("dataset")), hot.sink().qualifiedName())
-                    .set(DSL.field(DSL.name("partition_key")), "none")
-                    .set(DSL.field(DSL.name("run_id")), consumerRun.toString())
-                    .set(DSL.field(DSL.name("source")), p.at().source())
-                    .set(DSL.field(DSL.name("source_pos")), p.at().offset())
-                    .set(DSL.field(DSL.name("rule_id")), p.violation().ruleId())
-                    .set(DSL.field(DSL.name("reason")), truncate(p.violation().reason(), 1000))
-                    .set(DSL.field(DSL.name("record_json")), raw(p))
-                    .set(DSL.field(DSL.name("quarantined_at")), now)
-                    .set(DSL.field(DSL.name("status")), "OPEN")
-                    .execute();
+            batch = batch.bind(pipeline, hot.sink().qualifiedName(), "none", consumerRun.toString(), p.at().source(), p.violation().ruleId(),
+                    truncate(p.violation().reason(), 1000), raw(p), "OPEN", p.at().offset(), now);
+            rows++;
+        }
+        if (rows > 0) {
+            batch.execute();
         }
     }
 
@@ -223,7 +235,6 @@ public final class HotSink {
         }
     }
 
-    /** Recomputes the windows that {@code counted} events belong to. */
     /** Counts {@code counted} (events counted from now on, not before) in every window. */
     private void rewindow(DSLContext tx, List<Consumed> counted) {
         if (counted.isEmpty()) {

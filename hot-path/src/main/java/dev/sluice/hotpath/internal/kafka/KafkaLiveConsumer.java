@@ -102,16 +102,7 @@ public final class KafkaLiveConsumer implements LiveConsumer {
         this.sink = new HotSink(spec.name(), hot, contract);
         this.hooks = hooks;
         sink.create(warehouse.dsl());
-        Properties c = new Properties();
-        c.put("bootstrap.servers", hot.bootstrapServers());
-        c.put("group.id", hot.groupId());
-        c.put("enable.auto.commit", "false");
-        c.put("auto.offset.reset", "earliest");
-        c.put("max.poll.records", Integer.toString(hot.maxPollRecords()));
-        c.put("key.deserializer", ByteArrayDeserializer.class.getName());
-        c.put("value.deserializer", ByteArrayDeserializer.class.getName());
-        c.putAll(extra);
-        this.consumer = new KafkaConsumer<>(c);
+        this.consumer = new KafkaConsumer<>(consumerSettings(hot, hot.groupId(), extra));
         Properties p = new Properties();
         p.put("bootstrap.servers", hot.bootstrapServers());
         p.put("acks", "all");
@@ -335,6 +326,24 @@ public final class KafkaLiveConsumer implements LiveConsumer {
     }
 
     private int partitions;
+
+    /**
+     * The settings of every consumer of a hot path's topic (this one and the benchmark's raw
+     * baseline): byte-array records, no auto-commit, from the earliest offset when the group has
+     * none, at most {@code max_poll_records} per poll; {@code extra} added last.
+     */
+    static Properties consumerSettings(HotPathSpec hot, String groupId, Map<String, Object> extra) {
+        Properties c = new Properties();
+        c.put("bootstrap.servers", hot.bootstrapServers());
+        c.put("group.id", groupId);
+        c.put("enable.auto.commit", "false");
+        c.put("auto.offset.reset", "earliest");
+        c.put("max.poll.records", Integer.toString(hot.maxPollRecords()));
+        c.put("key.deserializer", ByteArrayDeserializer.class.getName());
+        c.put("value.deserializer", ByteArrayDeserializer.class.getName());
+        c.putAll(extra);
+        return c;
+    }
 
     private static HotSink.Position position(ConsumerRecord<byte[], byte[]> r) {
         return new HotSink.Position(r.topic(), r.partition(), r.offset());

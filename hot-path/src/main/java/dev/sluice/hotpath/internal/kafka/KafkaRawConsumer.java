@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /** {@link dev.sluice.hotpath.RawConsumer} on a Kafka consumer in a fresh group. Stateless. */
 public final class KafkaRawConsumer {
@@ -18,15 +17,7 @@ public final class KafkaRawConsumer {
 
     /** See {@link dev.sluice.hotpath.RawConsumer#read}. */
     public static long read(HotPathSpec hot, Map<String, Object> extra, long records, Duration timeout) {
-        Properties c = new Properties();
-        c.put("bootstrap.servers", hot.bootstrapServers());
-        c.put("group.id", "sluice-raw-baseline-" + UUID.randomUUID());
-        c.put("enable.auto.commit", "false");
-        c.put("auto.offset.reset", "earliest");
-        c.put("max.poll.records", Integer.toString(hot.maxPollRecords()));
-        c.put("key.deserializer", ByteArrayDeserializer.class.getName());
-        c.put("value.deserializer", ByteArrayDeserializer.class.getName());
-        c.putAll(extra);
+        Properties c = KafkaLiveConsumer.consumerSettings(hot, "sluice-raw-baseline-" + UUID.randomUUID(), extra);
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
             consumer.subscribe(List.of(hot.topic()));
             long end = System.nanoTime() + timeout.toNanos();
