@@ -168,10 +168,7 @@ public final class CatalogApi {
     private List<Map<String, Object>> quality(String dataset) {
         Table<?> q = table("quality_results").as("r");
         Field<Long> id = DSL.field(DSL.name("r", "result_id"), Long.class);
-        Field<Long> latest = DSL.field(DSL.select(DSL.max(DSL.field(DSL.name("r2", "result_id"), Long.class))).from(table("quality_results").as("r2"))
-                .where(DSL.field(DSL.name("r2", "dataset")).eq(DSL.field(DSL.name("r", "dataset"))),
-                        DSL.field(DSL.name("r2", "partition_key")).eq(DSL.field(DSL.name("r", "partition_key"))),
-                        DSL.field(DSL.name("r2", "check_id")).eq(DSL.field(DSL.name("r", "check_id")))));
+        Field<Long> latest = dev.sluice.batch.gate.QualityResultRepository.latestOf("r");
         List<Map<String, Object>> out = new ArrayList<>();
         for (Record r : dsl.select(a("partition_key"), a("check_id"), a("expectation"), a("family"), a("boundary"), a("severity"), a("status"),
                         a("metric"), a("message"), a("run_id")).from(q)

@@ -124,10 +124,7 @@ public final class WarehouseMetrics {
     }
 
     private void gates(PrometheusMeterRegistry r) {
-        Field<Long> latest = DSL.field(DSL.select(DSL.max(DSL.field(DSL.name("r2", "result_id"), Long.class))).from(t("quality_results").as("r2"))
-                .where(DSL.field(DSL.name("r2", "dataset")).eq(DSL.field(DSL.name("r", "dataset"))),
-                        DSL.field(DSL.name("r2", "partition_key")).eq(DSL.field(DSL.name("r", "partition_key"))),
-                        DSL.field(DSL.name("r2", "check_id")).eq(DSL.field(DSL.name("r", "check_id")))));
+        Field<Long> latest = dev.sluice.batch.gate.QualityResultRepository.latestOf("r");
         var p = DSL.field(DSL.name("r", "pipeline"));
         var d = DSL.field(DSL.name("r", "dataset"));
         var fam = DSL.field(DSL.name("r", "family"));

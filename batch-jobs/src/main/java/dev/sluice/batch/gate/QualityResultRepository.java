@@ -131,8 +131,12 @@ public final class QualityResultRepository {
                 .fetch(r -> new RunResult(r.value1(), r.value2(), r.value3(), r.value4(), r.value5()));
     }
 
-    /** The id of the latest evaluation of the same (dataset, partition, check) as the row of {@code alias}. */
-    private static Field<Long> latestOf(String alias) {
+    /**
+     * The id of the latest evaluation of the same (dataset, partition, check) as the row of
+     * {@code sluice.quality_results} aliased {@code alias}: {@code result_id = latestOf(alias)}
+     * keeps each check's current result. (A correlated subquery over alias {@code r2}.)
+     */
+    public static Field<Long> latestOf(String alias) {
         return DSL.field(DSL.select(DSL.max(f("r2", "result_id", Long.class))).from(T.as("r2")).where(
                 f("r2", "dataset", String.class).eq(f(alias, "dataset", String.class)),
                 f("r2", "check_id", String.class).eq(f(alias, "check_id", String.class)),
