@@ -89,6 +89,15 @@ class CatalogApiIT {
                         .isEqualTo("no run '01aa0000-0000-7000-8000-000000000000' is recorded here");
                 assertThat(get(port, "/api/v1/backfills/x", TOKEN).statusCode()).isEqualTo(404);
                 assertThat(get(port, "/api/v1/nothing", TOKEN).statusCode()).isEqualTo(404);
+                // a malformed %-escape (no client library sends one: a raw request) is a 400, not a 500
+                try (var socket = new java.net.Socket("127.0.0.1", port)) {
+                    socket.getOutputStream().write(("GET /api/v1/datasets?q=%zz HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TOKEN
+                            + "\r\nConnection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                    assertThat(answer).startsWith("HTTP/1.1 400");
+                }
+                assertThat(ok(port, "/api/v1/datasets/gold%2Eairport_daily_delays").get("name").asText())
+                        .as("a %-escaped name is decoded once").isEqualTo("gold.airport_daily_delays");
 
                 for (String method : new String[] {"POST", "PUT", "DELETE"}) {
                     HttpResponse<String> write = send(port, "/api/v1/datasets/gold.airport_daily_delays", method, TOKEN);

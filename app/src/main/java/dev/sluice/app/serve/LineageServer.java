@@ -134,7 +134,7 @@ public final class LineageServer implements AutoCloseable {
                 reply(x, 405, Map.of("error", "the catalog API is read-only (GET); the only write is POST /api/v1/lineage"));
                 return;
             }
-            String path = x.getRequestURI().getPath();
+            String path = x.getRequestURI().getRawPath();
             String[] parts = path.replaceFirst("^/api/v1/?", "").split("/", 2);
             if (catalog == null || !path.startsWith("/api/v1/")) {
                 reply(x, 404, Map.of("error", "no such endpoint: " + path, "endpoints", ENDPOINTS));
@@ -155,6 +155,9 @@ public final class LineageServer implements AutoCloseable {
                         "the backfill id `sluice backfill` printed");
                 default -> reply(x, 404, Map.of("error", "no such endpoint: " + path, "endpoints", ENDPOINTS));
             }
+        } catch (IllegalArgumentException e) {
+            // a malformed %-escape in the name or the query (decoded once, from the raw URI)
+            reply(x, 400, Map.of("error", "malformed request: " + e.getMessage()));
         } catch (RuntimeException e) {
             LOG.warn("catalog request failed: {}", e.getMessage(), e);
             reply(x, 500, Map.of("error", "the request failed: " + e.getMessage()));
