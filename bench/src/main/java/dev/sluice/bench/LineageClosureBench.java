@@ -51,7 +51,7 @@ public final class LineageClosureBench {
         }
     }
 
-    private static void load(DSLContext dsl, int runs) {
+    static void load(DSLContext dsl, int runs) {
         var insert = dsl.insertInto(DSL.table(DSL.name("sluice", "lineage_edge")),
                 DSL.field(DSL.name("run_id")), DSL.field(DSL.name("job")), DSL.field(DSL.name("partition_key")),
                 DSL.field(DSL.name("input_namespace")), DSL.field(DSL.name("input_name")), DSL.field(DSL.name("output_namespace")),

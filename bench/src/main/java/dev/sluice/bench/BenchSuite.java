@@ -1,0 +1,251 @@
+package dev.sluice.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Every benchmark against its baseline, side by side in one run on one machine, written to
+ * {@code benchmarks.md} (the table: measure, Sluice, baseline, ratio, goal) and
+ * {@code benchmarks.json} (every repeat, warm-ups, the machine). The command is
+ * {@code ./sluice-bench} at the project root.
+ *
+ * <p>Arguments: {@code --home DIR} (a Sluice home with the sample landing zone, from
+ * {@code sluice sample-data}), {@code --out DIR} (where the two files go), {@code --smoke} (a
+ * seconds-long run over 2 days that skips the whole-process measures: CI runs it so the bench does
+ * not rot), {@code --repeats N} (in-process measures, default 3), {@code --process-repeats N}
+ * (whole-process measures, default 1: one bulk medallion takes about 10 minutes here),
+ * {@code --only a,b} (measure names: bronze, medallion, backfill, overhead, hotpath, lineage).
+ *
+ * <p>Each measure reports the median and the spread (min–max) of its repeats; a warm-up is run
+ * first where the measure is in-process and reported apart.
+ */
+public final class BenchSuite {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** How big a run is. */
+    record Settings(boolean smoke, int repeats, int processRepeats, LocalDate from, LocalDate to, int overheadPartitions,
+            int hotEvents, int hotRate, int hotSeconds, int lineageRuns, List<String> only) {
+
+        static Settings full(int repeats, int processRepeats, List<String> only) {
+            return new Settings(false, repeats, processRepeats, LocalDate.parse("2001-01-01"), LocalDate.parse("2001-07-01"), 182,
+                    300_000, 10_000, 30, 10_000, only);
+        }
+
+        static Settings smoke(List<String> only) {
+            return new Settings(true, 1, 0, LocalDate.parse("2001-01-02"), LocalDate.parse("2001-01-03"), 4, 5_000, 1_000, 3, 500, only);
+        }
+
+        boolean runs(String measure) {
+            return only.isEmpty() || only.contains(measure);
+        }
+
+        int days() {
+            return (int) (to.toEpochDay() - from.toEpochDay() + 1);
+        }
+    }
+
+    private BenchSuite() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path home = null;
+        Path out = null;
+        boolean smoke = false;
+        int repeats = 3;
+        int processRepeats = 1;
+        List<String> only = List.of();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--home" -> home = Path.of(args[++i]).toAbsolutePath();
+                case "--out" -> out = Path.of(args[++i]).toAbsolutePath();
+                case "--smoke" -> smoke = true;
+                case "--repeats" -> repeats = Integer.parseInt(args[++i]);
+                case "--process-repeats" -> processRepeats = Integer.parseInt(args[++i]);
+                case "--only" -> only = List.of(args[++i].split(","));
+                default -> {
+                    System.err.println("unknown argument " + args[i] + "; usage: BenchSuite --home DIR --out DIR [--smoke]"
+                            + " [--repeats N] [--process-repeats N] [--only bronze,medallion,backfill,overhead,hotpath,lineage]");
+                    System.exit(2);
+                }
+            }
+        }
+        if (home == null || out == null || !BronzeIngestBench.hasLanding(home)) {
+            System.err.println("--home must name a Sluice home with landing/flights (sluice sample-data), and --out a directory");
+            System.exit(2);
+        }
+        Settings settings = smoke ? Settings.smoke(only) : Settings.full(repeats, processRepeats, only);
+        ObjectNode report = run(HotPathBench.root(), home, Files.createTempDirectory("sluice-bench"), settings);
+        write(report, out);
+        System.out.println("wrote " + out.resolve("benchmarks.md") + " and " + out.resolve("benchmarks.json"));
+    }
+
+    /** Runs the measures {@code s} names; returns the report (its {@code rows} are the table). */
+    static ObjectNode run(Path root, Path home, Path work, Settings s) throws Exception {
+        ObjectNode report = JSON.createObjectNode();
+        report.put("started_at", OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toString());
+        report.set("machine", BackfillBench.machine().put("max_heap_mb", Runtime.getRuntime().maxMemory() >> 20));
+        report.put("smoke", s.smoke()).put("repeats", s.repeats()).put("process_repeats", s.processRepeats())
+                .put("days", s.days()).put("from", s.from().toString()).put("to", s.to().toString());
+        ArrayNode rows = report.putArray("rows");
+        ObjectNode details = report.putObject("details");
+        Double duckMedian = null;
+        List<Double> duck = new ArrayList<>();
+        if (s.runs("bronze")) {
+            BronzeIngestBench.Result r = BronzeIngestBench.measure(root, home, Files.createDirectories(work.resolve("bronze")), s.from(), s.to(),
+                    s.repeats());
+            details.set("bronze", JSON.valueToTree(r));
+            row(rows, "Bronze ingest, rows/s (flights, " + s.days() + " days, " + String.format(Locale.ROOT, "%,d", r.sluiceRows()) + " rows, PostgreSQL)",
+                    r.sluiceRowsPerSecond(), r.baselineRowsPerSecond(), "Spring Batch job: Parquet reader → JdbcBatchItemWriter, chunk 1,000",
+                    true, 3.0, "≥ 3× faster", "rows/s");
+        }
+        if (s.runs("medallion")) {
+            Map<String, Long> counts = null;
+            Path dir = Files.createDirectories(work.resolve("duckdb"));
+            Path runHome = BackfillBench.prepareHome(home, dir, s.from(), s.to());
+            for (int i = 0; i <= s.repeats(); i++) {
+                long t = System.nanoTime();
+                counts = DuckDbMedallion.run(runHome.resolve("bulk-landing/flights"), home.resolve("landing/airports/airports.csv"),
+                        dir.resolve("medallion.duckdb"));
+                double sec = (System.nanoTime() - t) / 1e9;
+                if (i == 0) {
+                    details.put("duckdb_warm_up_s", sec);
+                } else {
+                    duck.add(sec);
+                }
+            }
+            details.set("duckdb_rows", JSON.valueToTree(counts));
+            details.set("duckdb_s", JSON.valueToTree(duck));
+            duckMedian = median(duck);
+        }
+        if (s.runs("backfill") || s.runs("medallion")) {
+            if (s.processRepeats() > 0) {
+                Path jar = root.resolve("app/target/sluice.jar");
+                Map<String, List<BackfillBench.Sample>> p = BackfillBench.measure(root, jar, home, Files.createDirectories(work.resolve("process")),
+                        s.from(), s.to(), s.processRepeats(), 2, 64, List.of("backfill", "bulk"));
+                details.set("process", JSON.valueToTree(p));
+                List<Double> bulk = p.get("bulk").stream().map(BackfillBench.Sample::wallS).toList();
+                List<Double> backfill = p.get("backfill").stream().map(BackfillBench.Sample::wallS).toList();
+                if (duckMedian != null) {
+                    row(rows, "full medallion of flights-3m, gates on, s (H2 file warehouse vs DuckDB file)", bulk,
+                            duck, "DuckDB: the same three SQL steps on the same Parquet files",
+                            false, 4.0, "≤ 4× DuckDB's time", "s");
+                }
+                List<Double> gateShare = p.get("bulk").stream().map(x -> 100 * x.gateS() / x.wallS()).toList();
+                row(rows, "gates' share of the full load, % (gate steps' time over wall time)", gateShare, null, "—", false, 20.0, "≤ 20 %", "%");
+                List<Double> backfillShare = p.get("backfill").stream().map(x -> 100 * x.gateS() / x.wallS()).toList();
+                row(rows, "gates' share of the " + s.days() + "-day backfill, %", backfillShare, null, "—", false, 20.0, "≤ 20 %", "%");
+                row(rows, "backfill of " + s.days() + " daily partitions, gates on, s", backfill, bulk,
+                        "the same pipeline run once over the whole range as one partition, gates on", false, 1.5, "≤ 1.5×", "s");
+            } else {
+                details.put("process", "skipped: whole-process measures do not run in the smoke run");
+            }
+        }
+        if (s.runs("overhead")) {
+            OverheadBench.Result r = OverheadBench.measure(Files.createDirectories(work.resolve("overhead")), s.overheadPartitions(), s.repeats(), 1);
+            details.set("overhead", JSON.valueToTree(r));
+            row(rows, "orchestration overhead, ms per partition (" + s.overheadPartitions() + " trivial partitions)", r.msPerPartition(), null,
+                    "—", false, 50.0, "< 50 ms/partition", "ms");
+        }
+        if (s.runs("hotpath")) {
+            HotPathBench.Result r = HotPathBench.measure(root, Files.createDirectories(work.resolve("hotpath")), s.hotEvents(), s.hotRate(),
+                    s.hotSeconds(), s.repeats());
+            details.set("hotpath", JSON.valueToTree(r));
+            row(rows, "hot path events/s into the sink (" + String.format(Locale.ROOT, "%,d", s.hotEvents()) + " events)",
+                    r.sinkEventsPerSecond(), r.rawEventsPerSecond(), "raw consumer reading the same topic, doing nothing", true, 0.5, "≥ 50 %",
+                    "events/s");
+            row(rows, "hot path p99 latency at " + String.format(Locale.ROOT, "%,d", s.hotRate()) + " events/s, ms", r.latencyP99Ms(), null, "—",
+                    false, 500.0, "p99 < 500 ms", "ms");
+        }
+        if (s.runs("lineage")) {
+            details.set("lineage", lineage(s));
+            List<Double> p50 = List.of(details.get("lineage").get("p50_ms").asDouble());
+            row(rows, "lineage downstream closure over " + String.format(Locale.ROOT, "%,d", s.lineageRuns()) + " runs, ms (JMH p50; p99 "
+                    + String.format(Locale.ROOT, "%.1f", details.get("lineage").get("p99_ms").asDouble()) + ")", p50, null, "—", false, 100.0,
+                    "< 100 ms", "ms");
+        }
+        report.put("ended_at", OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toString());
+        return report;
+    }
+
+    /** The JMH run of {@link LineageClosureJmh}: forked in the full run, in this JVM in the smoke run. */
+    private static ObjectNode lineage(Settings s) throws Exception {
+        Options o = new OptionsBuilder().include(LineageClosureJmh.class.getName() + ".downstreamClosure")
+                .param("runs", Integer.toString(s.lineageRuns()))
+                .forks(s.smoke() ? 0 : 1)
+                .warmupIterations(s.smoke() ? 1 : 3).warmupTime(TimeValue.milliseconds(s.smoke() ? 200 : 2_000))
+                .measurementIterations(s.smoke() ? 1 : 5).measurementTime(TimeValue.milliseconds(s.smoke() ? 500 : 3_000))
+                .shouldFailOnError(true).build();
+        Collection<RunResult> results = new Runner(o).run();
+        RunResult r = results.iterator().next();
+        var stats = r.getPrimaryResult().getStatistics();
+        ObjectNode n = JSON.createObjectNode();
+        n.put("tool", "JMH 1.37, sample-time mode").put("forks", s.smoke() ? 0 : 1).put("runs_in_store", s.lineageRuns())
+                .put("samples", stats.getN()).put("p50_ms", stats.getPercentile(50)).put("p99_ms", stats.getPercentile(99))
+                .put("mean_ms", stats.getMean()).put("max_ms", stats.getMax());
+        return n;
+    }
+
+    /**
+     * Adds a table row. {@code ratio} is Sluice over the baseline, of the medians; for a measure
+     * where more is better ({@code higherIsBetter}) a goal is met at ratio ≥ goal, else at ≤ goal;
+     * without a baseline the goal applies to Sluice's median itself.
+     */
+    private static void row(ArrayNode rows, String measure, List<Double> sluice, List<Double> baseline, String baselineWhat,
+            boolean higherIsBetter, double goal, String goalText, String unit) {
+        ObjectNode r = rows.addObject();
+        double sm = median(sluice);
+        r.put("measure", measure).put("unit", unit).put("sluice_median", sm).put("sluice_min", min(sluice)).put("sluice_max", max(sluice));
+        r.set("sluice_repeats", JSON.valueToTree(sluice));
+        r.put("baseline", baselineWhat).put("goal", goalText);
+        boolean met;
+        if (baseline != null) {
+            double bm = median(baseline);
+            double ratio = sm / bm;
+            r.put("baseline_median", bm).put("baseline_min", min(baseline)).put("baseline_max", max(baseline)).put("ratio", ratio);
+            r.set("baseline_repeats", JSON.valueToTree(baseline));
+            met = higherIsBetter ? ratio >= goal : ratio <= goal;
+        } else {
+            met = higherIsBetter ? sm >= goal : sm < goal || (goalText.startsWith("≤") && sm <= goal);
+        }
+        r.put("met", met);
+    }
+
+    /** Writes {@code benchmarks.json} and {@code benchmarks.md} into {@code out}. */
+    static void write(ObjectNode report, Path out) throws IOException {
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("benchmarks.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report) + "\n");
+        Files.writeString(out.resolve("benchmarks.md"), BenchReport.markdown(report));
+    }
+
+    static double median(List<Double> v) {
+        double[] xs = v.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return xs.length % 2 == 1 ? xs[xs.length / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2;
+    }
+
+    private static double min(List<Double> v) {
+        return v.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+    }
+
+    private static double max(List<Double> v) {
+        return v.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+    }
+}
