@@ -145,14 +145,16 @@ public final class BenchSuite {
                 List<Double> bulk = p.get("bulk").stream().map(BackfillBench.Sample::wallS).toList();
                 List<Double> backfill = p.get("backfill").stream().map(BackfillBench.Sample::wallS).toList();
                 if (duckMedian != null) {
-                    row(rows, "full medallion of flights-3m, gates on, s (H2 file warehouse vs DuckDB file)", bulk,
+                    row(rows, "full medallion of flights-3m, gates on, s (`sluice backfill` of the " + s.days()
+                            + " days into an H2 file vs DuckDB into a file)", backfill,
                             duck, "DuckDB: the same three SQL steps on the same Parquet files",
                             false, 4.0, "≤ 4× DuckDB's time", "s");
                 }
-                List<Double> gateShare = p.get("bulk").stream().map(x -> 100 * x.gateS() / x.wallS()).toList();
-                row(rows, "gates' share of the full load, % (gate steps' time over wall time)", gateShare, null, "—", false, 20.0, "≤ 20 %", "%");
                 List<Double> backfillShare = p.get("backfill").stream().map(x -> 100 * x.gateS() / x.wallS()).toList();
-                row(rows, "gates' share of the " + s.days() + "-day backfill, %", backfillShare, null, "—", false, 20.0, "≤ 20 %", "%");
+                row(rows, "gates' share of the full load (the backfill above), % of its wall time", backfillShare, null, "—", false, 20.0,
+                        "≤ 20 %", "%");
+                List<Double> gateShare = p.get("bulk").stream().map(x -> 100 * x.gateS() / x.wallS()).toList();
+                row(rows, "gates' share of the one-partition run below, %", gateShare, null, "—", false, 20.0, "≤ 20 %", "%");
                 row(rows, "backfill of " + s.days() + " daily partitions, gates on, s", backfill, bulk,
                         "the same pipeline run once over the whole range as one partition, gates on", false, 1.5, "≤ 1.5×", "s");
             } else {
