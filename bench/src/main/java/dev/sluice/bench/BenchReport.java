@@ -45,8 +45,31 @@ final class BenchReport {
             }
             md.append(" | ").append(r.get("goal").asText()).append(" | ").append(r.get("met").asBoolean() ? "yes" : "**no**").append(" |\n");
         }
-        md.append('\n').append(notes());
+        md.append('\n').append(warmUps(report.get("details"))).append(notes());
         return md.toString();
+    }
+
+    /** The warm-ups, reported apart from the medians. */
+    private static String warmUps(JsonNode d) {
+        StringBuilder w = new StringBuilder("Warm-ups (run first, not in the medians):");
+        if (d.has("bronze")) {
+            w.append(String.format(Locale.ROOT, " Bronze ingest %,.0f rows/s (Sluice) and %,.0f rows/s (Spring Batch);",
+                    d.at("/bronze/warmUpSluice").asDouble(), d.at("/bronze/warmUpBaseline").asDouble()));
+        }
+        if (d.has("duckdb_warm_up_s")) {
+            w.append(String.format(Locale.ROOT, " DuckDB medallion %.1f s;", d.get("duckdb_warm_up_s").asDouble()));
+        }
+        if (d.has("overhead")) {
+            w.append(String.format(Locale.ROOT, " orchestration %.1f ms per partition (20 partitions);",
+                    d.at("/overhead/warmUpMsPerPartition").asDouble()));
+        }
+        if (d.has("hotpath")) {
+            w.append(" hot path p99 over the first 20 % of each latency run ").append(d.at("/hotpath/warmUpP99Ms")).append(" ms;");
+        }
+        if (d.has("lineage")) {
+            w.append(String.format(Locale.ROOT, " lineage closure, first call on a fresh store %.1f ms.", d.at("/lineage/cold_first_call_ms").asDouble()));
+        }
+        return w.append(" Whole-process measures include the JVM's and Spark's start, alike for both sides.\n\n").toString();
     }
 
     private static String figure(JsonNode r, String side) {
