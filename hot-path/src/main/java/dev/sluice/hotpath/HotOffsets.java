@@ -37,12 +37,13 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  * One UPDATE (or, for a partition never stored, one INSERT) per partition of a batch; the values
  * it needs from before come from the one query {@link #read} the batch makes anyway for the
- * watermark. Thread-safe (stateless besides the group).
+ * watermark. Thread-safe (stateless besides the group). Public for readers of the table: only
+ * {@link #rateAt}.
  */
-final class HotOffsets {
+public final class HotOffsets {
 
     /** The time constant of {@code rate_eps}, in seconds. */
-    static final long RATE_TAU_SECONDS = 60;
+    public static final long RATE_TAU_SECONDS = 60;
 
     private static final Table<?> OFFSETS = DSL.table(DSL.name("sluice", "hot_offset"));
     private static final Field<String> GROUP = DSL.field(DSL.name("group_id"), String.class);
@@ -121,7 +122,7 @@ final class HotOffsets {
             Stored was = before.get(partition);
             Double rate = was == null ? null : rate(was.rateEps(), stored, Duration.between(was.updatedAt(), now));
             int moved = tx.update(OFFSETS).set(NEXT, r.nextOffset()).set(UPDATED, now)
-                    .set(MAX_EVENT, n == null ? MAX_EVENT : DSL.greatest(DSL.coalesce(MAX_EVENT, DSL.val(n)), DSL.val(n)))
+                    .set(MAX_EVENT, n == null ? MAX_EVENT : DSL.greatest(DSL.coalesce(MAX_EVENT, DSL.inline(n)), DSL.inline(n)))
                     .set(LAG, r.lagRecords() == null ? LAG : DSL.val(r.lagRecords()))
                     .set(STORED, STORED.plus(stored))
                     .set(LATENCY_MAX, latency.maxMs()).set(LATENCY_P50, latency.p50Ms())
@@ -149,8 +150,12 @@ final class HotOffsets {
         return (previous == null ? 0 : previous) * keep + (1 - keep) * events / seconds;
     }
 
-    /** A stored {@code rate_eps} decayed by {@code age} without stores (no events), as read at that time. */
-    static double rateAt(double stored, Duration age) {
+    /**
+     * A stored {@code rate_eps} (events/s) decayed by {@code age} without stores (no events: the
+     * average goes on with 0 events/s), as read that long after {@code updated_at}; a negative age
+     * (clocks apart) counts as 0.
+     */
+    public static double rateAt(double stored, Duration age) {
         return stored * Math.exp(-Math.max(0, age.toNanos()) / 1e9 / RATE_TAU_SECONDS);
     }
 
