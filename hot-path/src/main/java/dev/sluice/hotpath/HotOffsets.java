@@ -32,7 +32,9 @@ import org.jspecify.annotations.Nullable;
  *       Unix load average's weighting, for irregular intervals): at each batch
  *       {@code r = r' e^(-dt/tau) + (1 - e^(-dt/tau)) n/dt} with {@code n} the events it stored and
  *       {@code dt} the time since the partition's previous store ({@code updated_at}, the store
- *       time); null until the partition's second store. A reader decays it to its own time with
+ *       time); null until the partition's second store, which starts it from 0, so that it
+ *       understates a new steady rate for the first few time constants (63% of it after one, 95%
+ *       after three), as any such average does. A reader decays it to its own time with
  *       {@link #rateAt}.</li>
  * </ul>
  * One UPDATE (or, for a partition never stored, one INSERT) per partition of a batch; the values
