@@ -126,6 +126,13 @@ class CatalogApiIT {
                         .contains("sluice_dataset_freshness_state{dataset=\"gold.airport_daily_delays\",pipeline=\"flights\"}")
                         .contains("sluice_dataset_tslu_seconds{dataset=\"silver.flights\",pipeline=\"flights\"}")
                         .contains("sluice_run_last_duration_seconds{partition_kind=\"daily\",pipeline=\"flights\",status=\"COMPLETED\"}");
+                // the run's lineage events, as it recorded them: every event it stored was sent, none dropped or failed
+                long events = w.dsl().fetchCount(w.dsl().selectFrom("sluice.lineage_event"));
+                assertThat(events).isPositive();
+                assertThat(m).contains("sluice_lineage_run_events_total{outcome=\"sent\",pipeline=\"flights\"} " + (double) events)
+                        .contains("sluice_lineage_run_events_total{outcome=\"dropped\",pipeline=\"flights\"} 0.0")
+                        .contains("sluice_lineage_run_events_total{outcome=\"failed\",pipeline=\"flights\"} 0.0")
+                        .as("sluice serve runs no loads: no live lineage queue").doesNotContain("sluice_lineage_queue_depth");
                 assertThat(get(port, "/actuator/prometheus", null).statusCode()).isEqualTo(401);
 
                 assertThat(get(port, "/api/v1/datasets?q=airport", null).statusCode()).isEqualTo(401);

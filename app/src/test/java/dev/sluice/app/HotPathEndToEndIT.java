@@ -55,6 +55,7 @@ class HotPathEndToEndIT {
                 "SLUICE_KAFKA_BOOTSTRAP", "127.0.0.1:" + port,
                 "SLUICE_KAFKA_DEV_LIB", TestHome.projectRoot().resolve("kafka-dev/target/lib").toString()));
         SluiceEnvironment env = new SluiceEnvironment(vars);
+        java.time.Instant started = java.time.Instant.now();
         try {
             assertThat(sluice(env, "kafka-dev", "start", "--port", Integer.toString(port))).startsWith("0 kafka-dev running");
             PipelineSpec spec = new PipelineSpecLoader(env.interpolator()).load(TestHome.projectRoot().resolve("pipelines/flights.yaml"));
@@ -84,6 +85,7 @@ class HotPathEndToEndIT {
                 ra.get();
                 rb.get();
                 assertThat(dsl.resultQuery("SELECT COUNT(*) FROM bronze.flight_events WHERE NOT _late").fetchOne(0, Long.class)).isEqualTo(16_850);
+                hotPathMetrics(dsl, spec, started);
                 assertThat(dsl.resultQuery("SELECT rule_id, source_pos >= 0, reason FROM sluice.quarantine WHERE dataset = 'bronze.flight_events'").fetch())
                         .as("the event from an unknown airport, judged by Silver's rule").singleElement().satisfies(q -> {
                             assertThat(q.get(0)).isEqualTo("unknown_airport");
@@ -130,6 +132,51 @@ class HotPathEndToEndIT {
         } finally {
             sluice(env, "kafka-dev", "stop");
         }
+    }
+
+    /**
+     * The hot path's metrics once every event is stored, as {@code /actuator/prometheus} serves
+     * them: lag 0 on each of the topic's three partitions; the events counted over the partitions
+     * equal the sink's rows; a latency for the last batch of each partition between the age of the
+     * day's events (2001-01-02: Sluice's producer sets each record's timestamp to the event time)
+     * when the test started and their age now.
+     */
+    private static void hotPathMetrics(DSLContext dsl, PipelineSpec spec, java.time.Instant started) {
+        Map<String, Double> m = samples(new dev.sluice.app.serve.WarehouseMetrics(dsl, spec, java.time.Clock.systemUTC()).scrape());
+        String group = "group=\"" + spec.hotPath().groupId() + "\",";
+        long sinkRows = dsl.resultQuery("SELECT COUNT(*) FROM bronze.flight_events").fetchOne(0, Long.class);
+        double events = 0;
+        for (int p = 0; p < 3; p++) {
+            String tags = group + "partition=\"" + p + "\",topic=\"flights.events\"";
+            assertThat(sample(m, "sluice_hotpath_consumer_lag_records{" + tags + "}")).as("lag of partition %d", p).isEqualTo(0.0);
+            events += sample(m, "sluice_hotpath_events_total{" + tags + "}");
+            String at = group + "partition=\"" + p + "\",stat=\""; // tags in name order
+            double max = sample(m, "sluice_hotpath_latency_seconds{" + at + "max\",topic=\"flights.events\"}");
+            double p50 = sample(m, "sluice_hotpath_latency_seconds{" + at + "p50\",topic=\"flights.events\"}");
+            double oldest = Duration.between(java.time.Instant.parse("2001-01-01T00:00:00Z"), java.time.Instant.now()).toSeconds();
+            double youngest = Duration.between(java.time.Instant.parse("2001-01-04T00:00:00Z"), started).toSeconds();
+            assertThat(p50).as("median latency of partition %d", p).isBetween(youngest, max);
+            assertThat(max).as("greatest latency of partition %d", p).isBetween(p50, oldest);
+            assertThat(sample(m, "sluice_hotpath_events_per_second{" + tags + "}")).as("events/s of partition %d", p).isPositive();
+            assertThat(sample(m, "sluice_hotpath_last_store_age_seconds{" + tags + "}")).isBetween(0.0,
+                    (double) Duration.between(started, java.time.Instant.now()).toSeconds() + 1);
+        }
+        assertThat(events).as("events stored over the partitions").isEqualTo((double) sinkRows).isEqualTo(16_850.0);
+    }
+
+    private static double sample(Map<String, Double> samples, String key) {
+        assertThat(samples).as("the scrape").containsKey(key);
+        return samples.get(key);
+    }
+
+    /** The samples of a Prometheus text exposition: "name{tags}" to value. */
+    private static Map<String, Double> samples(String text) {
+        Map<String, Double> out = new HashMap<>();
+        text.lines().filter(l -> !l.startsWith("#") && !l.isBlank()).forEach(l -> {
+            int space = l.lastIndexOf(' ');
+            out.put(l.substring(0, space), Double.parseDouble(l.substring(space + 1)));
+        });
+        return out;
     }
 
     /** Runs a sluice command in this JVM: "<exit code> <stdout>". */

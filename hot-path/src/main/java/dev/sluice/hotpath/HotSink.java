@@ -30,7 +30,8 @@ import org.jspecify.annotations.Nullable;
  *       {@code _source_pos} (the offset) and {@code _ingested_at};</li>
  *   <li>every poison record, once, in {@code sluice.quarantine} with its raw key and value;</li>
  *   <li>the next offset of every partition the batch read, in {@code sluice.hot_offset}, only ever
- *       moving forward.</li>
+ *       moving forward, with the partition's health after the batch: the consumer's lag, the events
+ *       stored so far, the batch's latency and the events/s ({@link HotOffsets}).</li>
  * </ul>
  * The caller's transaction makes the three one unit: either all of a batch is in the database with
  * its offsets, or none of it. Thread-safe (stateless besides the table names).
@@ -38,25 +39,19 @@ import org.jspecify.annotations.Nullable;
 public final class HotSink {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Table<?> OFFSETS = DSL.table(DSL.name("sluice", "hot_offset"));
     private static final Table<?> QUARANTINE = DSL.table(DSL.name("sluice", "quarantine"));
-    private static final Field<String> GROUP = DSL.field(DSL.name("group_id"), String.class);
-    private static final Field<String> TOPIC = DSL.field(DSL.name("topic"), String.class);
-    private static final Field<Integer> PARTITION = DSL.field(DSL.name("kafka_partition"), Integer.class);
-    private static final Field<Long> NEXT = DSL.field(DSL.name("next_offset"), Long.class);
-    private static final Field<OffsetDateTime> UPDATED = DSL.field(DSL.name("updated_at"), OffsetDateTime.class);
-
-    private static final Field<Long> MAX_EVENT = DSL.field(DSL.name("max_event_s"), Long.class);
 
     private final String pipeline;
     private final HotPathSpec hot;
     private final ContractSpec contract;
+    private final HotOffsets offsets;
     private final List<WindowStore> windows = new ArrayList<>();
 
     public HotSink(String pipeline, HotPathSpec hot, ContractSpec contract) {
         this.pipeline = pipeline;
         this.hot = hot;
         this.contract = contract;
+        this.offsets = new HotOffsets(hot);
         hot.windows().forEach(w -> windows.add(new WindowStore(w, hot, contract)));
     }
 
@@ -123,12 +118,14 @@ public final class HotSink {
      * partition not read yet may still bring the oldest events), so nothing is judged late.
      *
      * @param consumerRun the consumer's run id, recorded with quarantined records
-     * @param next for each partition of {@code hot_path.topic} the batch read, the offset after its last record
+     * @param read for each partition of {@code hot_path.topic} the batch read, the offset after its
+     *     last record, the consumer's lag after the poll and the records' timestamps
      */
-    public void apply(DSLContext tx, List<Consumed> events, List<Poison> poison, Map<Integer, Long> next, RunId consumerRun,
+    public void apply(DSLContext tx, List<Consumed> events, List<Poison> poison, Map<Integer, PartitionRead> read, RunId consumerRun,
             int topicPartitions) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        long watermark = watermark(tx, topicPartitions);
+        Map<Integer, HotOffsets.Stored> before = offsets.read(tx, hot.topic());
+        long watermark = HotOffsets.watermark(before, topicPartitions, hot.allowedLateness());
         // events already in the sink (a redelivery, a replay) change nothing: not judged late again, not re-windowed
         java.util.Set<String> known = knownIds(tx, events);
         List<Consumed> fresh = new ArrayList<>();
@@ -151,19 +148,11 @@ public final class HotSink {
             }
         }
         java.util.Set<String> inserted = fresh.isEmpty() ? java.util.Set.of() : insertEvents(tx, fresh, lateIds);
+        Map<Integer, Integer> storedByPartition = new java.util.HashMap<>();
+        fresh.stream().filter(c -> inserted.contains(c.event().id())).forEach(c -> storedByPartition.merge(c.at().partition(), 1, Integer::sum));
         quarantine(tx, all, consumerRun, now);
-        advance(tx, next, newestByPartition, now);
+        offsets.advance(tx, hot.topic(), read, newestByPartition, storedByPartition, before);
         rewindow(tx, onTime.stream().filter(c -> inserted.contains(c.event().id())).toList());
-    }
-
-    /** The watermark before a batch: the least of the partitions' newest event times minus the allowed lateness (none until all delivered). */
-    private long watermark(DSLContext tx, int topicPartitions) {
-        var seen = tx.select(DSL.min(MAX_EVENT), DSL.count(MAX_EVENT)).from(OFFSETS).where(GROUP.eq(hot.groupId()), TOPIC.eq(hot.topic()))
-                .fetchOne();
-        if (seen == null || seen.value1() == null || seen.value2() < topicPartitions) {
-            return Long.MIN_VALUE;
-        }
-        return seen.value1() - hot.allowedLateness().toSeconds();
     }
 
     private java.util.Set<String> knownIds(DSLContext tx, List<Consumed> events) {
@@ -215,23 +204,6 @@ public final class HotSink {
         }
         if (rows > 0) {
             batch.execute();
-        }
-    }
-
-    /** Stores each partition's next offset and newest event time, only ever forward. */
-    private void advance(DSLContext tx, Map<Integer, Long> next, Map<Integer, Long> newestByPartition, OffsetDateTime now) {
-        for (Map.Entry<Integer, Long> e : next.entrySet()) {
-            int partition = e.getKey();
-            Long newest = newestByPartition.get(partition);
-            int moved = tx.update(OFFSETS).set(NEXT, e.getValue()).set(UPDATED, now)
-                    .set(MAX_EVENT, newest == null ? MAX_EVENT : DSL.greatest(DSL.coalesce(MAX_EVENT, DSL.inline(newest)), DSL.inline(newest)))
-                    .where(GROUP.eq(hot.groupId()), TOPIC.eq(hot.topic()), PARTITION.eq(partition), NEXT.lt(e.getValue())).execute();
-            if (moved == 0) {
-                tx.insertInto(OFFSETS).set(GROUP, hot.groupId()).set(TOPIC, hot.topic()).set(PARTITION, partition)
-                        .set(NEXT, e.getValue()).set(UPDATED, now).set(MAX_EVENT, newest)
-                        .onConflict(DSL.field(DSL.name("sluice", "hot_offset", "group_id")), DSL.field(DSL.name("sluice", "hot_offset", "topic")),
-                                DSL.field(DSL.name("sluice", "hot_offset", "kafka_partition"))).doNothing().execute();
-            }
         }
     }
 
@@ -359,22 +331,13 @@ public final class HotSink {
      * move backwards); a partition with no stored position gets one.
      */
     public void rewind(DSLContext tx, String topic, Map<Integer, Long> to) {
-        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        for (Map.Entry<Integer, Long> e : to.entrySet()) {
-            int moved = tx.update(OFFSETS).set(NEXT, e.getValue()).set(UPDATED, now)
-                    .where(GROUP.eq(hot.groupId()), TOPIC.eq(topic), PARTITION.eq(e.getKey()), NEXT.gt(e.getValue())).execute();
-            if (moved == 0 && !tx.fetchExists(OFFSETS, GROUP.eq(hot.groupId()).and(TOPIC.eq(topic)).and(PARTITION.eq(e.getKey())))) {
-                tx.insertInto(OFFSETS).set(GROUP, hot.groupId()).set(TOPIC, topic).set(PARTITION, e.getKey()).set(NEXT, e.getValue())
-                        .set(UPDATED, now).execute();
-            }
-        }
+        offsets.rewind(tx, topic, to);
     }
 
     /** The stored next offset of each partition of {@code topic} for this group. */
     public Map<Integer, Long> positions(DSLContext dsl, String topic) {
         Map<Integer, Long> out = new java.util.HashMap<>();
-        dsl.select(PARTITION, NEXT).from(OFFSETS).where(GROUP.eq(hot.groupId()), TOPIC.eq(topic))
-                .forEach(r -> out.put(r.value1(), r.value2()));
+        offsets.read(dsl, topic).forEach((partition, stored) -> out.put(partition, stored.nextOffset()));
         return out;
     }
 

@@ -148,6 +148,12 @@ class EffectivelyOnceIT {
             assertThat(third.applied()).as("the third consumer took partitions over (a rebalance)").isPositive();
 
             assertThat(dsl.resultQuery("SELECT COUNT(DISTINCT _event_id) FROM bronze.flight_events").fetchOne(0, Long.class)).isEqualTo(EVENTS);
+            // the partitions' health: each stored event counted once through the rolled-back batch and the rebalance, every
+            // partition read to its end (lag 0), a latency for the last batch of each
+            assertThat(dsl.resultQuery("SELECT SUM(events_stored) FROM sluice.hot_offset").fetchOne(0, Long.class)).isEqualTo(EVENTS);
+            assertThat(dsl.resultQuery("SELECT lag_records FROM sluice.hot_offset").fetch(0, Long.class)).hasSize(3).containsOnly(0L);
+            assertThat(dsl.resultQuery("SELECT COUNT(*) FROM sluice.hot_offset WHERE latency_p50_ms BETWEEN 0 AND latency_max_ms")
+                    .fetchOne(0, Long.class)).isEqualTo(3);
             assertThat(dsl.resultQuery("SELECT SUM(delay) FROM bronze.flight_events").fetchOne(0, Long.class)).isEqualTo(delaySum);
             assertThat(dsl.resultQuery("SELECT COUNT(DISTINCT _content_hash) FROM bronze.flight_events").fetchOne(0, Long.class))
                     .as("exact duplicates share a content hash").isEqualTo(EVENTS - EVENTS / 50);

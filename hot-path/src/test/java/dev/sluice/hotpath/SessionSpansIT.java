@@ -90,7 +90,7 @@ class SessionSpansIT {
     /** Applies one poll batch in one transaction, as a consumer does. */
     private static void apply(Warehouse w, HotSink sink, List<HotSink.Consumed> batch) {
         long next = batch.get(batch.size() - 1).at().offset() + 1;
-        w.dsl().transaction(c -> sink.apply(c.dsl(), batch, List.of(), Map.of(0, next), RunId.newId(), 1));
+        w.dsl().transaction(c -> sink.apply(c.dsl(), batch, List.of(), Map.of(0, PartitionRead.at(next)), RunId.newId(), 1));
     }
 
     /** The event "id n": code at T0 + seconds, amount 1, read at offset n of partition 0. */

@@ -104,6 +104,31 @@ public interface LineageEmitter extends AutoCloseable {
     /** Queues {@code event} for emission; never throws, never blocks beyond the queue bound. */
     void emit(RunEvent event);
 
+    /**
+     * What an emitter did with the events given to it so far. Every event ends as exactly one of
+     * sent, dropped or failed; until then it is queued (or in the sender's hands, in none of them).
+     *
+     * @param queued events waiting in the queue now
+     * @param sent events the transport accepted
+     * @param dropped events refused because the queue was full or the emitter closed
+     * @param failed events whose storing or sending failed
+     */
+    record Stats(long queued, long sent, long dropped, long failed) {
+
+        /** Nothing emitted. */
+        public static final Stats NONE = new Stats(0, 0, 0, 0);
+
+        /** The sum of this and {@code other}, field by field. */
+        public Stats plus(Stats other) {
+            return new Stats(queued + other.queued, sent + other.sent, dropped + other.dropped, failed + other.failed);
+        }
+    }
+
+    /** What this emitter did so far; safe from any thread. An emitter that records nothing: {@link Stats#NONE}. */
+    default Stats stats() {
+        return Stats.NONE;
+    }
+
     /** Emits what is queued (waiting at most the configured drain time) and stops. */
     @Override
     void close();

@@ -55,6 +55,7 @@ public final class PipelineScheduler implements AutoCloseable {
 
     private final Scheduler scheduler;
     private final String dataSourceName;
+    private final PipelineRunner runner;
 
     /**
      * @param specs loads a pipeline's spec by name (each fire reads it again)
@@ -77,11 +78,11 @@ public final class PipelineScheduler implements AutoCloseable {
         p.setProperty("org.quartz.jobStore.clusterCheckinInterval", Long.toString(settings.checkinIntervalMs()));
         p.setProperty("org.quartz.jobStore.misfireThreshold", Long.toString(settings.misfireThresholdMs()));
         p.setProperty("org.quartz.jobStore.acquireTriggersWithinLock", "true");
+        this.runner = new PipelineRunner(warehouse, home);
         try {
             StdSchedulerFactory factory = new StdSchedulerFactory(p);
             this.scheduler = factory.getScheduler();
-            scheduler.getContext().put(SchedulerRuntime.KEY,
-                    new SchedulerRuntime(new PipelineRunner(warehouse, home), specs, new MissedPartitions(warehouse.dsl())));
+            scheduler.getContext().put(SchedulerRuntime.KEY, new SchedulerRuntime(runner, specs, new MissedPartitions(warehouse.dsl())));
         } catch (SchedulerException e) {
             throw new SluiceException("cannot set up the scheduler on " + warehouse.spec().url() + ": " + e.getMessage(), e);
         }
@@ -217,6 +218,11 @@ public final class PipelineScheduler implements AutoCloseable {
         } catch (SchedulerException e) {
             throw new SluiceException("cannot start the scheduler: " + e.getMessage(), e);
         }
+    }
+
+    /** The lineage statistics of the loads this process ran since it started (and is running now). */
+    public dev.sluice.lineage.LineageTally lineage() {
+        return runner.lineage();
     }
 
     /** This node's id in the cluster. */

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.batch.freshness.DatasetFreshness;
 import dev.sluice.batch.freshness.FreshnessMonitor;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.lineage.LineageEmitter;
+import dev.sluice.lineage.LineageTally;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -22,8 +25,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Prometheus metrics of what the warehouse recorded, for {@code GET /actuator/prometheus} of
- * {@code sluice serve}: one-off CLI runs, scheduled runs and hot-path consumers all leave their
- * record there, so the server reports them whoever ran them. Each scrape reads the warehouse anew
+ * {@code sluice serve} and {@code sluice scheduler --serve-port}: one-off CLI runs, scheduled runs
+ * and hot-path consumers all leave their record there, so the server reports them whoever ran them;
+ * a scheduler adds the live lineage queue of the loads it runs itself. Each scrape reads the warehouse anew
  * into a fresh Micrometer registry (no stale series). Names follow Micrometer conventions (dots,
  * base units: seconds, rows), rendered by Micrometer's Prometheus registry:
  * <ul>
@@ -38,7 +42,22 @@ import org.jspecify.annotations.Nullable;
  *       {@code sluice_dataset_freshness_state{pipeline,dataset}} (0 OK, 1 WARN, 2 BREACH, -1 NEVER)
  *       for the served pipeline's declared datasets;</li>
  *   <li>{@code sluice_hotpath_stored_offset{group,topic,partition}}: the next offset the hot path
- *       stored per topic partition (its rate is events/s into the sink).</li>
+ *       stored per topic partition;</li>
+ *   <li>{@code sluice_hotpath_consumer_lag_records{group,topic,partition}}: the consumer's lag after
+ *       its last batch of the partition (log-end offset minus position, records);</li>
+ *   <li>{@code sluice_hotpath_events_total{group,topic,partition}}: events stored in the sink from
+ *       the partition (a counter: its rate() is events/s; a redelivered event is not counted again);</li>
+ *   <li>{@code sluice_hotpath_events_per_second{group,topic,partition}}: the same as a moving average
+ *       with a 60 s time constant, decayed to the scrape ({@link dev.sluice.hotpath.HotOffsets});</li>
+ *   <li>{@code sluice_hotpath_latency_seconds{group,topic,partition,stat}}: the last batch's
+ *       event-to-sink latency (its store time minus the records' Kafka timestamps), stat = max, p50;</li>
+ *   <li>{@code sluice_hotpath_last_store_age_seconds{group,topic,partition}}: time since the last store;</li>
+ *   <li>{@code sluice_lineage_run_events_total{pipeline,outcome}}: the lineage events of every
+ *       recorded attempt (one-off CLI runs and scheduled ones alike), outcome = sent, dropped (the
+ *       queue was full), failed;</li>
+ *   <li>for a process that runs loads itself ({@code sluice scheduler --serve-port}), given its
+ *       {@link LineageTally}: {@code sluice_lineage_queue_depth}, the events waiting in its lineage
+ *       queues now, and {@code sluice_lineage_events_total{outcome}} since it started.</li>
  * </ul>
  * Thread-safe.
  */
@@ -49,14 +68,26 @@ public final class WarehouseMetrics {
     private final DSLContext dsl;
     private final @Nullable PipelineSpec spec;
     private final Clock clock;
+    private final @Nullable LineageTally live;
 
     /**
+     * Metrics of the warehouse's record only (a process that runs no loads).
+     *
      * @param spec the served pipeline (its partition kind and declared datasets), or null
      */
     public WarehouseMetrics(DSLContext dsl, @Nullable PipelineSpec spec, Clock clock) {
+        this(dsl, spec, clock, null);
+    }
+
+    /**
+     * @param spec the served pipeline (its partition kind and declared datasets), or null
+     * @param live the lineage statistics of the loads this process runs, or null when it runs none
+     */
+    public WarehouseMetrics(DSLContext dsl, @Nullable PipelineSpec spec, Clock clock, @Nullable LineageTally live) {
         this.dsl = dsl;
         this.spec = spec;
         this.clock = clock;
+        this.live = live;
     }
 
     /** The Prometheus text exposition of the warehouse's record now. */
@@ -67,6 +98,7 @@ public final class WarehouseMetrics {
         gates(registry);
         freshness(registry);
         hotPath(registry);
+        lineage(registry);
         String text = registry.scrape();
         registry.close();
         return text;
@@ -156,10 +188,54 @@ public final class WarehouseMetrics {
     }
 
     private void hotPath(PrometheusMeterRegistry r) {
-        for (Record row : dsl.select(f("group_id"), f("topic"), f("kafka_partition"), f("next_offset")).from(t("hot_offset")).fetch()) {
-            gauge(r, "sluice.hotpath.stored.offset", "the next offset the hot path stored per topic partition", "offset",
-                    Tags.of("group", s(row.get(0)), "topic", s(row.get(1)), "partition", s(row.get(2))), row.get(3, Number.class).doubleValue());
+        OffsetDateTime now = OffsetDateTime.now(clock);
+        for (Record row : dsl.select(f("group_id"), f("topic"), f("kafka_partition"), f("next_offset"), f("lag_records"), f("events_stored"),
+                f("latency_max_ms"), f("latency_p50_ms"), f("rate_eps"), f("updated_at")).from(t("hot_offset")).fetch()) {
+            Tags tags = Tags.of("group", s(row.get(0)), "topic", s(row.get(1)), "partition", s(row.get(2)));
+            gauge(r, "sluice.hotpath.stored.offset", "the next offset the hot path stored per topic partition", "offset", tags,
+                    row.get(3, Number.class).doubleValue());
+            Number lag = row.get(4, Number.class);
+            if (lag != null) {
+                gauge(r, "sluice.hotpath.consumer.lag.records", "the consumer's lag after its last batch of the partition", "records", tags,
+                        lag.doubleValue());
+            }
+            counter(r, "sluice.hotpath.events", "events stored in the sink from the partition (rate: events/s)", tags,
+                    row.get(5, Number.class).doubleValue());
+            Duration age = Duration.between(row.get(9, OffsetDateTime.class), now);
+            Number rate = row.get(8, Number.class);
+            if (rate != null) {
+                gauge(r, "sluice.hotpath.events.per.second", "events stored per second, moving average over about a minute", "events/s", tags,
+                        dev.sluice.hotpath.HotOffsets.rateAt(rate.doubleValue(), age));
+            }
+            for (int i : new int[] {6, 7}) {
+                Number ms = row.get(i, Number.class);
+                if (ms != null) {
+                    gauge(r, "sluice.hotpath.latency", "the last batch's event-to-sink latency (store time minus Kafka record timestamp)",
+                            "seconds", tags.and("stat", i == 6 ? "max" : "p50"), ms.doubleValue() / 1000.0);
+                }
+            }
+            gauge(r, "sluice.hotpath.last.store.age", "time since the partition's last store", "seconds", tags, Math.max(0, age.toMillis()) / 1000.0);
         }
+    }
+
+    private void lineage(PrometheusMeterRegistry r) {
+        for (Record row : dsl.select(f("pipeline"), DSL.sum(DSL.field(DSL.name("lineage_sent"), Long.class)),
+                DSL.sum(DSL.field(DSL.name("lineage_dropped"), Long.class)), DSL.sum(DSL.field(DSL.name("lineage_failed"), Long.class)))
+                .from(t("run")).groupBy(f("pipeline")).fetch()) {
+            String[] outcomes = {"sent", "dropped", "failed"};
+            for (int i = 0; i < outcomes.length; i++) {
+                counter(r, "sluice.lineage.run.events", "lineage events of the recorded attempts, by outcome",
+                        Tags.of("pipeline", s(row.get(0)), "outcome", outcomes[i]), row.get(i + 1, Number.class).doubleValue());
+            }
+        }
+        if (live == null) {
+            return;
+        }
+        LineageEmitter.Stats now = live.stats();
+        gauge(r, "sluice.lineage.queue.depth", "lineage events waiting in this process's queues", "events", Tags.empty(), now.queued());
+        counter(r, "sluice.lineage.events", "lineage events of the loads this process ran", Tags.of("outcome", "sent"), now.sent());
+        counter(r, "sluice.lineage.events", "lineage events of the loads this process ran", Tags.of("outcome", "dropped"), now.dropped());
+        counter(r, "sluice.lineage.events", "lineage events of the loads this process ran", Tags.of("outcome", "failed"), now.failed());
     }
 
     private String kind() {
@@ -168,6 +244,11 @@ public final class WarehouseMetrics {
 
     private static void gauge(PrometheusMeterRegistry r, String name, String help, String unit, Tags tags, double value) {
         Gauge.builder(name, () -> value).description(help).baseUnit(unit.equals("seconds") ? "seconds" : null).tags(tags).register(r);
+    }
+
+    /** A counter-like value the warehouse keeps (monotonic but for purges): Prometheus {@code _total}. */
+    private static void counter(PrometheusMeterRegistry r, String name, String help, Tags tags, double value) {
+        FunctionCounter.builder(name, value, v -> v).description(help).tags(tags).register(r);
     }
 
     private static String s(@Nullable Object o) {

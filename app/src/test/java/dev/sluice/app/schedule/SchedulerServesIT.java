@@ -45,6 +45,14 @@ class SchedulerServesIT {
             Waits.until("the scheduler serves the metrics of a completed load", Duration.ofSeconds(90),
                     () -> get(metrics, "sched-t0ken").body().contains("sluice_runs{pipeline=\"ticks\",status=\"COMPLETED\"}"));
             assertThat(get("http://127.0.0.1:" + port + "/", null).body()).contains("<title>Sluice: datasets, lineage and runs</title>");
+            // the lineage of its own loads, live, and as the completed ones recorded it: this process ran every load of this
+            // fresh warehouse, and a load records its counts after its emitter closed, so the live count is never below
+            String scrape = get(metrics, "sched-t0ken").body();
+            assertThat(scrape).contains("sluice_lineage_queue_depth ").contains("sluice_lineage_events_total{outcome=\"dropped\"} 0.0")
+                    .contains("sluice_lineage_run_events_total{outcome=\"dropped\",pipeline=\"ticks\"} 0.0");
+            double recorded = sample(scrape, "sluice_lineage_run_events_total{outcome=\"sent\",pipeline=\"ticks\"}");
+            assertThat(recorded).isPositive();
+            assertThat(sample(scrape, "sluice_lineage_events_total{outcome=\"sent\"}")).isGreaterThanOrEqualTo(recorded);
             assertThat(get(metrics, null).statusCode()).as("the token is required").isEqualTo(401);
             HttpResponse<String> gold = get("http://127.0.0.1:" + port + "/api/v1/datasets/gold.tick_weight", "sched-t0ken");
             assertThat(gold.statusCode()).isEqualTo(200);
@@ -55,6 +63,13 @@ class SchedulerServesIT {
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(p.exitValue()).as("log:%n%s", Files.readString(log.toPath())).isIn(0, 143);
+    }
+
+    /** The value of the sample {@code key} ("name{tags}") in a Prometheus text exposition. */
+    private static double sample(String scrape, String key) {
+        String line = scrape.lines().filter(l -> l.startsWith(key + " ")).findFirst().orElseThrow(() -> new AssertionError("no " + key
+                + " in\n" + scrape));
+        return Double.parseDouble(line.substring(key.length() + 1));
     }
 
     private static HttpResponse<String> get(String url, String token) {

@@ -312,8 +312,8 @@ public final class Backfill {
         java.util.Map<String, Long> byGate = new java.util.LinkedHashMap<>();
         plan.steps().stream().filter(st -> st.startsWith("gate.")).forEach(g -> byGate.put(g, 0L));
         String status;
-        try (LineageEmitter lineage = LineageEmitter.of(spec.lineage(), PipelineRunner.version(),
-                new LineageRepository(runner.warehouse().dsl()))) {
+        try (LineageEmitter lineage = runner.lineage().track(LineageEmitter.of(spec.lineage(), PipelineRunner.version(),
+                new LineageRepository(runner.warehouse().dsl())))) {
             lineage.emit(event(RunEventType.START, lineageRun, job, spec, plan, id, null));
             LOG.info("backfill {} of {} {}: {} partition(s) to run, parallelism {}, gates in waves of {}", plan.resumed() ? "continues" : "starts",
                     spec.name(), plan.range(), plan.toRun().size(), options.parallelism(), options.gateBatch());

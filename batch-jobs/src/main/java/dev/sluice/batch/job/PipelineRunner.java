@@ -55,6 +55,7 @@ public final class PipelineRunner {
     static final String VERSION = java.util.Objects.requireNonNullElse(PipelineRunner.class.getPackage().getImplementationVersion(), "dev");
     private final RunRepository runs;
     private final Path home;
+    private final dev.sluice.lineage.LineageTally lineage = new dev.sluice.lineage.LineageTally();
 
     /**
      * @param home the Sluice home ({@code SLUICE_HOME}); landed files are named relative to it
@@ -166,7 +167,9 @@ public final class PipelineRunner {
                 .addString("trace.id", String.valueOf(options.traceId()), false)
                 .addString(TABLES, only == null ? "" : String.join(",", only), false)
                 .toJobParameters();
-        JobExecution execution = launch(spec, partition, run, params, attempt, restart, options);
+        Launched launched = launch(spec, partition, run, params, attempt, restart, options);
+        JobExecution execution = launched.execution();
+        dev.sluice.lineage.LineageEmitter.Stats lineageStats = launched.lineage();
         List<String> retried = new ArrayList<>();
         java.util.Map<String, Integer> tries = new java.util.HashMap<>();
         while (execution.getStatus() != BatchStatus.COMPLETED && RunControl.get().reason(run) == null
@@ -193,7 +196,9 @@ public final class PipelineRunner {
                 break;
             }
             retried.add("step " + step + " failed with a retriable error (" + why + ") and was retried after " + wait.toMillis() + " ms");
-            execution = launch(spec, partition, run, params, attempt, true, options);
+            launched = launch(spec, partition, run, params, attempt, true, options);
+            execution = launched.execution();
+            lineageStats = lineageStats.plus(launched.lineage());
         }
         String stopped = RunControl.get().takeReason(run);
         RunSummary summary = summarize(spec, partition, attempt, run, restart, execution);
@@ -202,7 +207,7 @@ public final class PipelineRunner {
         } else if (!retried.isEmpty()) {
             summary = summary.with(summary.status(), summary.failure(), retried);
         }
-        runs.finish(run, summary.status(), execution.getId(), summary.failure(), toJson(summary));
+        runs.finish(run, summary.status(), execution.getId(), summary.failure(), toJson(summary), lineageStats);
         summary.warnings().forEach(w -> LOG.warn("{}", w));
         if (!summary.completed() && (stopped == null || stopped.contains("timeout"))) {
             alert(spec, partition, summary);
@@ -238,7 +243,7 @@ public final class PipelineRunner {
         LOG.warn("attempt {} of {} completed in Spring Batch but was recorded {}: recording COMPLETED",
                 last.attempt(), partition, last.status());
         RunSummary summary = summarize(spec, partition, last.attempt(), last.runId(), false, done);
-        runs.finish(last.runId(), "COMPLETED", done.getId(), null, toJson(summary));
+        runs.finish(last.runId(), "COMPLETED", done.getId(), null, toJson(summary), dev.sluice.lineage.LineageEmitter.Stats.NONE);
         return runs.latest(spec.name(), partition).orElse(last);
     }
 
@@ -333,14 +338,21 @@ public final class PipelineRunner {
         }
     }
 
-    private JobExecution launch(PipelineSpec spec, Partition partition, RunId run, JobParameters params, int attempt, boolean restart,
+    /** A job execution and what its lineage emitter did (final: the emitter is closed). */
+    private record Launched(JobExecution execution, dev.sluice.lineage.LineageEmitter.Stats lineage) {
+    }
+
+    private Launched launch(PipelineSpec spec, Partition partition, RunId run, JobParameters params, int attempt, boolean restart,
             RunOptions options) {
         try {
-            try (dev.sluice.lineage.LineageEmitter lineage = dev.sluice.lineage.LineageEmitter.of(spec.lineage(), VERSION,
-                    new dev.sluice.batch.lineage.LineageRepository(warehouse.dsl()))) {
-                return batch.operator().start(jobs.job(spec, partition, run, lineage, restart, options.parent(), options.gates(),
+            dev.sluice.lineage.LineageEmitter emitter = lineage.track(dev.sluice.lineage.LineageEmitter.of(spec.lineage(), VERSION,
+                    new dev.sluice.batch.lineage.LineageRepository(warehouse.dsl())));
+            JobExecution execution;
+            try (emitter) {
+                execution = batch.operator().start(jobs.job(spec, partition, run, emitter, restart, options.parent(), options.gates(),
                         options.tables()), params);
             }
+            return new Launched(execution, emitter.stats());
         } catch (JobExecutionAlreadyRunningException e) {
             throw new RunRefusedException("attempt " + attempt + " of partition " + partition + " of pipeline "
                     + spec.name() + " (run " + run + ") has an execution marked running in Spring Batch's repository;"
@@ -512,6 +524,14 @@ public final class PipelineRunner {
         } catch (JsonProcessingException e) {
             return "{}";
         }
+    }
+
+    /**
+     * The lineage statistics of every emitter this runner (and a {@link dev.sluice.batch.backfill.Backfill}
+     * on it) created: the queues of the runs going on, the events of all so far.
+     */
+    public dev.sluice.lineage.LineageTally lineage() {
+        return lineage;
     }
 
     /** The Sluice home this runner names landed files against. */

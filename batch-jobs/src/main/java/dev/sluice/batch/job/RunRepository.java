@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@code sluice.run}: the attempts of each (pipeline, partition), with the spec hash they ran
- * with, requester, trace id and summary. Auto-commits (outside Spring Batch's transactions).
+ * with, requester, trace id, summary and what their lineage emitters did. Auto-commits (outside Spring Batch's transactions).
  * Thread-safe.
  */
 public final class RunRepository {
@@ -34,6 +34,9 @@ public final class RunRepository {
     private static final Field<String> SUMMARY = DSL.field(DSL.name("summary_json"), String.class);
     private static final Field<String> HOST = DSL.field(DSL.name("host"), String.class);
     private static final Field<Long> PID = DSL.field(DSL.name("pid"), Long.class);
+    private static final Field<Long> LINEAGE_SENT = DSL.field(DSL.name("lineage_sent"), Long.class);
+    private static final Field<Long> LINEAGE_DROPPED = DSL.field(DSL.name("lineage_dropped"), Long.class);
+    private static final Field<Long> LINEAGE_FAILED = DSL.field(DSL.name("lineage_failed"), Long.class);
 
     private final DSLContext dsl;
 
@@ -99,11 +102,21 @@ public final class RunRepository {
         dsl.update(T).set(STATUS, "ABANDONED").where(RUN_ID.eq(run.toString())).execute();
     }
 
-    /** Records the end of an attempt's execution. */
-    public void finish(RunId run, String status, long jobExecutionId, @Nullable String message, String summaryJson) {
+    /**
+     * Records the end of an attempt's execution.
+     *
+     * @param lineage what the execution's lineage emitters did (its queue is not used): added to
+     *     what earlier executions of the attempt recorded ({@code lineage_sent}, {@code lineage_dropped},
+     *     {@code lineage_failed}, events)
+     */
+    public void finish(RunId run, String status, long jobExecutionId, @Nullable String message, String summaryJson,
+            dev.sluice.lineage.LineageEmitter.Stats lineage) {
         dsl.update(T).set(STATUS, status).set(ENDED, now()).set(JOB_EXECUTION, jobExecutionId)
                 .set(MESSAGE, message == null ? null : message.substring(0, Math.min(message.length(), 4000)))
-                .set(SUMMARY, summaryJson).where(RUN_ID.eq(run.toString())).execute();
+                .set(SUMMARY, summaryJson)
+                .set(LINEAGE_SENT, LINEAGE_SENT.plus(lineage.sent())).set(LINEAGE_DROPPED, LINEAGE_DROPPED.plus(lineage.dropped()))
+                .set(LINEAGE_FAILED, LINEAGE_FAILED.plus(lineage.failed()))
+                .where(RUN_ID.eq(run.toString())).execute();
     }
 
     /** This machine's host name, as recorded with each run. */

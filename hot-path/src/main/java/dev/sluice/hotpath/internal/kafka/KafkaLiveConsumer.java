@@ -4,6 +4,7 @@ import dev.sluice.hotpath.EventDecoder;
 import dev.sluice.hotpath.EventRules;
 import dev.sluice.hotpath.HotSink;
 import dev.sluice.hotpath.LiveConsumer;
+import dev.sluice.hotpath.PartitionRead;
 
 import dev.sluice.config.ContractSpec;
 import dev.sluice.config.HotPathSpec;
@@ -49,7 +50,8 @@ import org.slf4j.MDC;
  *       {@code sluice.error.message}, and the producer is flushed (the dead letters are on the
  *       broker before the batch counts as done);</li>
  *   <li>the batch is handed to the writer, which writes events, quarantined poison and the next
- *       offsets in one database transaction ({@link HotSink}), in poll order;</li>
+ *       offsets in one database transaction ({@link HotSink}), in poll order, with each partition's
+ *       lag as the consumer knew it right after the poll ({@link PartitionRead});</li>
  *   <li>once written, its offsets are committed to Kafka, which is only a hint: on every assignment
  *       the consumer seeks to the offsets stored in the database.</li>
  * </ol>
@@ -218,7 +220,7 @@ public final class KafkaLiveConsumer implements LiveConsumer {
     private void hand(ConsumerRecords<byte[], byte[]> records, long batch) {
         List<HotSink.Consumed> events = new ArrayList<>();
         List<HotSink.Poison> poison = new ArrayList<>();
-        Map<Integer, Long> next = new LinkedHashMap<>();
+        Map<Integer, PartitionRead> read = new LinkedHashMap<>();
         Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         List<ConsumerRecord<byte[], byte[]>> decoded = new ArrayList<>();
@@ -235,8 +237,14 @@ public final class KafkaLiveConsumer implements LiveConsumer {
                 poison.add(new HotSink.Poison(r.key(), r.value(), d.violation(), position(r)));
                 sent.add(deadLetters.send(deadLetter(r, d.violation())));
             }
-            next.put(r.partition(), r.offset() + 1);
             commit.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
+        }
+        for (TopicPartition tp : records.partitions()) {
+            // the lag after this poll: the log end the last fetch saw minus the position after the returned records
+            java.util.OptionalLong lag = consumer.currentLag(tp);
+            List<ConsumerRecord<byte[], byte[]>> of = records.records(tp);
+            read.put(tp.partition(), new PartitionRead(of.get(of.size() - 1).offset() + 1, lag.isPresent() ? lag.getAsLong() : null,
+                    of.stream().mapToLong(ConsumerRecord::timestamp).toArray()));
         }
         // the Silver rules (rules_from), one read-only query for the batch
         Map<Integer, EventDecoder.Violation> ruled = rules.judge(warehouse.dsl(), candidates);
@@ -269,7 +277,7 @@ public final class KafkaLiveConsumer implements LiveConsumer {
             MDC.setContextMap(mdc);
             try {
                 warehouse.dsl().transaction(c -> {
-                    sink.apply(c.dsl(), events, poison, next, run, topicPartitions);
+                    sink.apply(c.dsl(), events, poison, read, run, topicPartitions);
                     hooks.beforeCommit(batch);
                 });
                 applied.addAndGet(events.size());

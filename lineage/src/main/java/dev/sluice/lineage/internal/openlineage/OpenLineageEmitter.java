@@ -161,9 +161,10 @@ public final class OpenLineageEmitter implements LineageEmitter {
         }
     }
 
-    /** Events sent, dropped (queue full) and failed (transport error) so far. */
-    public long[] counts() {
-        return new long[] {sent.get(), dropped.get(), failed.get()};
+    /** Events queued now, and sent, dropped (queue full or closed) and failed (store or transport error) so far. */
+    @Override
+    public Stats stats() {
+        return new Stats(queue.stream().filter(java.util.Optional::isPresent).count(), sent.get(), dropped.get(), failed.get());
     }
 
     @Override
