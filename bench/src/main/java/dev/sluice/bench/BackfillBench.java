@@ -159,7 +159,7 @@ public final class BackfillBench {
         String bulk = flights.replace("pipeline: flights", "pipeline: flights_bulk")
                 .replace("path: ${SLUICE_HOME}/landing/flights/dt={partition}",
                         "path: ${SLUICE_HOME}/bulk-landing/flights\n    partitioned: false")
-                .replace("partition: daily\n      write: overwrite-partition", "partition: none")
+                .replace("partition: daily\n      write: overwrite-partition", "partition: none\n      write: overwrite-partition")
                 .replace("partition: daily", "partition: none")
                 .replace("partition: monthly", "partition: none");
         if (bulk.contains("partition: daily") || bulk.contains("partition: monthly") || !bulk.contains("bulk-landing")) {
@@ -200,7 +200,8 @@ public final class BackfillBench {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(false);
         pb.environment().put("SLUICE_HOME", home.toString());
         pb.environment().put("SLUICE_WAREHOUSE_URL", "jdbc:h2:file:" + warehouse.resolve("warehouse"));
-        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+        Files.createDirectories(warehouse);
+        pb.redirectError(warehouse.resolve("stderr.txt").toFile());
         long start = System.nanoTime();
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -221,7 +222,7 @@ public final class BackfillBench {
             }
         }
         if (exit != 0) {
-            System.err.println("exit " + exit + ":\n" + out);
+            throw new IllegalStateException("sluice " + String.join(" ", args) + " exited " + exit + "; its output is in " + warehouse);
         }
         return new Sample(wall, gates, exit);
     }

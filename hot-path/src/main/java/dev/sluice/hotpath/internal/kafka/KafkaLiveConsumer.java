@@ -240,10 +240,12 @@ public final class KafkaLiveConsumer implements LiveConsumer {
             commit.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
         }
         for (TopicPartition tp : records.partitions()) {
-            // the lag after this poll: the log end the last fetch saw minus the position after the returned records
+            // the lag after this poll: the log end the last fetch saw minus the position after the returned records.
+            // That log end can be older than records already buffered from a later fetch, so the difference can
+            // come out negative (-33 in a bench run): the consumer is then caught up, lag 0
             java.util.OptionalLong lag = consumer.currentLag(tp);
             List<ConsumerRecord<byte[], byte[]>> of = records.records(tp);
-            read.put(tp.partition(), new PartitionRead(of.get(of.size() - 1).offset() + 1, lag.isPresent() ? lag.getAsLong() : null,
+            read.put(tp.partition(), new PartitionRead(of.get(of.size() - 1).offset() + 1, lag.isPresent() ? Math.max(0, lag.getAsLong()) : null,
                     of.stream().mapToLong(ConsumerRecord::timestamp).toArray()));
         }
         // the Silver rules (rules_from), one read-only query for the batch
