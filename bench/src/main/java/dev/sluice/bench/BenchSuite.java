@@ -34,6 +34,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * (whole-process measures, default 1: one bulk medallion takes about 10 minutes here),
  * {@code --only a,b} (measure names: bronze, medallion, backfill, overhead, hotpath, lineage).
  *
+ * <p>The work directory (about 15 GB after a full run) is deleted at the end unless
+ * {@code -Dsluice.bench.keep=true}.
+ *
  * <p>Each measure reports the median and the spread (min–max) of its repeats; a warm-up is run
  * first where the measure is in-process and reported apart.
  */
@@ -93,7 +96,16 @@ public final class BenchSuite {
             System.exit(2);
         }
         Settings settings = smoke ? Settings.smoke(only) : Settings.full(repeats, processRepeats, only);
-        ObjectNode report = run(HotPathBench.root(), home, Files.createTempDirectory("sluice-bench"), settings);
+        Path work = Files.createTempDirectory("sluice-bench");
+        ObjectNode report;
+        try {
+            report = run(HotPathBench.root(), home, work, settings);
+        } finally {
+            // the warehouses, databases and broker logs of a full run take about 15 GB
+            if (!Boolean.getBoolean("sluice.bench.keep")) {
+                org.springframework.util.FileSystemUtils.deleteRecursively(work);
+            }
+        }
         write(report, out);
         System.out.println("wrote " + out.resolve("benchmarks.md") + " and " + out.resolve("benchmarks.json"));
     }
