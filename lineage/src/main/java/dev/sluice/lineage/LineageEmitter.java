@@ -79,15 +79,17 @@ public interface LineageEmitter extends AutoCloseable {
 
     /**
      * The emitter {@code spec} configures, also handing every event to {@code store} (on the
-     * sender thread, also for transport none).
+     * thread that emits it, before it is queued, so the store is complete whatever the transport
+     * does; also for transport none).
      */
     static LineageEmitter of(dev.sluice.config.LineageSpec spec, String version, Store store) {
         return dev.sluice.lineage.internal.openlineage.OpenLineageEmitter.of(spec, version, store);
     }
 
     /**
-     * Where Sluice keeps the events it emits (its lineage store). Called on the emitter's sender
-     * thread; an exception is counted and logged like a transport failure.
+     * Where Sluice keeps the events it emits (its lineage store). Called on the thread that emits
+     * the event; an exception is counted and logged like a transport failure (the event is then
+     * not sent).
      */
     @FunctionalInterface
     interface Store {
