@@ -84,8 +84,7 @@ public final class LineageServer implements AutoCloseable {
                 reply(x, 405, Map.of("error", "POST an OpenLineage event here"));
                 return;
             }
-            if (token != null && !authorized(x.getRequestHeaders().getFirst("Authorization"))) {
-                reply(x, 401, Map.of("error", "this server needs Authorization: Bearer <token>"));
+            if (unauthorized(x)) {
                 return;
             }
             byte[] body;
@@ -122,11 +121,19 @@ public final class LineageServer implements AutoCloseable {
         }
     }
 
+    /** When a token is configured and the request lacks it: replies 401 and says so. */
+    private boolean unauthorized(HttpExchange x) throws IOException {
+        if (token == null || authorized(x.getRequestHeaders().getFirst("Authorization"))) {
+            return false;
+        }
+        reply(x, 401, Map.of("error", "this server needs Authorization: Bearer <token>"));
+        return true;
+    }
+
     /** GET /api/v1/datasets[?q=], /api/v1/datasets/{name}, /api/v1/runs/{id}, /api/v1/backfills/{id}. */
     private void api(HttpExchange x) throws IOException {
         try (x) {
-            if (token != null && !authorized(x.getRequestHeaders().getFirst("Authorization"))) {
-                reply(x, 401, Map.of("error", "this server needs Authorization: Bearer <token>"));
+            if (unauthorized(x)) {
                 return;
             }
             if (!"GET".equals(x.getRequestMethod()) && !"HEAD".equals(x.getRequestMethod())) {
@@ -167,8 +174,7 @@ public final class LineageServer implements AutoCloseable {
     /** GET /actuator/prometheus: {@link WarehouseMetrics} in the Prometheus text format. */
     private void prometheus(HttpExchange x) throws IOException {
         try (x) {
-            if (token != null && !authorized(x.getRequestHeaders().getFirst("Authorization"))) {
-                reply(x, 401, Map.of("error", "this server needs Authorization: Bearer <token>"));
+            if (unauthorized(x)) {
                 return;
             }
             if (!"GET".equals(x.getRequestMethod())) {
