@@ -252,16 +252,19 @@ public final class BackfillBench {
         return p;
     }
 
+    private static Spread spread(List<Sample> v, java.util.function.ToDoubleFunction<Sample> f) {
+        return Spread.of(v.stream().map(f::applyAsDouble).toList());
+    }
+
     private static double median(List<Sample> v, java.util.function.ToDoubleFunction<Sample> f) {
-        double[] xs = v.stream().mapToDouble(f).sorted().toArray();
-        return xs.length % 2 == 1 ? xs[xs.length / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2;
+        return spread(v, f).median();
     }
 
     private static double min(List<Sample> v, java.util.function.ToDoubleFunction<Sample> f) {
-        return v.stream().mapToDouble(f).min().orElse(0);
+        return spread(v, f).min();
     }
 
     private static double max(List<Sample> v, java.util.function.ToDoubleFunction<Sample> f) {
-        return v.stream().mapToDouble(f).max().orElse(0);
+        return spread(v, f).max();
     }
 }

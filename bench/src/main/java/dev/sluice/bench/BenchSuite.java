@@ -44,6 +44,19 @@ public final class BenchSuite {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** How a row's figure (the ratio with a baseline, else Sluice's median) meets its goal. */
+    enum Compare {
+        AT_LEAST, AT_MOST, BELOW;
+
+        boolean met(double figure, double goal) {
+            return switch (this) {
+                case AT_LEAST -> figure >= goal;
+                case AT_MOST -> figure <= goal;
+                case BELOW -> figure < goal;
+            };
+        }
+    }
+
     /** How big a run is. */
     record Settings(boolean smoke, int repeats, int processRepeats, LocalDate from, LocalDate to, int overheadPartitions,
             int hotEvents, int hotRate, int hotSeconds, int lineageRuns, List<String> only) {
@@ -91,7 +104,7 @@ public final class BenchSuite {
                 }
             }
         }
-        if (home == null || out == null || !BronzeIngestBench.hasLanding(home)) {
+        if (home == null || out == null || !Files.isDirectory(home.resolve("landing/flights"))) {
             System.err.println("--home must name a Sluice home with landing/flights (sluice sample-data), and --out a directory");
             System.exit(2);
         }
@@ -119,7 +132,6 @@ public final class BenchSuite {
                 .put("days", s.days()).put("from", s.from().toString()).put("to", s.to().toString());
         ArrayNode rows = report.putArray("rows");
         ObjectNode details = report.putObject("details");
-        Double duckMedian = null;
         List<Double> duck = new ArrayList<>();
         if (s.runs("bronze")) {
             BronzeIngestBench.Result r = BronzeIngestBench.measure(root, home, Files.createDirectories(work.resolve("bronze")), s.from(), s.to(),
@@ -127,7 +139,7 @@ public final class BenchSuite {
             details.set("bronze", JSON.valueToTree(r));
             row(rows, "Bronze ingest, rows/s (flights, " + s.days() + " days, " + String.format(Locale.ROOT, "%,d", r.sluiceRows()) + " rows, PostgreSQL)",
                     r.sluiceRowsPerSecond(), r.baselineRowsPerSecond(), "Spring Batch job: Parquet reader → JdbcBatchItemWriter, chunk 1,000",
-                    true, 3.0, "≥ 3× faster", "rows/s");
+                    Compare.AT_LEAST, 3.0, "≥ 3× faster", "rows/s");
         }
         if (s.runs("medallion")) {
             Map<String, Long> counts = null;
@@ -146,7 +158,6 @@ public final class BenchSuite {
             }
             details.set("duckdb_rows", JSON.valueToTree(counts));
             details.set("duckdb_s", JSON.valueToTree(duck));
-            duckMedian = median(duck);
         }
         if (s.runs("backfill") || s.runs("medallion")) {
             if (s.processRepeats() > 0) {
@@ -156,19 +167,19 @@ public final class BenchSuite {
                 details.set("process", JSON.valueToTree(p));
                 List<Double> bulk = p.get("bulk").stream().map(BackfillBench.Sample::wallS).toList();
                 List<Double> backfill = p.get("backfill").stream().map(BackfillBench.Sample::wallS).toList();
-                if (duckMedian != null) {
+                if (!duck.isEmpty()) {
                     row(rows, "full medallion of flights-3m, gates on, s (`sluice backfill` of the " + s.days()
                             + " days into an H2 file vs DuckDB into a file)", backfill,
                             duck, "DuckDB: the same three SQL steps on the same Parquet files",
-                            false, 4.0, "≤ 4× DuckDB's time", "s");
+                            Compare.AT_MOST, 4.0, "≤ 4× DuckDB's time", "s");
                 }
                 List<Double> backfillShare = p.get("backfill").stream().map(x -> 100 * x.gateS() / x.wallS()).toList();
-                row(rows, "gates' share of the full load (the backfill above), % of its wall time", backfillShare, null, "—", false, 20.0,
+                row(rows, "gates' share of the full load (the backfill above), % of its wall time", backfillShare, null, "—", Compare.AT_MOST, 20.0,
                         "≤ 20 %", "%");
                 List<Double> gateShare = p.get("bulk").stream().map(x -> 100 * x.gateS() / x.wallS()).toList();
-                row(rows, "gates' share of the one-partition run below, %", gateShare, null, "—", false, 20.0, "≤ 20 %", "%");
+                row(rows, "gates' share of the one-partition run below, %", gateShare, null, "—", Compare.AT_MOST, 20.0, "≤ 20 %", "%");
                 row(rows, "backfill of " + s.days() + " daily partitions, gates on, s", backfill, bulk,
-                        "the same pipeline run once over the whole range as one partition, gates on", false, 1.5, "≤ 1.5×", "s");
+                        "the same pipeline run once over the whole range as one partition, gates on", Compare.AT_MOST, 1.5, "≤ 1.5×", "s");
             } else {
                 details.put("process", "skipped: whole-process measures do not run in the smoke run");
             }
@@ -177,23 +188,23 @@ public final class BenchSuite {
             OverheadBench.Result r = OverheadBench.measure(Files.createDirectories(work.resolve("overhead")), s.overheadPartitions(), s.repeats(), 1);
             details.set("overhead", JSON.valueToTree(r));
             row(rows, "orchestration overhead, ms per partition (" + s.overheadPartitions() + " trivial partitions)", r.msPerPartition(), null,
-                    "—", false, 50.0, "< 50 ms/partition", "ms");
+                    "—", Compare.BELOW, 50.0, "< 50 ms/partition", "ms");
         }
         if (s.runs("hotpath")) {
             HotPathBench.Result r = HotPathBench.measure(root, Files.createDirectories(work.resolve("hotpath")), s.hotEvents(), s.hotRate(),
                     s.hotSeconds(), s.repeats());
             details.set("hotpath", JSON.valueToTree(r));
             row(rows, "hot path events/s into the sink (" + String.format(Locale.ROOT, "%,d", s.hotEvents()) + " events)",
-                    r.sinkEventsPerSecond(), r.rawEventsPerSecond(), "raw consumer reading the same topic, doing nothing", true, 0.5, "≥ 50 %",
+                    r.sinkEventsPerSecond(), r.rawEventsPerSecond(), "raw consumer reading the same topic, doing nothing", Compare.AT_LEAST, 0.5, "≥ 50 %",
                     "events/s");
             row(rows, "hot path p99 latency at " + String.format(Locale.ROOT, "%,d", s.hotRate()) + " events/s, ms", r.latencyP99Ms(), null, "—",
-                    false, 500.0, "p99 < 500 ms", "ms");
+                    Compare.BELOW, 500.0, "p99 < 500 ms", "ms");
         }
         if (s.runs("lineage")) {
             details.set("lineage", lineage(s));
             List<Double> p50 = List.of(details.get("lineage").get("p50_ms").asDouble());
             row(rows, "lineage downstream closure over " + String.format(Locale.ROOT, "%,d", s.lineageRuns()) + " runs, ms (JMH p50; p99 "
-                    + String.format(Locale.ROOT, "%.1f", details.get("lineage").get("p99_ms").asDouble()) + ")", p50, null, "—", false, 100.0,
+                    + String.format(Locale.ROOT, "%.1f", details.get("lineage").get("p99_ms").asDouble()) + ")", p50, null, "—", Compare.BELOW, 100.0,
                     "< 100 ms", "ms");
         }
         report.put("ended_at", OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toString());
@@ -230,27 +241,25 @@ public final class BenchSuite {
     }
 
     /**
-     * Adds a table row. {@code ratio} is Sluice over the baseline, of the medians; for a measure
-     * where more is better ({@code higherIsBetter}) a goal is met at ratio ≥ goal, else at ≤ goal;
-     * without a baseline the goal applies to Sluice's median itself.
+     * Adds a table row. {@code ratio} is Sluice over the baseline, of the medians; the goal is met
+     * when that ratio (without a baseline: Sluice's median) compares with {@code goal} as
+     * {@code compare} says.
      */
     private static void row(ArrayNode rows, String measure, List<Double> sluice, List<Double> baseline, String baselineWhat,
-            boolean higherIsBetter, double goal, String goalText, String unit) {
+            Compare compare, double goal, String goalText, String unit) {
         ObjectNode r = rows.addObject();
-        double sm = median(sluice);
-        r.put("measure", measure).put("unit", unit).put("sluice_median", sm).put("sluice_min", min(sluice)).put("sluice_max", max(sluice));
+        Spread sl = Spread.of(sluice);
+        r.put("measure", measure).put("unit", unit).put("sluice_median", sl.median()).put("sluice_min", sl.min()).put("sluice_max", sl.max());
         r.set("sluice_repeats", JSON.valueToTree(sluice));
         r.put("baseline", baselineWhat).put("goal", goalText);
-        boolean met;
+        double figure = sl.median();
         if (baseline != null) {
-            double bm = median(baseline);
-            double ratio = sm / bm;
-            r.put("baseline_median", bm).put("baseline_min", min(baseline)).put("baseline_max", max(baseline)).put("ratio", ratio);
+            Spread b = Spread.of(baseline);
+            figure = sl.median() / b.median();
+            r.put("baseline_median", b.median()).put("baseline_min", b.min()).put("baseline_max", b.max()).put("ratio", figure);
             r.set("baseline_repeats", JSON.valueToTree(baseline));
-            met = higherIsBetter ? ratio >= goal : ratio <= goal;
-        } else {
-            met = higherIsBetter ? sm >= goal : sm < goal || (goalText.startsWith("≤") && sm <= goal);
         }
+        boolean met = compare.met(figure, goal);
         r.put("met", met);
     }
 
@@ -259,18 +268,5 @@ public final class BenchSuite {
         Files.createDirectories(out);
         Files.writeString(out.resolve("benchmarks.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report) + "\n");
         Files.writeString(out.resolve("benchmarks.md"), BenchReport.markdown(report));
-    }
-
-    static double median(List<Double> v) {
-        double[] xs = v.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return xs.length % 2 == 1 ? xs[xs.length / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2;
-    }
-
-    private static double min(List<Double> v) {
-        return v.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
-    }
-
-    private static double max(List<Double> v) {
-        return v.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
     }
 }

@@ -123,8 +123,4 @@ final class BronzeIngestBench {
         }
         return pg.getJdbcUrl("postgres", name);
     }
-
-    static boolean hasLanding(Path home) {
-        return Files.isDirectory(home.resolve("landing/flights"));
-    }
 }

@@ -19,7 +19,6 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -283,10 +282,7 @@ public final class HotPathBench {
     }
 
     static double median(List<Double> values) {
-        List<Double> s = new ArrayList<>(values);
-        Collections.sort(s);
-        int n = s.size();
-        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+        return Spread.of(values).median();
     }
 
     private static String rounded(List<Double> values) {
