@@ -11,6 +11,14 @@ import org.springframework.batch.core.repository.support.JdbcJobRepositoryFactor
  * Spring Batch's job repository (tables {@code sluice.BATCH_*}, created by Sluice's Flyway
  * migrations) and a synchronous job operator on a warehouse. Thread-safe.
  *
+ * <p>Job executions are created at READ_COMMITTED, not Spring Batch's default SERIALIZABLE: a
+ * backfill's workers create job instances at the same moment, and PostgreSQL aborts one of two
+ * such SERIALIZABLE transactions at commit ("could not serialize access due to read/write
+ * dependencies"), which failed the partition's start. The Spring Batch reference ("Transaction
+ * Configuration for the JobRepository") names READ_COMMITTED as usually working equally well; two
+ * starts of the same job instance still cannot both succeed, as the unique constraint
+ * {@code JOB_INST_UN (JOB_NAME, JOB_KEY)} refuses the second insert.
+ *
  * @param repository the job repository
  * @param operator runs jobs in the calling thread
  */
@@ -27,6 +35,7 @@ public record BatchInfrastructure(JobRepository repository, JobOperator operator
             repo.setTransactionManager(warehouse.transactionManager());
             repo.setTablePrefix(TABLE_PREFIX);
             repo.setDatabaseType(warehouse.isPostgres() ? "POSTGRES" : "H2");
+            repo.setIsolationLevelForCreateEnum(org.springframework.transaction.annotation.Isolation.READ_COMMITTED);
             repo.afterPropertiesSet();
             JobRepository repository = repo.getObject();
             JobOperatorFactoryBean op = new JobOperatorFactoryBean();
