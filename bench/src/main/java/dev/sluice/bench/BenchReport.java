@@ -53,8 +53,10 @@ final class BenchReport {
     private static String warmUps(JsonNode d) {
         StringBuilder w = new StringBuilder("Warm-ups (run first, not in the medians):");
         if (d.has("bronze")) {
-            w.append(String.format(Locale.ROOT, " Bronze ingest %,.0f rows/s (Sluice) and %,.0f rows/s (Spring Batch);",
-                    d.at("/bronze/warmUpSluice").asDouble(), d.at("/bronze/warmUpBaseline").asDouble()));
+            JsonNode b = d.at("/bronze/warmUp");
+            w.append(String.format(Locale.ROOT, " Bronze ingest %,.0f rows/s (Sluice, one stream), %,.0f rows/s (Sluice, partitioned),"
+                    + " %,.0f rows/s (Spring Batch) and %,.0f rows/s (Spring Batch, reWriteBatchedInserts);", b.path("SLUICE").asDouble(),
+                    b.path("SLUICE_PARTITIONED").asDouble(), b.path("BASELINE").asDouble(), b.path("BASELINE_REWRITE").asDouble()));
         }
         if (d.has("duckdb_warm_up_s")) {
             w.append(String.format(Locale.ROOT, " DuckDB medallion %.1f s;", d.get("duckdb_warm_up_s").asDouble()));

