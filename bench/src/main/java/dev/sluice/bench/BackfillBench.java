@@ -202,13 +202,21 @@ public final class BackfillBench {
         pb.environment().put("SLUICE_WAREHOUSE_URL", "jdbc:h2:file:" + warehouse.resolve("warehouse"));
         Files.createDirectories(warehouse);
         pb.redirectError(warehouse.resolve("stderr.txt").toFile());
+        pb.redirectOutput(warehouse.resolve("stdout.txt").toFile());
         long start = System.nanoTime();
         Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        int exit = p.waitFor();
+        long timeoutMinutes = Long.getLong("sluice.bench.processTimeoutMinutes", 60);
+        if (!p.waitFor(timeoutMinutes, java.util.concurrent.TimeUnit.MINUTES)) {
+            // a hung process (session 6 saw one): keep its threads for the report, then stop it
+            new ProcessBuilder("jcmd", Long.toString(p.pid()), "Thread.print")
+                    .redirectOutput(warehouse.resolve("threads.txt").toFile()).redirectErrorStream(true).start().waitFor();
+            p.destroyForcibly().waitFor();
+            throw new IllegalStateException("sluice " + String.join(" ", args) + " did not end within " + timeoutMinutes
+                    + " min; its threads and output are in " + warehouse);
+        }
+        int exit = p.exitValue();
         double wall = (System.nanoTime() - start) / 1e9;
-        Files.createDirectories(warehouse);
-        Files.writeString(warehouse.resolve("stdout.txt"), out);
+        String out = Files.readString(warehouse.resolve("stdout.txt"));
         double gates = 0;
         if (backfill) {
             Matcher m = BACKFILL_GATES.matcher(out);

@@ -32,10 +32,14 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * seconds-long run over 2 days that skips the whole-process measures: CI runs it so the bench does
  * not rot), {@code --repeats N} (in-process measures, default 3), {@code --process-repeats N}
  * (whole-process measures, default 1: one bulk medallion takes about 10 minutes here),
- * {@code --only a,b} (measure names: bronze, medallion, backfill, overhead, hotpath, lineage).
+ * {@code --only a,b} (measure names: bronze, medallion, backfill, overhead, hotpath, lineage),
+ * {@code --render} (no measure: {@code benchmarks.md} again from {@code --out}'s
+ * {@code benchmarks.json} and the current notes).
  *
  * <p>The work directory (about 15 GB after a full run) is deleted at the end unless
- * {@code -Dsluice.bench.keep=true}.
+ * {@code -Dsluice.bench.keep=true}; a failed run keeps it. A whole-process measure that has not
+ * ended after {@code -Dsluice.bench.processTimeoutMinutes} (default 60) is stopped and fails the
+ * run, its thread dump kept.
  *
  * <p>Each measure reports the median and the spread (min–max) of its repeats; a warm-up is run
  * first where the measure is in-process and reported apart.
@@ -89,8 +93,10 @@ public final class BenchSuite {
         int repeats = 3;
         int processRepeats = 1;
         List<String> only = List.of();
+        boolean render = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "--render" -> render = true;
                 case "--home" -> home = Path.of(args[++i]).toAbsolutePath();
                 case "--out" -> out = Path.of(args[++i]).toAbsolutePath();
                 case "--smoke" -> smoke = true;
@@ -99,10 +105,17 @@ public final class BenchSuite {
                 case "--only" -> only = List.of(args[++i].split(","));
                 default -> {
                     System.err.println("unknown argument " + args[i] + "; usage: BenchSuite --home DIR --out DIR [--smoke]"
-                            + " [--repeats N] [--process-repeats N] [--only bronze,medallion,backfill,overhead,hotpath,lineage]");
+                            + " [--repeats N] [--process-repeats N] [--only bronze,medallion,backfill,overhead,hotpath,lineage] [--render]");
                     System.exit(2);
                 }
             }
+        }
+        if (render && out != null) {
+            // the table again from the run's JSON, with the current notes: no measure runs
+            ObjectNode saved = (ObjectNode) JSON.readTree(out.resolve("benchmarks.json").toFile());
+            Files.writeString(out.resolve("benchmarks.md"), BenchReport.markdown(saved));
+            System.out.println("rewrote " + out.resolve("benchmarks.md") + " from " + out.resolve("benchmarks.json"));
+            return;
         }
         if (home == null || out == null || !Files.isDirectory(home.resolve("landing/flights"))) {
             System.err.println("--home must name a Sluice home with landing/flights (sluice sample-data), and --out a directory");
@@ -113,11 +126,14 @@ public final class BenchSuite {
         ObjectNode report;
         try {
             report = run(HotPathBench.root(), home, work, settings);
-        } finally {
-            // the warehouses, databases and broker logs of a full run take about 15 GB
-            if (!Boolean.getBoolean("sluice.bench.keep")) {
-                org.springframework.util.FileSystemUtils.deleteRecursively(work);
-            }
+        } catch (Exception | Error e) {
+            // what the failed measure left (a process's output, a hung process's threads) is kept
+            System.err.println("the bench failed; its work directory is kept for the cause: " + work);
+            throw e;
+        }
+        // the warehouses, databases and broker logs of a full run take about 15 GB
+        if (!Boolean.getBoolean("sluice.bench.keep")) {
+            org.springframework.util.FileSystemUtils.deleteRecursively(work);
         }
         write(report, out);
         System.out.println("wrote " + out.resolve("benchmarks.md") + " and " + out.resolve("benchmarks.json"));
