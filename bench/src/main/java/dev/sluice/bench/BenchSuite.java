@@ -86,6 +86,11 @@ public final class BenchSuite {
     private BenchSuite() {
     }
 
+    /** The measures {@code --only} may name. */
+    static final List<String> MEASURES = List.of("bronze", "medallion", "backfill", "overhead", "hotpath", "lineage");
+    private static final String USAGE = "usage: ./sluice-bench [--smoke] [--repeats N] [--process-repeats N] [--only "
+            + String.join(",", MEASURES) + "] [--render]\n(BenchSuite itself also takes --home DIR --out DIR)";
+
     public static void main(String[] args) throws Exception {
         Path home = null;
         Path out = null;
@@ -97,29 +102,31 @@ public final class BenchSuite {
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--render" -> render = true;
-                case "--home" -> home = Path.of(args[++i]).toAbsolutePath();
-                case "--out" -> out = Path.of(args[++i]).toAbsolutePath();
+                case "--home" -> home = Path.of(value(args, i++)).toAbsolutePath();
+                case "--out" -> out = Path.of(value(args, i++)).toAbsolutePath();
                 case "--smoke" -> smoke = true;
-                case "--repeats" -> repeats = Integer.parseInt(args[++i]);
-                case "--process-repeats" -> processRepeats = Integer.parseInt(args[++i]);
-                case "--only" -> only = List.of(args[++i].split(","));
-                default -> {
-                    System.err.println("unknown argument " + args[i] + "; usage: BenchSuite --home DIR --out DIR [--smoke]"
-                            + " [--repeats N] [--process-repeats N] [--only bronze,medallion,backfill,overhead,hotpath,lineage] [--render]");
-                    System.exit(2);
-                }
+                case "--repeats" -> repeats = count(args, i++, 1);
+                case "--process-repeats" -> processRepeats = count(args, i++, 0);
+                case "--only" -> only = measures(value(args, i++));
+                default -> refuse("unknown argument " + args[i]);
             }
         }
-        if (render && out != null) {
+        if (out == null) {
+            refuse("--out DIR is required");
+        }
+        if (render) {
             // the table again from the run's JSON, with the current notes: no measure runs
-            ObjectNode saved = (ObjectNode) JSON.readTree(out.resolve("benchmarks.json").toFile());
+            Path json = out.resolve("benchmarks.json");
+            if (!Files.isRegularFile(json)) {
+                refuse("--render rewrites benchmarks.md from " + json + ", which does not exist: run the bench first");
+            }
+            ObjectNode saved = (ObjectNode) JSON.readTree(json.toFile());
             Files.writeString(out.resolve("benchmarks.md"), BenchReport.markdown(saved));
-            System.out.println("rewrote " + out.resolve("benchmarks.md") + " from " + out.resolve("benchmarks.json"));
+            System.out.println("rewrote " + out.resolve("benchmarks.md") + " from " + json);
             return;
         }
-        if (home == null || out == null || !Files.isDirectory(home.resolve("landing/flights"))) {
-            System.err.println("--home must name a Sluice home with landing/flights (sluice sample-data), and --out a directory");
-            System.exit(2);
+        if (home == null || !Files.isDirectory(home.resolve("landing/flights"))) {
+            refuse("--home must name a Sluice home with landing/flights (java -jar app/target/sluice.jar sample-data)");
         }
         Settings settings = smoke ? Settings.smoke(only) : Settings.full(repeats, processRepeats, only);
         Path work = Files.createTempDirectory("sluice-bench");
@@ -137,6 +144,42 @@ public final class BenchSuite {
         }
         write(report, out);
         System.out.println("wrote " + out.resolve("benchmarks.md") + " and " + out.resolve("benchmarks.json"));
+    }
+
+    private static String value(String[] args, int i) {
+        if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
+            refuse(args[i] + " needs a value");
+        }
+        return args[i + 1];
+    }
+
+    private static int count(String[] args, int i, int least) {
+        String v = value(args, i);
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= least) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        refuse(args[i] + " takes a whole number of at least " + least + ", not " + v);
+        return least;
+    }
+
+    private static List<String> measures(String list) {
+        List<String> names = List.of(list.split(","));
+        for (String n : names) {
+            if (!MEASURES.contains(n)) {
+                refuse("--only: no measure named '" + n + "'");
+            }
+        }
+        return names;
+    }
+
+    private static void refuse(String why) {
+        System.err.println("sluice-bench: " + why + "\n" + USAGE);
+        System.exit(2);
     }
 
     /** Runs the measures {@code s} names; returns the report (its {@code rows} are the table). */
