@@ -1,6 +1,7 @@
 package dev.sluice.batch.bronze;
 
 import dev.sluice.config.ColumnType;
+import dev.sluice.core.SluiceException;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -31,6 +32,11 @@ final class PgBinaryRows {
     private static final byte[] HEADER = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0, 0, 0, 0, 0, 0, 0, 0, 0};
     private static final long PG_EPOCH_SECONDS = 946_684_800L;
     private static final long PG_EPOCH_DAYS = 10_957L;
+    /** PostgreSQL's range (datatype/timestamp.h): 4714-11-24 BC up to, not including, 294277-01-01; µs and days since 2000-01-01. */
+    private static final long PG_TIMESTAMP_MIN = -211_813_488_000_000_000L;
+    private static final long PG_TIMESTAMP_END = 9_223_371_331_200_000_000L;
+    private static final long PG_DATE_MIN = -2_451_545L;
+    private static final long PG_DATE_END = 2_145_031_949L;
     private static final java.util.Set<String> REPEATING = java.util.Set.of("_partition", "_run_id", "_source");
 
     /** How a field is written: the PostgreSQL type the table column has. */
@@ -116,8 +122,14 @@ final class PgBinaryRows {
         Object[] v = r.values();
         int n = v.length;
         putShort(kinds.length);
-        for (int i = 0; i < n; i++) {
-            field(i, v[i]);
+        try {
+            for (int i = 0; i < n; i++) {
+                field(i, v[i]);
+            }
+        } catch (OutOfRange e) {
+            // the whole COPY is cancelled: the chunk rolls back and the step fails, naming the value
+            throw new SluiceException(r.source() + ", row " + (r.position() + 1) + ", " + e.getMessage()
+                    + ": the partition is not loaded; correct the value in the source (H2 warehouses take it)", e);
         }
         field(n, partition);
         field(n + 1, run);
@@ -177,15 +189,15 @@ final class PgBinaryRows {
                 }
                 case DATE -> {
                     putInt(4);
-                    putInt(Math.toIntExact(((LocalDate) value).toEpochDay() - PG_EPOCH_DAYS));
+                    putInt(days(i, (LocalDate) value));
                 }
                 case TIMESTAMP -> {
                     putInt(8);
-                    putLong(micros((LocalDateTime) value));
+                    putLong(micros(i, (LocalDateTime) value));
                 }
                 case TIMESTAMPTZ -> {
                     putInt(8);
-                    putLong(micros(((OffsetDateTime) value).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime()));
+                    putLong(micros(i, ((OffsetDateTime) value).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime()));
                 }
                 case TEXT -> putText(i, value.toString());
             }
@@ -237,8 +249,36 @@ final class PgBinaryRows {
         }
     }
 
-    private static long micros(LocalDateTime t) {
-        return (t.toEpochSecond(ZoneOffset.UTC) - PG_EPOCH_SECONDS) * 1_000_000L + (t.getNano() + 500) / 1_000;
+    private int days(int column, LocalDate d) {
+        long days = d.toEpochDay() - PG_EPOCH_DAYS;
+        if (days < PG_DATE_MIN || days >= PG_DATE_END) {
+            throw outOfRange(column, d, "date", "4714-11-24 BC to 5874897-12-31");
+        }
+        return (int) days;
+    }
+
+    private long micros(int column, LocalDateTime t) {
+        try {
+            long us = Math.addExact(Math.multiplyExact(t.toEpochSecond(ZoneOffset.UTC) - PG_EPOCH_SECONDS, 1_000_000L),
+                    (t.getNano() + 500) / 1_000);
+            if (us >= PG_TIMESTAMP_MIN && us < PG_TIMESTAMP_END) {
+                return us;
+            }
+        } catch (ArithmeticException e) {
+            // beyond a long of microseconds: out of range too
+        }
+        throw outOfRange(column, t, kinds[column] == Kind.TIMESTAMPTZ ? "timestamptz" : "timestamp", "4714-11-24 BC to 294276-12-31");
+    }
+
+    private OutOfRange outOfRange(int column, Object value, String type, String range) {
+        return new OutOfRange("column " + names[column] + ": " + value + " is outside PostgreSQL's " + type + " range (" + range + ")");
+    }
+
+    /** A value PostgreSQL cannot store in its column's type; {@link #row} names the file and row. */
+    static final class OutOfRange extends RuntimeException {
+        OutOfRange(String message) {
+            super(message);
+        }
     }
 
     private void ensure(int n) {

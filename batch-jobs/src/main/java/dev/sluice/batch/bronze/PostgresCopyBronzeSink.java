@@ -1,7 +1,6 @@
 package dev.sluice.batch.bronze;
 
 import java.io.IOException;
-import java.io.StringReader;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -71,7 +70,8 @@ public final class PostgresCopyBronzeSink implements BronzeSink {
                 sql = binarySql;
                 appendBinary(copy, binary, rows);
             } else {
-                copy.copyIn(sql, new StringReader(csv(rows)));
+                // encoded here, whole: the driver's Reader form encodes 64 Ki-char pieces apart and splits surrogate pairs
+                copy.copyIn(sql, new java.io.ByteArrayInputStream(csv(rows).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
             }
         } catch (SQLException e) {
             throw new SQLErrorCodeSQLExceptionTranslator(dataSource).translate("Bronze COPY", sql, e);

@@ -1,6 +1,7 @@
 package dev.sluice.batch.bronze;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.batch.warehouse.LayerTables;
@@ -140,9 +141,42 @@ class PostgresCopyBronzeSinkIT {
         assertReadBack("bronze.types_text_raw", true);
     }
 
+    @Test
+    void aTimestampOutsidePostgresqlsRangeFailsTheChunkNamingFileRowAndColumnInsteadOfWrapping() {
+        // Long.MAX_VALUE ms ("no end date") overflowed a long of microseconds and was stored as 1969-12-31
+        LocalDateTime noEnd = LocalDateTime.ofEpochSecond(Long.MAX_VALUE / 1000, 0, ZoneOffset.UTC);
+        for (Object[] bad : List.of(
+                new Object[] {"x", 1, 1L, 1f, 1d, true, LocalDate.of(2001, 1, 1), noEnd},
+                new Object[] {"x", 1, 1L, 1f, 1d, true, LocalDate.of(2001, 1, 1), LocalDateTime.of(300_000, 1, 1, 0, 0)},
+                new Object[] {"x", 1, 1L, 1f, 1d, true, LocalDate.of(-5000, 1, 1), LocalDateTime.of(2001, 1, 1, 0, 0)})) {
+            PostgresCopyBronzeSink sink = sink("bronze.types_raw");
+            List<BronzeRow> rows = new ArrayList<>(rows());
+            rows.add(row(4, bad, null));
+            assertThatThrownBy(() -> sink.append(rows)).isInstanceOf(dev.sluice.core.SluiceException.class)
+                    .hasMessageStartingWith("landing/types/dt=2024-01-01/types.csv, row 5, column " + (bad[6] instanceof LocalDate d
+                            && d.getYear() < 0 ? "dt" : "ts"))
+                    .hasMessageContaining("outside PostgreSQL's");
+        }
+        // each failed chunk rolled back whole: no row of it landed
+        assertThat(((Number) warehouse.dsl().fetchValue("SELECT COUNT(*) FROM bronze.types_raw WHERE _source_pos = 4")).longValue()).isZero();
+    }
+
+    @Test
+    void theCsvFormKeepsACharacterOutsideTheBmpThatStraddlesThe64KiCharBoundary() {
+        // the driver's Reader form encoded 65,536-char pieces apart: an emoji whose surrogate pair straddles chars
+        // 65,535/65,536 of the CSV (after the opening quote) became "??"
+        String text = "a".repeat(65_534) + "\uD83D\uDE80end";
+        PostgresCopyBronzeSink sink = new PostgresCopyBronzeSink(warehouse.dataSource(),
+                BronzeColumns.of(DatasetRef.parse("bronze.types_text_raw"), CONTRACT, new Partition("2024-01-02"), RUN, INGESTED));
+        sink.append(List.of(new BronzeRow(new Object[] {text, null, null, null, null, null, null, null}, "f.csv", 0,
+                "0".repeat(64), null, null)));
+        assertThat(sink.binary()).isFalse();
+        assertThat(warehouse.dsl().fetchValue("SELECT s FROM bronze.types_text_raw WHERE _partition = '2024-01-02'")).isEqualTo(text);
+    }
+
     private void assertReadBack(String table, boolean numericF) {
         List<Record> got = warehouse.dsl().fetch("SELECT s, i, l, f, d, b, dt, ts, _partition, _run_id, _source, _source_pos,"
-                + " _ingested_at, _row_hash, _parse_errors FROM " + table + " ORDER BY _source_pos");
+                + " _ingested_at, _row_hash, _parse_errors FROM " + table + " WHERE _partition = '2024-01-01' ORDER BY _source_pos");
         assertThat(got).hasSize(4);
         List<BronzeRow> want = rows();
         for (int r = 0; r < 4; r++) {
