@@ -13,6 +13,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.Locale;
 import java.util.Map;
 import org.openjdk.jmh.results.RunResult;
@@ -89,7 +91,7 @@ public final class BenchSuite {
     /** The measures {@code --only} may name. */
     static final List<String> MEASURES = List.of("bronze", "medallion", "backfill", "overhead", "hotpath", "lineage");
     private static final String USAGE = "usage: ./sluice-bench [--smoke] [--repeats N] [--process-repeats N] [--only "
-            + String.join(",", MEASURES) + "] [--render]\n(BenchSuite itself also takes --home DIR --out DIR)";
+            + String.join(",", MEASURES) + "] [--render]";
 
     public static void main(String[] args) throws Exception {
         Path home = null;
@@ -129,21 +131,40 @@ public final class BenchSuite {
             refuse("--home must name a Sluice home with landing/flights (java -jar app/target/sluice.jar sample-data)");
         }
         Settings settings = smoke ? Settings.smoke(only) : Settings.full(repeats, processRepeats, only);
+        // only the full run writes benchmarks.*: a smoke or partial run never replaces it
+        String stem = smoke ? "benchmarks-smoke" : only.isEmpty() ? "benchmarks" : "benchmarks-only-" + String.join("-", only);
         Path work = Files.createTempDirectory("sluice-bench");
+        AtomicBoolean ended = new AtomicBoolean();
+        Thread onInterrupt = new Thread(() -> {
+            if (!ended.get()) {
+                // Ctrl-C or SIGTERM mid-run: stop the broker and sluice processes this run started, drop its files
+                ProcessHandle.current().descendants().forEach(ProcessHandle::destroy);
+                ProcessHandle.current().descendants().forEach(h -> h.onExit().completeOnTimeout(h, 10, TimeUnit.SECONDS).join());
+                org.springframework.util.FileSystemUtils.deleteRecursively(work.toFile());
+                System.err.println("sluice-bench interrupted: its processes were stopped and " + work + " deleted; nothing was written");
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(onInterrupt);
         ObjectNode report;
         try {
             report = run(HotPathBench.root(), home, work, settings);
         } catch (Exception | Error e) {
+            ended.set(true);
             // what the failed measure left (a process's output, a hung process's threads) is kept
             System.err.println("the bench failed; its work directory is kept for the cause: " + work);
             throw e;
         }
+        ended.set(true);
         // the warehouses, databases and broker logs of a full run take about 15 GB
         if (!Boolean.getBoolean("sluice.bench.keep")) {
             org.springframework.util.FileSystemUtils.deleteRecursively(work);
         }
-        write(report, out);
-        System.out.println("wrote " + out.resolve("benchmarks.md") + " and " + out.resolve("benchmarks.json"));
+        if (report.get("rows").isEmpty()) {
+            refuse("no measure of " + (only.isEmpty() ? "this run" : String.join(",", only))
+                    + " runs in " + (smoke ? "the smoke run (it skips the whole-process measures)" : "this run") + "; nothing was written");
+        }
+        write(report, out, stem);
+        System.out.println("wrote " + out.resolve(stem + ".md") + " and " + out.resolve(stem + ".json"));
     }
 
     private static String value(String[] args, int i) {
@@ -334,8 +355,13 @@ public final class BenchSuite {
 
     /** Writes {@code benchmarks.json} and {@code benchmarks.md} into {@code out}. */
     static void write(ObjectNode report, Path out) throws IOException {
+        write(report, out, "benchmarks");
+    }
+
+    /** Writes {@code <stem>.json} and {@code <stem>.md} into {@code out}. */
+    static void write(ObjectNode report, Path out, String stem) throws IOException {
         Files.createDirectories(out);
-        Files.writeString(out.resolve("benchmarks.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report) + "\n");
-        Files.writeString(out.resolve("benchmarks.md"), BenchReport.markdown(report));
+        Files.writeString(out.resolve(stem + ".json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report) + "\n");
+        Files.writeString(out.resolve(stem + ".md"), BenchReport.markdown(report));
     }
 }
