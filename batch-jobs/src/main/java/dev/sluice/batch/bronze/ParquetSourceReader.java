@@ -124,11 +124,19 @@ final class ParquetSourceReader implements SourceFileReader {
             case DOUBLE -> expect(v, Double.class, column);
             case FLOAT -> v instanceof Double d ? (Object) d.floatValue() : expect(v, Float.class, column);
             case INT -> expect(v, Integer.class, column);
-            case STRING -> expect(v, String.class, column);
+            case STRING -> noNul((String) expect(v, String.class, column), column);
             case BOOLEAN -> expect(v, Boolean.class, column);
             case DATE -> expect(v, LocalDate.class, column);
             case TIMESTAMP -> expect(v, LocalDateTime.class, column);
         };
+    }
+
+    /** A NUL character is refused, as in the CSV and JSON readers: PostgreSQL cannot store it in text. */
+    private String noNul(String s, ColumnSpec column) {
+        if (s.indexOf('\0') >= 0) {
+            throw new BadInputException(displayName, position, column.name(), "holds a NUL character");
+        }
+        return s;
     }
 
     private Object expect(Object v, Class<?> type, ColumnSpec column) {
