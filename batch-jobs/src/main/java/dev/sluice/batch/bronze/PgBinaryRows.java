@@ -5,7 +5,6 @@ import dev.sluice.core.SluiceException;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,7 +36,6 @@ final class PgBinaryRows {
     private static final long PG_TIMESTAMP_END = 9_223_371_331_200_000_000L;
     private static final long PG_DATE_MIN = -2_451_545L;
     private static final long PG_DATE_END = 2_145_031_949L;
-    private static final java.util.Set<String> REPEATING = java.util.Set.of("_partition", "_run_id", "_source");
 
     /** How a field is written: the PostgreSQL type the table column has. */
     enum Kind {
@@ -46,22 +44,22 @@ final class PgBinaryRows {
 
     private final Kind[] kinds;
     private final String[] names;
-    /** Per column: whether its text repeats from row to row ({@code _partition}, {@code _run_id}, {@code _source}). */
-    private final boolean[] repeats;
-    private final String[] lastText;
-    private final byte[][] lastBytes;
+    /** The metadata every row of the step shares, encoded once. */
+    private final byte[] partition;
+    private final byte[] run;
+    private final long ingestedAt;
+    /** The last row's {@code _source} and its bytes: a file's rows share it. */
+    private String lastSource = "";
+    private byte[] lastSourceBytes = new byte[0];
     private byte[] buf = new byte[1 << 17];
     private int at;
 
-    private PgBinaryRows(Kind[] kinds, String[] names) {
+    private PgBinaryRows(Kind[] kinds, BronzeColumns columns) {
         this.kinds = kinds;
-        this.names = names;
-        this.repeats = new boolean[names.length];
-        for (int i = 0; i < names.length; i++) {
-            repeats[i] = REPEATING.contains(names[i]);
-        }
-        this.lastText = new String[names.length];
-        this.lastBytes = new byte[names.length][];
+        this.names = columns.names().toArray(String[]::new);
+        this.partition = columns.partition().key().getBytes(StandardCharsets.UTF_8);
+        this.run = columns.run().toString().getBytes(StandardCharsets.UTF_8);
+        this.ingestedAt = micros(names.length - 3, columns.ingestedAt().withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime());
     }
 
     /**
@@ -83,7 +81,7 @@ final class PgBinaryRows {
             }
             kinds.add(k);
         }
-        return Optional.of(new PgBinaryRows(kinds.toArray(Kind[]::new), names.toArray(String[]::new)));
+        return Optional.of(new PgBinaryRows(kinds.toArray(Kind[]::new), columns));
     }
 
     private static Kind business(ColumnType contract, String type) {
@@ -117,8 +115,8 @@ final class PgBinaryRows {
         put(HEADER, 0, HEADER.length);
     }
 
-    /** Appends one row: its business values, then the ingest metadata of {@code columns}. */
-    void row(BronzeRow r, BronzeColumns columns, String partition, String run) {
+    /** Appends one row: its business values, then its ingest metadata ({@link BronzeColumns#names()} order). */
+    void row(BronzeRow r) {
         Object[] v = r.values();
         int n = v.length;
         putShort(kinds.length);
@@ -131,11 +129,16 @@ final class PgBinaryRows {
             throw new SluiceException(r.source() + ", row " + (r.position() + 1) + ", " + e.getMessage()
                     + ": the partition is not loaded; correct the value in the source (H2 warehouses take it)", e);
         }
-        field(n, partition);
-        field(n + 1, run);
-        field(n + 2, r.source());
+        putBytes(partition);
+        putBytes(run);
+        if (!r.source().equals(lastSource)) {
+            lastSource = r.source();
+            lastSourceBytes = lastSource.getBytes(StandardCharsets.UTF_8);
+        }
+        putBytes(lastSourceBytes);
         field(n + 3, r.position());
-        field(n + 4, columns.ingestedAt());
+        putInt(8);
+        putLong(ingestedAt);
         field(n + 5, r.rowHash());
         field(n + 6, r.parseErrors());
     }
@@ -195,11 +198,7 @@ final class PgBinaryRows {
                     putInt(8);
                     putLong(micros(i, (LocalDateTime) value));
                 }
-                case TIMESTAMPTZ -> {
-                    putInt(8);
-                    putLong(micros(i, ((OffsetDateTime) value).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime()));
-                }
-                case TEXT -> putText(i, value.toString());
+                case TEXT -> putText(value.toString());
             }
         } catch (ClassCastException e) {
             // the readers give each column its contract type's Java value: this is a bug, not bad input
@@ -208,16 +207,8 @@ final class PgBinaryRows {
         }
     }
 
-    /**
-     * A text field. The same text as the column's last (a chunk's partition and run id, a file's
-     * path) reuses its bytes; ASCII is copied as is; anything else is encoded as UTF-8.
-     */
-    private void putText(int column, String text) {
-        if (text.equals(lastText[column])) {
-            putInt(lastBytes[column].length);
-            put(lastBytes[column], 0, lastBytes[column].length);
-            return;
-        }
+    /** A text field: ASCII (a row hash, a code) copied as is, anything else encoded as UTF-8. */
+    private void putText(String text) {
         int n = text.length();
         ensure(4 + n);
         int start = at;
@@ -226,10 +217,7 @@ final class PgBinaryRows {
             char ch = text.charAt(k);
             if (ch >= 0x80) {
                 at = start;
-                byte[] b = text.getBytes(StandardCharsets.UTF_8);
-                putInt(b.length);
-                put(b, 0, b.length);
-                remember(column, text, b);
+                putBytes(text.getBytes(StandardCharsets.UTF_8));
                 return;
             }
             buf[at++] = (byte) ch;
@@ -238,15 +226,11 @@ final class PgBinaryRows {
         at = start;
         putInt(n);
         at = end;
-        remember(column, text, null);
     }
 
-    /** Keeps the text of columns whose text repeats (the metadata columns before the row hash). */
-    private void remember(int column, String text, byte[] bytes) {
-        if (repeats[column]) {
-            lastText[column] = text;
-            lastBytes[column] = bytes != null ? bytes : text.getBytes(StandardCharsets.UTF_8);
-        }
+    private void putBytes(byte[] b) {
+        putInt(b.length);
+        put(b, 0, b.length);
     }
 
     private int days(int column, LocalDate d) {

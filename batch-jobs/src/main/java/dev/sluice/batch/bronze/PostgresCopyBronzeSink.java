@@ -85,11 +85,9 @@ public final class PostgresCopyBronzeSink implements BronzeSink {
     private void appendBinary(CopyManager copy, PgBinaryRows enc, List<BronzeRow> rows) throws SQLException {
         CopyIn in = copy.copyIn(binarySql);
         try {
-            String partition = columns.partition().key();
-            String run = columns.run().toString();
             enc.begin();
             for (BronzeRow r : rows) {
-                enc.row(r, columns, partition, run);
+                enc.row(r);
                 if (enc.size() >= PIECE_BYTES) {
                     in.writeToCopy(enc.buffer(), 0, enc.size());
                     enc.drain();
