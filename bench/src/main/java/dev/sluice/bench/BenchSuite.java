@@ -135,16 +135,11 @@ public final class BenchSuite {
         String stem = smoke ? "benchmarks-smoke" : only.isEmpty() ? "benchmarks" : "benchmarks-only-" + String.join("-", only);
         Path work = Files.createTempDirectory("sluice-bench");
         AtomicBoolean ended = new AtomicBoolean();
-        Thread onInterrupt = new Thread(() -> {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (!ended.get()) {
-                // Ctrl-C or SIGTERM mid-run: stop the broker and sluice processes this run started, drop its files
-                ProcessHandle.current().descendants().forEach(ProcessHandle::destroy);
-                ProcessHandle.current().descendants().forEach(h -> h.onExit().completeOnTimeout(h, 10, TimeUnit.SECONDS).join());
-                org.springframework.util.FileSystemUtils.deleteRecursively(work.toFile());
-                System.err.println("sluice-bench interrupted: its processes were stopped and " + work + " deleted; nothing was written");
+                cleanUpInterrupted(work);
             }
-        });
-        Runtime.getRuntime().addShutdownHook(onInterrupt);
+        }));
         ObjectNode report;
         try {
             report = run(HotPathBench.root(), home, work, settings);
@@ -165,6 +160,14 @@ public final class BenchSuite {
         }
         write(report, out, stem);
         System.out.println("wrote " + out.resolve(stem + ".md") + " and " + out.resolve(stem + ".json"));
+    }
+
+    /** Ctrl-C or SIGTERM mid-run: stops the broker and sluice processes the run started and drops its files. */
+    private static void cleanUpInterrupted(Path work) {
+        ProcessHandle.current().descendants().forEach(ProcessHandle::destroy);
+        ProcessHandle.current().descendants().forEach(h -> h.onExit().completeOnTimeout(h, 10, TimeUnit.SECONDS).join());
+        org.springframework.util.FileSystemUtils.deleteRecursively(work.toFile());
+        System.err.println("sluice-bench interrupted: its processes were stopped and " + work + " deleted; nothing was written");
     }
 
     private static String value(String[] args, int i) {
