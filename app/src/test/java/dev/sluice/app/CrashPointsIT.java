@@ -119,6 +119,26 @@ class CrashPointsIT {
         FaultPointKill.killAt(point, env, "run", pipeline, "--partition", day.key());
     }
 
+    /**
+     * Two kills in a row inside Bronze: the first after three committed chunks of 2,000 rows, the
+     * second in the restarted step's first chunk, before it commits (Spring Batch then stores that
+     * restarted step execution with an empty execution context). The third run resumes from the
+     * rows Bronze holds, not from that context: no (source, position) twice, checksums as an
+     * uninterrupted run's.
+     */
+    @org.junit.jupiter.api.Test
+    void twoKillsInARowInsideBronzeLeaveNoDuplicate() throws Exception {
+        Map<String, String> expected = reference();
+        String url = TestHome.freshH2Url() + ";WRITE_DELAY=0";
+        Map<String, String> env = new java.util.HashMap<>(env(url));
+        env.put("SLUICE_BATCH_ROWS", "2000");
+        FaultPointKill.killAt("bronze-chunk:bronze.flights_raw#3", env, "run", "flights", "--partition", DAY.key());
+        FaultPointKill.killAt("bronze-chunk:bronze.flights_raw#1", env, "run", "flights", "--partition", DAY.key());
+        assertThat(SluiceCommand.execute(new SluiceEnvironment(env), new PrintWriter(new StringWriter(), true),
+                new PrintWriter(new StringWriter(), true), "run", "flights", "--partition", DAY.key())).isZero();
+        assertThat(checksums(url)).isEqualTo(expected);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"before:bronze.airports_raw", "before:bronze.flights_raw", "bronze-chunk:bronze.flights_raw#2",
             "before:silver.airports", "in-transaction:silver.airports", "before:silver.flights",

@@ -18,13 +18,20 @@ import org.springframework.batch.infrastructure.item.ItemStreamReader;
 /**
  * Reads a partition's landed files of one source for Bronze, skipping file versions already in
  * Bronze (a file loads once per (table, source, sha256)) and resuming a restarted load at the row
- * after the last committed chunk.
+ * after the last committed one.
  *
  * <p>The landing path names a file or a directory; a directory's regular, non-hidden files are
  * read in name order. The last row of each file carries the file's {@link LandedFile} so that the
- * writer marks the load complete in the transaction that writes that row. Restart state in the
- * step's execution context: {@code bronze.file} (source name), {@code bronze.pos} (rows of it
- * already consumed) and {@code bronze.rows} (rows of it already written).
+ * writer marks the load complete in the transaction that writes that row.
+ *
+ * <p>Restart position: a file this attempt (run id) began loading and did not finish resumes after
+ * the highest {@code _source_pos} Bronze holds for (partition, source, run id)
+ * ({@link LandedFileRepository#committed}), which commits with the rows themselves. Positions grow
+ * with every row read, so no position of a load is appended twice. The step's execution context
+ * ({@code bronze.file}, {@code bronze.pos}, {@code bronze.rows}) is still written, for reports and
+ * as a cross-check, but never trusted: Spring Batch stores a restarted step execution killed
+ * before its first commit with an empty context, and a restart from that context re-read the file
+ * from row 0 (issue #19).
  *
  * <p>For a source partitioned by a column, only rows of this partition are loaded
  * ({@link PartitionFilter}); a row whose partition value is missing is loaded by every partition
@@ -32,6 +39,8 @@ import org.springframework.batch.infrastructure.item.ItemStreamReader;
  * execution.
  */
 public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BronzeItemReader.class);
 
     static final String FILE_KEY = "bronze.file";
     static final String POS_KEY = "bronze.pos";
@@ -55,8 +64,8 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
     private @Nullable LandedFile current;
     private @Nullable SourceFileReader reader;
     private @Nullable SourceRow lookahead;
-    private long resumeAt;
-    private long resumeRows;
+    /** Per file of a restarted load: what Bronze already holds of it. */
+    private final java.util.Map<String, LandedFileRepository.Committed> resume = new java.util.HashMap<>();
     /** Rows of the current file read from it (including those of other partitions). */
     private long consumed;
     /** Rows of the current file consumed up to and including the last row returned. */
@@ -87,10 +96,7 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
 
     @Override
     public void open(ExecutionContext ctx) {
-        String resumeFile = ctx.containsKey(FILE_KEY) ? ctx.getString(FILE_KEY) : null;
-        String resumeSha = ctx.containsKey(SHA_KEY) ? ctx.getString(SHA_KEY) : null;
-        long resumePos = ctx.containsKey(POS_KEY) ? ctx.getLong(POS_KEY) : 0;
-        long resumeWritten = ctx.containsKey(ROWS_KEY) ? ctx.getLong(ROWS_KEY) : resumePos;
+        String contextFile = ctx.containsKey(FILE_KEY) ? ctx.getString(FILE_KEY) : null;
         List<LandedFile> files = list(source.pathFor(partition));
         if (files.isEmpty() && source.partitioned()) {
             throw new BadInputException(display(source.pathFor(partition)), -1, null,
@@ -105,22 +111,31 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
                 unchangedFiles++;
                 continue;
             }
-            landed.unfinishedOtherVersion(bronzeTable, partition, f, run).ifPresent(other -> {
-                throw new BadInputException(f.source(), -1, null, "the file changed (sha256 " + other.substring(0, 12)
-                        + "… → " + f.sha256().substring(0, 12) + "…) while this attempt was loading it; its partial"
-                        + " load cannot be told apart from the new version's rows. Start a new attempt with --rerun.");
+            landed.otherVersionOfRun(bronzeTable, partition, f, run).ifPresent(other -> {
+                String sha = other.get(0, String.class);
+                throw new BadInputException(f.source(), -1, null, "the file changed (sha256 " + sha.substring(0, 12)
+                        + "… → " + f.sha256().substring(0, 12) + "…) after this attempt had "
+                        + (LandedFileRepository.LOADED.equals(other.get(1, String.class)) ? "loaded" : "begun loading")
+                        + " it; the rows of both versions would carry the same run id and could not be told apart."
+                        + " Start a new attempt with --rerun.");
             });
-            boolean resuming = known.map(r -> run.toString().equals(r.get(1, String.class))).orElse(false)
-                    && f.source().equals(resumeFile) && f.sha256().equals(resumeSha);
-            if (!resuming) {
+            boolean ours = known.map(r -> run.toString().equals(r.get(1, String.class))).orElse(false);
+            if (ours) {
+                // a restart of this attempt: resume after what Bronze holds of this load, whatever the
+                // step's execution context says (a restart killed before its first commit leaves it empty)
+                LandedFileRepository.Committed held = landed.committed(bronzeTable, partition, f.source(), run);
+                if (held.rows() > 0) {
+                    resume.put(f.source(), held);
+                }
+                long contextPos = f.source().equals(contextFile) && ctx.containsKey(POS_KEY) ? ctx.getLong(POS_KEY) : 0;
+                if (contextPos != held.rowsToSkip() && !(contextPos == 0 && held.rows() == 0)) {
+                    LOG.warn("{}: the step's restart state says {} row(s) of it were consumed, Bronze holds {} row(s) up to row {};"
+                            + " resuming after row {}", f.source(), contextPos, held.rows(), held.lastPosition(), held.lastPosition());
+                }
+            } else {
                 landed.startLoad(pipeline, bronzeTable, partition, f, run);
             }
             pending.add(f);
-        }
-        LandedFile first = pending.peekFirst();
-        if (first != null && first.source().equals(resumeFile) && first.sha256().equals(resumeSha)) {
-            resumeAt = resumePos;
-            resumeRows = resumeWritten;
         }
     }
 
@@ -159,14 +174,13 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
                     continue;
                 }
                 reader = SourceFileReader.open(source, current.path(), columns, current.source(), maxLineBytes);
+                LandedFileRepository.Committed held = resume.getOrDefault(current.source(), LandedFileRepository.Committed.NONE);
                 consumed = 0;
-                for (long i = 0; i < resumeAt && reader.next() != null; i++) {
+                for (long i = 0; i < held.rowsToSkip() && reader.next() != null; i++) {
                     consumed++;
                 }
                 consumedReturned = consumed;
-                emitted = resumeRows;
-                resumeAt = 0;
-                resumeRows = 0;
+                emitted = held.rows();
                 lookahead = nextOfPartition();
                 if (lookahead == null) {
                     if (emitted == 0) {

@@ -52,14 +52,52 @@ public final class LandedFileRepository {
     }
 
     /**
-     * The SHA-256 of another version of {@code file}'s source that {@code run} started loading and
-     * did not finish, if any: its partial rows carry the same (source, run id) and could not be told
-     * apart from the new version's.
+     * Another version of {@code file}'s source that {@code run} loaded (wholly or in part) before:
+     * its rows carry the same (source, run id) as the new version's would and could not be told
+     * apart from them. Empty when there is none.
+     *
+     * @return (sha256, status) of that version
      */
-    public Optional<String> unfinishedOtherVersion(String bronzeTable, Partition partition, LandedFile file, RunId run) {
-        return dsl.select(SHA).from(T).where(TABLE.eq(bronzeTable), PARTITION.eq(partition.key()), SOURCE.eq(file.source()),
-                        RUN.eq(run.toString()), STATUS.eq(LOADING), SHA.ne(file.sha256()))
-                .limit(1).fetchOptional(SHA);
+    public Optional<Record> otherVersionOfRun(String bronzeTable, Partition partition, LandedFile file, RunId run) {
+        return dsl.select(SHA, STATUS).from(T).where(TABLE.eq(bronzeTable), PARTITION.eq(partition.key()), SOURCE.eq(file.source()),
+                        RUN.eq(run.toString()), SHA.ne(file.sha256()))
+                .limit(1).fetchOptional().map(r -> (Record) r);
+    }
+
+    /**
+     * What Bronze holds of one load: the rows committed with {@code _partition} = {@code partition},
+     * {@code _source} = {@code source} and {@code _run_id} = {@code run}, and the highest
+     * {@code _source_pos} among them. This, not a step's execution context, is where a restarted
+     * load resumes: the rows and their positions commit in the same transaction, and a kill cannot
+     * leave them out of step. One aggregate query on the partition's index.
+     *
+     * @param bronzeTable the Bronze table, schema-qualified ({@code bronze.flights_raw})
+     */
+    public Committed committed(String bronzeTable, Partition partition, String source, RunId run) {
+        dev.sluice.core.DatasetRef ref = dev.sluice.core.DatasetRef.parse(bronzeTable);
+        Field<Long> pos = DSL.field(DSL.name("_source_pos"), Long.class);
+        var r = dsl.select(DSL.count(), DSL.max(pos)).from(DSL.table(DSL.name(ref.schema(), ref.table())))
+                .where(DSL.field(DSL.name("_partition"), String.class).eq(partition.key()),
+                        DSL.field(DSL.name("_source"), String.class).eq(source),
+                        DSL.field(DSL.name("_run_id"), String.class).eq(run.toString()))
+                .fetchOne();
+        return r == null || r.value2() == null ? Committed.NONE : new Committed(r.value1(), r.value2());
+    }
+
+    /**
+     * The rows of one load that Bronze holds.
+     *
+     * @param rows rows committed (≥ 0)
+     * @param lastPosition the highest {@code _source_pos} committed (0-based row of the file), or -1 when none
+     */
+    public record Committed(long rows, long lastPosition) {
+        /** Nothing committed. */
+        public static final Committed NONE = new Committed(0, -1);
+
+        /** Rows of the file to pass over before the next one to load: every row up to {@link #lastPosition()}. */
+        public long rowsToSkip() {
+            return lastPosition + 1;
+        }
     }
 
     /** Records that {@code run} starts loading {@code file} (or takes over a load a dead run left LOADING). */
