@@ -46,6 +46,53 @@ public final class FaultPointKill {
         assertThat(paused).as("the process reached %s", point).isTrue();
     }
 
+    /**
+     * What a process set to pause at a point did: killed there (SIGKILL), or ended by itself without
+     * reaching it (its exit code); the last lines it printed either way.
+     */
+    public record Reached(boolean killed, int exitCode, String tail) {
+    }
+
+    /**
+     * Starts {@code sluice <args>} set to pause at {@code point} and kills it (SIGKILL) when it gets
+     * there; a process that ends first is let end. Fails after {@code timeoutMinutes} with neither.
+     */
+    static Reached killAtOrEnd(String point, Map<String, String> env, long timeoutMinutes, String... args) throws Exception {
+        Process p = start(point, env, args);
+        java.util.ArrayDeque<String> tail = new java.util.ArrayDeque<>();
+        java.util.concurrent.CompletableFuture<Boolean> paused = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    synchronized (tail) {
+                        tail.addLast(line);
+                        if (tail.size() > 40) {
+                            tail.removeFirst();
+                        }
+                    }
+                    if (line.endsWith("SLUICE-FAULT-PAUSE " + point)) {
+                        p.destroyForcibly();
+                        return true;
+                    }
+                }
+                return false;
+            } catch (java.io.IOException e) {
+                return false;
+            }
+        });
+        boolean killed;
+        try {
+            killed = paused.get(timeoutMinutes, TimeUnit.MINUTES);
+        } catch (java.util.concurrent.TimeoutException e) {
+            p.destroyForcibly();
+            throw new AssertionError("sluice " + String.join(" ", args) + " neither reached " + point + " nor ended in "
+                    + timeoutMinutes + " min; its last lines:\n" + String.join("\n", tail));
+        }
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the process ended").isTrue();
+        synchronized (tail) {
+            return new Reached(killed, p.exitValue(), String.join("\n", tail));
+        }
+    }
+
     /** What a process stopped with SIGTERM did: its exit code and everything it printed. */
     public record Stopped(int exitCode, String output) {
     }

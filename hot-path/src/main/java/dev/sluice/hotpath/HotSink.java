@@ -1,5 +1,6 @@
 package dev.sluice.hotpath;
 
+import dev.sluice.core.FaultPoints;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.ColumnSpec;
@@ -151,8 +152,10 @@ public final class HotSink {
         Map<Integer, Integer> storedByPartition = new java.util.HashMap<>();
         fresh.stream().filter(c -> inserted.contains(c.event().id())).forEach(c -> storedByPartition.merge(c.at().partition(), 1, Integer::sum));
         quarantine(tx, all, consumerRun, now);
+        FaultPoints.reach("hot-batch:in-transaction");
         offsets.advance(tx, hot.topic(), read, newestByPartition, storedByPartition, before);
         rewindow(tx, onTime.stream().filter(c -> inserted.contains(c.event().id())).toList());
+        FaultPoints.reach("hot-batch:offsets-stored");
     }
 
     private java.util.Set<String> knownIds(DSLContext tx, List<Consumed> events) {

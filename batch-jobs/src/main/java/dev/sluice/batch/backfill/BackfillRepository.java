@@ -1,5 +1,6 @@
 package dev.sluice.batch.backfill;
 
+import dev.sluice.core.FaultPoints;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
@@ -118,6 +119,7 @@ public final class BackfillRepository {
             dsl.insertInto(P).set(ID, backfill.toString()).set(PARTITION, partition.key()).set(ACTION, action.name())
                     .set(STATUS, status).set(RUN_ID, runId).set(MESSAGE, m).set(UPDATED, now()).set(STEPS, steps).execute();
         }
+        FaultPoints.reach("backfill-partition:" + status);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.sluice.batch.gate;
 
+import dev.sluice.core.FaultPoints;
 import dev.sluice.core.Partition;
 import dev.sluice.quality.GateResult;
 import java.util.ArrayList;
@@ -81,6 +82,7 @@ public final class GateBarrier implements GateEvaluations {
         }
         permits.release();
         try {
+            FaultPoints.reach("gate-wave:" + gate);
             drain(ready);
             lock.lock();
             try {

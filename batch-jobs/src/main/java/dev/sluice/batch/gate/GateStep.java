@@ -1,5 +1,6 @@
 package dev.sluice.batch.gate;
 
+import dev.sluice.core.FaultPoints;
 import dev.sluice.batch.bronze.LandedFileRepository;
 import dev.sluice.batch.refine.LayerTransform;
 import dev.sluice.batch.warehouse.LayerTables;
@@ -148,6 +149,7 @@ public final class GateStep implements GateEvaluator {
                     + ". Fix the data (then --rerun) or the check (then a plain run restarts the gate).");
         }
         if (r.version() != null) {
+            FaultPoints.reach("before-publish:" + table.stepName());
             new LayerTransform(dsl, spec, table).publish(r.judged(), r.version(), r.run());
         }
         return result;

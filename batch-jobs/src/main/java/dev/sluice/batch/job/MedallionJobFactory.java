@@ -1,5 +1,6 @@
 package dev.sluice.batch.job;
 
+import dev.sluice.core.FaultPoints;
 import dev.sluice.batch.bronze.BronzeColumns;
 import dev.sluice.batch.bronze.BronzeItemReader;
 import dev.sluice.batch.bronze.BronzeItemWriter;
@@ -187,6 +188,16 @@ public final class MedallionJobFactory {
                 dev.sluice.batch.gate.GateStep.Request r = gate.prepare(partition, run);
                 request.set(r);
                 evaluated.set(gates.evaluate(gate, name, r));
+            }
+
+            @Override
+            public org.springframework.batch.core.ExitStatus afterStep(org.springframework.batch.core.step.StepExecution stepExecution) {
+                // the publication's transaction has committed; the step is not yet recorded COMPLETED
+                if (stepExecution.getStatus() == org.springframework.batch.core.BatchStatus.COMPLETED && request.get() != null
+                        && request.get().version() != null) {
+                    FaultPoints.reach("published:" + table.stepName());
+                }
+                return null;
             }
         };
         return new StepBuilder(name, batch.repository())

@@ -1,5 +1,6 @@
 package dev.sluice.batch.job;
 
+import dev.sluice.core.FaultPoints;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.RunId;
 import java.sql.Statement;

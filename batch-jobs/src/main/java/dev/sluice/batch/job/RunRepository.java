@@ -1,5 +1,6 @@
 package dev.sluice.batch.job;
 
+import dev.sluice.core.FaultPoints;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import java.time.OffsetDateTime;
@@ -87,6 +88,7 @@ public final class RunRepository {
                 .set(ATTEMPT, attempt).set(STATUS, "STARTED").set(SPEC_HASH, specHash).set(REQUESTER, requester)
                 .set(TRACE, traceId).set(STARTED, now()).set(HOST, thisHost()).set(PID, ProcessHandle.current().pid())
                 .execute();
+        FaultPoints.reach("run-record:started");
     }
 
     /** Marks a failed or stopped attempt as STARTED again for its restart (a cancel request it had is cleared), with the spec hash it now runs with. */
@@ -95,6 +97,7 @@ public final class RunRepository {
                 .setNull(DSL.field(DSL.name("cancel_requested_at"))).setNull(DSL.field(DSL.name("cancel_requested_by")))
                 .set(HOST, thisHost()).set(PID, ProcessHandle.current().pid())
                 .where(RUN_ID.eq(run.toString())).execute();
+        FaultPoints.reach("run-record:started");
     }
 
     /** Marks a failed attempt ABANDONED (given up for a --rerun). */
@@ -117,6 +120,7 @@ public final class RunRepository {
                 .set(LINEAGE_SENT, LINEAGE_SENT.plus(lineage.sent())).set(LINEAGE_DROPPED, LINEAGE_DROPPED.plus(lineage.dropped()))
                 .set(LINEAGE_FAILED, LINEAGE_FAILED.plus(lineage.failed()))
                 .where(RUN_ID.eq(run.toString())).execute();
+        FaultPoints.reach("run-record:finished");
     }
 
     /** This machine's host name, as recorded with each run. */

@@ -1,5 +1,6 @@
 package dev.sluice.hotpath.internal.kafka;
 
+import dev.sluice.core.FaultPoints;
 import dev.sluice.hotpath.EventDecoder;
 import dev.sluice.hotpath.EventRules;
 import dev.sluice.hotpath.HotSink;
@@ -282,6 +283,7 @@ public final class KafkaLiveConsumer implements LiveConsumer {
                     sink.apply(c.dsl(), events, poison, read, run, topicPartitions);
                     hooks.beforeCommit(batch);
                 });
+                FaultPoints.reach("hot-batch:committed");
                 applied.addAndGet(events.size());
                 written.add(commit);
                 hooks.committed(batch, timestamps);
