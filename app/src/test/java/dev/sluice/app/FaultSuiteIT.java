@@ -52,7 +52,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * not the CI slice's), and on embedded PostgreSQL (binary COPY into Bronze).
  *
  * <p>Cases: a CI slice of two fixed seeds (about five minutes); with {@code -Pfull} every command on both warehouses
- * for seeds 1 … {@code sluice.faults.seeds} (default 8); {@code -Dsluice.faults.case=h2:RANGE:17}
+ * for seeds 1 … {@code sluice.faults.seeds} (default 8; {@code sluice.faults.dbs} names the warehouses, default all three); {@code -Dsluice.faults.case=h2:RANGE:17}
  * replays exactly one. Each case appends a line to {@code target/fault-suite.tsv} (where its kills
  * landed); a failure names its seed and schedule.
  */
@@ -99,7 +99,7 @@ class FaultSuiteIT {
         if (Boolean.getBoolean("sluice.full")) {
             int seeds = Integer.getInteger("sluice.faults.seeds", 8);
             List<Arguments> all = new ArrayList<>();
-            for (String db : List.of("h2", "h2-write-delay", "postgres")) {
+            for (String db : System.getProperty("sluice.faults.dbs", "h2,h2-write-delay,postgres").split(",")) {
                 for (Command c : Command.values()) {
                     for (long seed = 1; seed <= seeds; seed++) {
                         all.add(Arguments.of(db, c, seed));
