@@ -138,4 +138,64 @@ class BadLandedDataIT {
                     .as("Bronze keeps the failed attempt's partial rows").isEqualTo(2 + 6);
         }
     }
+
+    /**
+     * Two files in a partition's folder: {@code a.csv} loads whole (LOADED by attempt 0), then
+     * {@code b.csv} fails the Bronze step. {@code a.csv} is then replaced by a new version: its
+     * rows would carry the same (source, run id) as the loaded version's, so the restart is refused
+     * naming the file, and --rerun loads both files cleanly.
+     */
+    @Test
+    void aFileLoadedByAFailedAttemptAndThenChangedNeedsANewAttempt() throws Exception {
+        Path specFile = TestHome.writePipeline(home, "readings", """
+                contract: readings
+                version: 1
+                columns:
+                  - {name: id, type: long, nullable: false}
+                  - {name: v, type: long}
+                """, """
+                pipeline: readings
+                warehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: sa, password: ""}
+                ingest: {batch_rows: 2}
+                sources:
+                  - {name: readings, format: csv, path: "${SLUICE_HOME}/landing/readings/dt={partition}", contract: contracts/readings.v1.yaml}
+                layers:
+                  bronze: [{table: bronze.readings_raw, source: readings}]
+                  silver:
+                    - table: silver.readings
+                      input: bronze.readings_raw
+                      key: [id]
+                      columns: {id: long, v: long, dup_count: long}
+                      sql: SELECT id, v, COUNT(*) AS dup_count FROM {input} r GROUP BY id, v
+                  gold:
+                    - table: gold.readings_total
+                      input: silver.readings
+                      key: [total]
+                      columns: {total: long}
+                      sql: SELECT SUM(v) AS total FROM {input} s
+                """);
+        Path day = Files.createDirectories(home.resolve("landing/readings/dt=2001-07-01"));
+        Files.writeString(day.resolve("a.csv"), "id,v\n1,10\n2,20\n");
+        Files.writeString(day.resolve("b.csv"), "id,v\n3,30\n4,40\n5,\"50\n");
+        PipelineSpec spec = TestHome.load(home, specFile);
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            PipelineRunner runner = new PipelineRunner(w, home);
+            RunSummary failed = runner.run(spec, DAY, RunOptions.plain());
+            assertThat(failed.failure()).startsWith("step bronze.readings_raw failed: landing/readings/dt=2001-07-01/b.csv, row 2");
+            assertThat(w.dsl().resultQuery("SELECT status FROM sluice.landed_file WHERE source LIKE '%a.csv'").fetchOne(0, String.class))
+                    .isEqualTo("LOADED");
+
+            Files.writeString(day.resolve("a.csv"), "id,v\n1,11\n2,22\n");
+            Files.writeString(day.resolve("b.csv"), "id,v\n3,30\n4,40\n5,50\n");
+            RunSummary refused = runner.run(spec, DAY, RunOptions.plain());
+            assertThat(refused.status()).isEqualTo("FAILED");
+            assertThat(refused.failure()).contains("a.csv").contains("after this attempt had loaded it")
+                    .contains("Start a new attempt with --rerun");
+
+            RunSummary rerun = runner.run(spec, DAY, RunOptions.plain().withRerun(true));
+            assertThat(rerun.status()).isEqualTo("COMPLETED");
+            assertThat(rerun.silverRows()).isEqualTo(5);
+            assertThat(w.dsl().resultQuery("SELECT total FROM gold.readings_total").fetchOne(0, Long.class)).isEqualTo(11 + 22 + 30 + 40 + 50);
+        }
+    }
 }
