@@ -96,7 +96,6 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
 
     @Override
     public void open(ExecutionContext ctx) {
-        String contextFile = ctx.containsKey(FILE_KEY) ? ctx.getString(FILE_KEY) : null;
         List<LandedFile> files = list(source.pathFor(partition));
         if (files.isEmpty() && source.partitioned()) {
             throw new BadInputException(display(source.pathFor(partition)), -1, null,
@@ -111,31 +110,44 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
                 unchangedFiles++;
                 continue;
             }
-            landed.otherVersionOfRun(bronzeTable, partition, f, run).ifPresent(other -> {
-                String sha = other.get(0, String.class);
-                throw new BadInputException(f.source(), -1, null, "the file changed (sha256 " + sha.substring(0, 12)
-                        + "… → " + f.sha256().substring(0, 12) + "…) after this attempt had "
-                        + (LandedFileRepository.LOADED.equals(other.get(1, String.class)) ? "loaded" : "begun loading")
-                        + " it; the rows of both versions would carry the same run id and could not be told apart."
-                        + " Start a new attempt with --rerun.");
-            });
+            refuseAnotherVersionOfThisRun(f);
             boolean ours = known.map(r -> run.toString().equals(r.get(1, String.class))).orElse(false);
             if (ours) {
-                // a restart of this attempt: resume after what Bronze holds of this load, whatever the
-                // step's execution context says (a restart killed before its first commit leaves it empty)
-                LandedFileRepository.Committed held = landed.committed(bronzeTable, partition, f.source(), run);
-                if (held.rows() > 0) {
-                    resume.put(f.source(), held);
-                }
-                long contextPos = f.source().equals(contextFile) && ctx.containsKey(POS_KEY) ? ctx.getLong(POS_KEY) : 0;
-                if (contextPos != held.rowsToSkip() && !(contextPos == 0 && held.rows() == 0)) {
-                    LOG.warn("{}: the step's restart state says {} row(s) of it were consumed, Bronze holds {} row(s) up to row {};"
-                            + " resuming after row {}", f.source(), contextPos, held.rows(), held.lastPosition(), held.lastPosition());
-                }
+                resumeFromBronze(f, ctx);
             } else {
                 landed.startLoad(pipeline, bronzeTable, partition, f, run);
             }
             pending.add(f);
+        }
+    }
+
+    /** Refuses {@code f} when this attempt loaded (or began loading) another version of its source. */
+    private void refuseAnotherVersionOfThisRun(LandedFile f) {
+        landed.otherVersionOfRun(bronzeTable, partition, f, run).ifPresent(other -> {
+            String sha = other.get(0, String.class);
+            throw new BadInputException(f.source(), -1, null, "the file changed (sha256 " + sha.substring(0, 12)
+                    + "… → " + f.sha256().substring(0, 12) + "…) after this attempt had "
+                    + (LandedFileRepository.LOADED.equals(other.get(1, String.class)) ? "loaded" : "begun loading")
+                    + " it; the rows of both versions would carry the same run id and could not be told apart."
+                    + " Start a new attempt with --rerun.");
+        });
+    }
+
+    /**
+     * A restart of this attempt's load of {@code f}: resumes after what Bronze holds of it, whatever
+     * the step's execution context says (a restart killed before its first commit leaves it empty);
+     * a context that disagrees is logged.
+     */
+    private void resumeFromBronze(LandedFile f, ExecutionContext ctx) {
+        LandedFileRepository.Committed held = landed.committed(bronzeTable, partition, f.source(), run);
+        if (held.rows() > 0) {
+            resume.put(f.source(), held);
+        }
+        boolean sameFile = ctx.containsKey(FILE_KEY) && f.source().equals(ctx.getString(FILE_KEY));
+        long contextPos = sameFile && ctx.containsKey(POS_KEY) ? ctx.getLong(POS_KEY) : 0;
+        if (contextPos != held.rowsToSkip() && !(contextPos == 0 && held.rows() == 0)) {
+            LOG.warn("{}: the step's restart state says {} row(s) of it were consumed, Bronze holds {} row(s) up to row {};"
+                    + " resuming after row {}", f.source(), contextPos, held.rows(), held.lastPosition(), held.lastPosition());
         }
     }
 
