@@ -5,9 +5,16 @@ import org.jspecify.annotations.Nullable;
 /**
  * Input that cannot be read as its contract says. Carries where: the file, the row (0-based
  * position in the file, or -1 when the whole file is at fault), the column (null when the row or
- * file as a whole is at fault) and the reason.
+ * file as a whole is at fault) and the reason. Each part comes from user input and is bounded
+ * ({@link BoundedText}): the file and column to {@value #MAX_NAME_CHARS} characters, the reason to
+ * {@value #MAX_REASON_CHARS}, so that no message prints or stores a whole header line or value list.
  */
 public class BadInputException extends SluiceException {
+
+    /** Characters kept of the file and column names. */
+    public static final int MAX_NAME_CHARS = 200;
+    /** Characters kept of the reason. */
+    public static final int MAX_REASON_CHARS = 2_000;
 
     private final String file;
     private final long row;
@@ -16,11 +23,15 @@ public class BadInputException extends SluiceException {
 
     public BadInputException(String file, long row, @Nullable String column, String reason,
             @Nullable Throwable cause) {
-        super(describe(file, row, column, reason), cause);
-        this.file = file;
+        super(describe(name(file), row, column == null ? null : name(column), BoundedText.cut(reason, MAX_REASON_CHARS)), cause);
+        this.file = name(file);
         this.row = row;
-        this.column = column;
-        this.reason = reason;
+        this.column = column == null ? null : name(column);
+        this.reason = BoundedText.cut(reason, MAX_REASON_CHARS);
+    }
+
+    private static String name(String text) {
+        return BoundedText.cut(text, MAX_NAME_CHARS);
     }
 
     public BadInputException(String file, long row, @Nullable String column, String reason) {

@@ -17,9 +17,12 @@ public record FieldError(@Nullable String column, String value, String reason) {
     /** Raw text kept per error, in characters; a longer value is cut and its length stated. */
     public static final int MAX_RAW_CHARS = 65_536;
 
-    /** An error keeping at most {@link #MAX_RAW_CHARS} characters of {@code raw}. */
+    /**
+     * An error keeping at most {@link #MAX_RAW_CHARS} characters of {@code raw} (one fewer when the
+     * cut would split a surrogate pair).
+     */
     public static FieldError of(@Nullable String column, String raw, String reason) {
-        String kept = raw.length() <= MAX_RAW_CHARS ? raw : raw.substring(0, MAX_RAW_CHARS);
+        String kept = dev.sluice.core.BoundedText.prefix(raw, MAX_RAW_CHARS);
         String why = raw.length() <= MAX_RAW_CHARS ? reason : reason + " (raw value cut to " + MAX_RAW_CHARS + " of " + raw.length() + " characters)";
         return new FieldError(column, kept, why);
     }
