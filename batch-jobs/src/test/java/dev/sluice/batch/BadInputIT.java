@@ -172,4 +172,91 @@ class BadInputIT {
             assertThat(w.dsl().fetchCount(w.dsl().selectFrom("bronze.visits_raw"))).isZero();
         }
     }
+
+    private PipelineSpec amounts(String extraColumn) throws Exception {
+        Path specFile = TestHome.writePipeline(home, "amounts", """
+                contract: amounts
+                version: 1
+                columns:
+                  - {name: id, type: long, nullable: false}
+                  - {name: score, type: double}
+                  - {name: rounded, type: double, lossy: true}
+                  - {name: exact, type: 'decimal(20,2)'}
+                %s
+                """.formatted(extraColumn), """
+                pipeline: amounts
+                warehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: sa, password: ""}
+                sources:
+                  - {name: amounts, format: csv, path: "${SLUICE_HOME}/landing/amounts/dt={partition}", contract: contracts/amounts.v1.yaml}
+                layers:
+                  bronze: [{table: bronze.amounts_raw, source: amounts}]
+                  silver:
+                    - table: silver.amounts
+                      input: bronze.amounts_raw
+                      key: [id]
+                      columns: {id: long, score: double, exact: 'decimal(20,2)'}
+                      sql: SELECT id, score, exact FROM {input} a
+                  gold:
+                    - table: gold.amount_total
+                      input: silver.amounts
+                      key: [n]
+                      columns: {n: long, total: 'decimal(38,2)'}
+                      sql: SELECT COUNT(*) AS n, SUM(exact) AS total FROM {input} s
+                """);
+        return TestHome.load(home, specFile);
+    }
+
+    @Test
+    void aDoubleThatWouldBeRoundedIsQuarantinedNamingDecimalWhichKeepsEveryDigit() throws Exception {
+        // before #21 both rows loaded silently as 1.2345678901234568E16 and 9.007199254740992E15
+        PipelineSpec spec = amounts("");
+        Path dir = Files.createDirectories(home.resolve("landing/amounts/dt=2001-07-01"));
+        Files.writeString(dir.resolve("a.csv"), """
+                id,score,rounded,exact
+                1,12345678901234567.89,12345678901234567.89,12345678901234567.89
+                2,9007199254740993,9007199254740993,9007199254740993
+                3,0.1,0.1,0.10
+                """);
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            RunSummary s = new PipelineRunner(w, home).run(spec, DAY, RunOptions.plain());
+            assertIdentity(s, 3);
+            assertThat(s.quarantined()).isEqualTo(2);
+            assertThat(quarantine(w.dsl())).containsExactly(
+                    "0 contract_violation the row breaks its contract: [{\"column\":\"score\",\"reason\":\"'12345678901234567.89'"
+                            + " would be rounded to 1.2345678901234568E16 as a double (19 significant digits, more than the 17 a double"
+                            + " keeps): declare the column decimal(p,s) to keep it exactly, or lossy: true to accept the rounding (line 2)\","
+                            + "\"value\":\"12345678901234567.89\"}]",
+                    "1 contract_violation the row breaks its contract: [{\"column\":\"score\",\"reason\":\"'9007199254740993'"
+                            + " would be rounded to 9.007199254740992E15 as a double (beyond ±2^53 (9007199254740992), where a double does"
+                            + " not hold every integer): declare the column decimal(p,s) to keep it exactly, or lossy: true to accept the"
+                            + " rounding (line 3)\",\"value\":\"9007199254740993\"}]");
+            // Bronze keeps the rows: the decimal exactly, the lossy double rounded as the contract allows
+            assertThat(w.dsl().resultQuery("SELECT exact, rounded FROM bronze.amounts_raw ORDER BY id").fetch()
+                    .map(r -> ((java.math.BigDecimal) r.get(0)).toPlainString() + " " + r.get(1)))
+                    .containsExactly("12345678901234567.89 1.2345678901234568E16", "9007199254740993.00 9.007199254740992E15",
+                            "0.10 0.1");
+            assertThat(w.dsl().resultQuery("SELECT total FROM gold.amount_total").fetchOne(0)).isEqualTo(new java.math.BigDecimal("0.10"));
+        }
+    }
+
+    @Test
+    void aValueWithWhiteSpaceAroundItIsAFieldErrorUnlessTheColumnTrims() throws Exception {
+        // before #21 every non-string value was stripped: ' 2021-09-16' loaded as 2021-09-16 with no error
+        PipelineSpec spec = amounts("  - {name: seen, type: date}\n  - {name: paid, type: date, trim: true}");
+        Path dir = Files.createDirectories(home.resolve("landing/amounts/dt=2001-07-01"));
+        Files.writeString(dir.resolve("a.csv"), """
+                id,score,rounded,exact,seen,paid
+                1,1,1,1, 2021-09-16, 2021-09-16
+                2,2,2,2,2021-09-17,2021-09-17\t
+                """);
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            RunSummary s = new PipelineRunner(w, home).run(spec, DAY, RunOptions.plain());
+            assertIdentity(s, 2);
+            assertThat(quarantine(w.dsl())).containsExactly("0 contract_violation the row breaks its contract: [{\"column\":\"seen\","
+                    + "\"reason\":\"' 2021-09-16' has white space around it; the contract column may say trim: true to remove it"
+                    + " (line 2)\",\"value\":\" 2021-09-16\"}]");
+            assertThat(w.dsl().resultQuery("SELECT seen || ' ' || paid FROM bronze.amounts_raw WHERE id = 2").fetchOne(0))
+                    .isEqualTo("2021-09-17 2021-09-17");
+        }
+    }
 }

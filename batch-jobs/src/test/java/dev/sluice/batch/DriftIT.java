@@ -206,4 +206,70 @@ class DriftIT {
             assertThat(w.dsl().resultQuery("SELECT gate FROM bronze.readings_raw").fetchOne(0, String.class)).isEqualTo("A1");
         }
     }
+
+    @Test
+    void aParquetDecimalLoadsExactlyIntoADecimalColumnAndIsRefusedForADouble() throws Exception {
+        // before #21 a Parquet DECIMAL column was refused whatever the contract said
+        MessageType type = MessageTypeParser.parseMessageType(
+                "message r { required int64 id; optional fixed_len_byte_array(9) amount (DECIMAL(20,4)); }");
+        Path dir = Files.createDirectories(home.resolve("landing/ledger/dt=" + D1.key()));
+        SimpleGroupFactory f = new SimpleGroupFactory(type);
+        try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new LocalParquetFile(dir.resolve("l.parquet"))).withType(type).build()) {
+            for (String v : List.of("12345678901234.5600", "-0.0100", "1.2345")) {
+                java.math.BigInteger unscaled = new java.math.BigDecimal(v).unscaledValue();
+                byte[] raw = unscaled.toByteArray();
+                byte[] fixed = new byte[9];
+                java.util.Arrays.fill(fixed, unscaled.signum() < 0 ? (byte) 0xFF : 0);
+                System.arraycopy(raw, 0, fixed, 9 - raw.length, raw.length);
+                w.write(f.newGroup().append("id", (long) v.length()).append("amount",
+                        org.apache.parquet.io.api.Binary.fromConstantByteArray(fixed)));
+            }
+        }
+        for (String amountType : List.of("'decimal(16,2)'", "double")) {
+            Path specFile = TestHome.writePipeline(home, "ledger", """
+                    contract: ledger
+                    version: 1
+                    columns:
+                      - {name: id, type: long, nullable: false}
+                      - {name: amount, type: %s}
+                    """.formatted(amountType), """
+                    pipeline: ledger
+                    warehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: sa, password: ""}
+                    sources:
+                      - {name: ledger, format: parquet, path: "${SLUICE_HOME}/landing/ledger/dt={partition}", contract: contracts/ledger.v1.yaml}
+                    layers:
+                      bronze: [{table: bronze.ledger_raw, source: ledger}]
+                      silver:
+                        - table: silver.ledger
+                          input: bronze.ledger_raw
+                          key: [id]
+                          columns: {id: long, amount: %s}
+                          sql: SELECT id, amount FROM {input} l
+                      gold:
+                        - table: gold.ledger_total
+                          input: silver.ledger
+                          key: [n]
+                          columns: {n: long}
+                          sql: SELECT COUNT(*) AS n FROM {input} s
+                    """.formatted(amountType));
+            PipelineSpec spec = TestHome.load(home, specFile);
+            try (Warehouse w = Warehouse.open(spec.warehouse())) {
+                if (amountType.equals("double")) {
+                    assertThatThrownBy(() -> new PipelineRunner(w, home).run(spec, D1, RunOptions.plain()))
+                            .isInstanceOf(ContractViolationException.class)
+                            .hasMessageContaining("RETYPED column 'amount' (decimal(20,4) in the file, double in the contract): REFUSED");
+                    assertThat(count(w.dsl(), "bronze.ledger_raw")).isZero();
+                    continue;
+                }
+                RunSummary s = new PipelineRunner(w, home).run(spec, D1, RunOptions.plain());
+                assertThat(s.status()).isEqualTo("COMPLETED");
+                assertThat(drift(w.dsl())).containsExactly("NARROWED amount ACCEPTED");
+                assertThat(w.dsl().resultQuery("SELECT amount FROM silver.ledger ORDER BY id").fetch(0, java.math.BigDecimal.class))
+                        .containsExactly(new java.math.BigDecimal("-0.01"), new java.math.BigDecimal("12345678901234.56"));
+                assertThat(w.dsl().resultQuery("SELECT reason FROM sluice.quarantine").fetch(0, String.class)).singleElement()
+                        .asString().contains("1.2345 does not fit decimal(16,2): 4 digits after the point, decimal(16,2) keeps 2"
+                                + " (it would be rounded)");
+            }
+        }
+    }
 }

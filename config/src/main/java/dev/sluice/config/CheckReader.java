@@ -175,9 +175,10 @@ final class CheckReader {
         if (type == null) {
             return;
         }
-        boolean numeric = type == ColumnType.INT || type == ColumnType.LONG || type == ColumnType.FLOAT || type == ColumnType.DOUBLE;
+        boolean numeric = type == ColumnType.INT || type == ColumnType.LONG || type == ColumnType.FLOAT || type == ColumnType.DOUBLE
+                || type == ColumnType.DECIMAL;
         if (e.kind() == Expectation.Kind.AGGREGATE && !numeric) {
-            c.problem("column", type.id(), e.id() + " needs a numeric column (int, long, float, double)");
+            c.problem("column", type.id(), e.id() + " needs a numeric column (int, long, float, double, decimal)");
         }
         if (e == Expectation.EXPECT_PARTITION_TO_BE_FRESH && type != ColumnType.DATE && type != ColumnType.TIMESTAMP) {
             c.problem("column", type.id(), "freshness needs a date or timestamp column");

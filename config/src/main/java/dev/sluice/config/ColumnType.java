@@ -5,7 +5,8 @@ import java.util.Optional;
 
 /**
  * Logical column types of contracts and layer tables, and their SQL form (the same text on H2 and
- * PostgreSQL).
+ * PostgreSQL). A {@link #DECIMAL} column also has a precision and scale ({@link DecimalSpec}, held by
+ * its {@link ColumnSpec}); its SQL form is {@link DecimalSpec#sql()}.
  */
 public enum ColumnType {
     STRING("VARCHAR"),
@@ -16,7 +17,9 @@ public enum ColumnType {
     BOOLEAN("BOOLEAN"),
     DATE("DATE"),
     /** A timestamp without time zone (a naive local date-time), microsecond precision. */
-    TIMESTAMP("TIMESTAMP(6)");
+    TIMESTAMP("TIMESTAMP(6)"),
+    /** An exact decimal number, {@code decimal(p,s)}: Java {@link java.math.BigDecimal} of scale s. */
+    DECIMAL("DECIMAL");
 
     private final String sql;
 
@@ -24,7 +27,7 @@ public enum ColumnType {
         this.sql = sql;
     }
 
-    /** The SQL type name, e.g. {@code BIGINT}. */
+    /** The SQL type name, e.g. {@code BIGINT} ({@code DECIMAL} without its precision and scale). */
     public String sql() {
         return sql;
     }
@@ -37,7 +40,8 @@ public enum ColumnType {
     /**
      * True when a value of {@code from} converts to this type without loss: int → long, float →
      * double, and every type to itself. Only such widening type changes are accepted from a
-     * landed file (the schema-contract rules of issue #3; decimals are not modelled yet).
+     * landed file (the schema-contract rules of issue #3). Decimals of different shapes are judged
+     * by {@link SchemaDiff} with their {@link DecimalSpec}s.
      */
     public boolean widensFrom(ColumnType from) {
         return from == this || (this == LONG && from == INT) || (this == DOUBLE && from == FLOAT);
@@ -45,7 +49,7 @@ public enum ColumnType {
 
     /**
      * True when {@code literal} is a value of this type as a contract writes it: a whole number for
-     * int/long, a decimal number for float/double, {@code true}/{@code false}, an ISO date
+     * int/long, a decimal number for float/double/decimal, {@code true}/{@code false}, an ISO date
      * ({@code 2001-01-31}) or ISO local date-time ({@code 2001-01-31T06:00}); any text for string.
      */
     public boolean acceptsLiteral(String literal) {
@@ -54,8 +58,9 @@ public enum ColumnType {
 
     /**
      * A contract or check literal as the Java value of this type ({@link #acceptsLiteral} says which
-     * texts are literals): Integer, Long, Double (float and double), Boolean, LocalDate,
-     * LocalDateTime or String; empty when the text is not a literal of this type.
+     * texts are literals): Integer, Long, Double (float and double), BigDecimal (decimal, not yet
+     * fitted to a scale), Boolean, LocalDate, LocalDateTime or String; empty when the text is not a
+     * literal of this type.
      */
     public Optional<Object> parseLiteral(String literal) {
         try {
@@ -76,6 +81,7 @@ public enum ColumnType {
                 };
                 case DATE -> java.time.LocalDate.parse(literal);
                 case TIMESTAMP -> java.time.LocalDateTime.parse(literal);
+                case DECIMAL -> ExactNumbers.parse(literal);
                 case STRING -> literal;
             });
         } catch (RuntimeException e) {

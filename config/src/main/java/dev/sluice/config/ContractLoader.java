@@ -25,13 +25,24 @@ import java.util.regex.Pattern;
  *   - {name: delay, type: int, min: -120, max: 2880}     # inclusive range
  *   - {name: gender, type: string, allowed: [Male, Female]}
  *   - {name: first_name, type: string, pii: true}         # the pipeline spec gives it a policy
+ *   - {name: amount, type: decimal(12,2)}                 # exact: 10 digits before the point, 2 after
+ *   - {name: score, type: double, lossy: true}            # 0.12345678901234567890 is rounded, not refused
+ *   - {name: day, type: date, trim: true}                 # ' 2021-09-16 ' reads as 2021-09-16
  * </pre>
  * The version must match the file name's {@code .vN.yaml} when it has one.
  * Problems are added to the caller's list; nothing is thrown for bad content. Thread-safe.
  */
 final class ContractLoader {
 
-    static final Pattern IDENTIFIER = Pattern.compile("[a-z][a-z0-9_]*");
+    /**
+     * A lower-case SQL identifier of at most 63 characters: PostgreSQL cuts longer names
+     * (NAMEDATALEN − 1, PostgreSQL docs §4.1.1), so two long names could become one.
+     */
+    static final Pattern IDENTIFIER = Pattern.compile("[a-z][a-z0-9_]{0,62}");
+    /** What {@link #IDENTIFIER} allows, for messages. */
+    static final String IDENTIFIER_RULE = "a lower-case identifier [a-z][a-z0-9_]* of at most 63 characters";
+    /** The longest contract name ({@code sluice.schema_drift.contract} holds name and version). */
+    static final int MAX_CONTRACT_NAME = 100;
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
@@ -57,6 +68,8 @@ final class ContractLoader {
         YamlCursor c = new YamlCursor(file.toString(), "", root, problems, env);
         c.allowOnly(Set.of("contract", "version", "description", "drift", "key", "columns"));
         Optional<String> name = c.text("contract", true);
+        name.filter(n -> n.length() > MAX_CONTRACT_NAME).ifPresent(n -> c.problem("contract", n,
+                "a contract name has at most " + MAX_CONTRACT_NAME + " characters"));
         Optional<Integer> version = c.integer("version", 1, 1);
         version.ifPresent(v -> {
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\.v(\\d+)\\.ya?ml$").matcher(file.getFileName().toString());
@@ -75,7 +88,8 @@ final class ContractLoader {
             c.problem("columns", "[]", "a contract needs at least one column");
         }
         for (YamlCursor col : items) {
-            col.allowOnly(Set.of("name", "type", "nullable", "path", "description", "pii", "min", "max", "allowed"));
+            col.allowOnly(Set.of("name", "type", "nullable", "path", "description", "pii", "min", "max", "allowed", "trim",
+                    "lossy"));
             Optional<String> path = col.text("path", false);
             path.filter(p -> !p.startsWith("/")).ifPresent(p -> col.problem("path", p, "a JSON pointer starting with / (RFC 6901)"));
             Optional<String> colName = col.text("name", true);
@@ -83,16 +97,22 @@ final class ContractLoader {
             Optional<String> nullable = col.text("nullable", false);
             colName.ifPresent(n -> {
                 if (!IDENTIFIER.matcher(n).matches()) {
-                    col.problem("name", n, "a column name is a lower-case identifier [a-z][a-z0-9_]*");
+                    col.problem("name", n, "a column name is " + IDENTIFIER_RULE);
                 } else if (SqlIdentifiers.isReserved(n)) {
                     col.problem("name", n, "a reserved word in H2 or PostgreSQL SQL; choose another name (e.g. " + n + "_value)");
                 } else if (!seen.add(n)) {
                     col.problem("name", n, "duplicate column");
                 }
             });
+            Optional<DecimalSpec> decimal = type.flatMap(ty -> decimal(col, "type", ty));
             Optional<ColumnType> t = type.flatMap(ty -> {
-                Optional<ColumnType> parsed = ColumnType.parse(ty);
-                if (parsed.isEmpty()) {
+                if (decimal.isPresent()) {
+                    return Optional.of(ColumnType.DECIMAL);
+                }
+                Optional<ColumnType> parsed = ColumnType.parse(ty).filter(p -> p != ColumnType.DECIMAL);
+                if (parsed.isEmpty() && ColumnType.parse(ty).isPresent()) {
+                    col.problem("type", ty, "a decimal has a precision and scale: decimal(p,s), e.g. decimal(12,2)");
+                } else if (parsed.isEmpty() && !ty.strip().toLowerCase(java.util.Locale.ROOT).startsWith("decimal(")) {
                     col.problem("type", ty, "unknown type; one of " + typeList());
                 }
                 return parsed;
@@ -102,10 +122,17 @@ final class ContractLoader {
             boolean isNullable = nullable.map(n -> !n.equals("false")).orElse(true);
             Optional<String> pii = col.text("pii", false);
             pii.filter(n -> !n.equals("true") && !n.equals("false")).ifPresent(n -> col.problem("pii", n, "true or false"));
-            AllowedValues allowed = t.map(ty -> allowedValues(col, ty)).orElse(AllowedValues.ANY);
+            boolean trim = flag(col, "trim");
+            boolean lossy = flag(col, "lossy");
+            if (lossy && t.isPresent() && t.get() != ColumnType.FLOAT && t.get() != ColumnType.DOUBLE) {
+                col.problem("lossy", "true", "lossy lets a float or double column round a value it cannot hold exactly;"
+                        + " this column is " + type.orElse(""));
+                lossy = false;
+            }
+            AllowedValues allowed = t.map(ty -> allowedValues(col, ty, decimal.orElse(null))).orElse(AllowedValues.ANY);
             if (colName.isPresent() && t.isPresent()) {
                 columns.add(new ColumnSpec(colName.get(), t.get(), isNullable, path.orElse(null),
-                        pii.map("true"::equals).orElse(false), allowed));
+                        pii.map("true"::equals).orElse(false), allowed, decimal.orElse(null), trim, lossy));
             }
         }
         List<String> key = new ArrayList<>();
@@ -125,10 +152,43 @@ final class ContractLoader {
         return Optional.of(new ContractSpec(file, name.get(), version.get(), columns, drift, key));
     }
 
+    /** A column's {@code true}/{@code false} flag, false when absent. */
+    private static boolean flag(YamlCursor col, String key) {
+        Optional<String> v = col.text(key, false);
+        v.filter(x -> !x.equals("true") && !x.equals("false")).ifPresent(x -> col.problem(key, x, "true or false"));
+        return v.map("true"::equals).orElse(false);
+    }
+
+    /**
+     * The shape of a {@code decimal(p,s)} type text; empty for another type. A decimal spelling
+     * with a bad precision or scale is a problem.
+     */
+    static Optional<DecimalSpec> decimal(YamlCursor at, @org.jspecify.annotations.Nullable String key, String type) {
+        if (!type.strip().toLowerCase(java.util.Locale.ROOT).startsWith("decimal(")) {
+            return Optional.empty();
+        }
+        Optional<DecimalSpec> d = DecimalSpec.parse(type);
+        String reason = d.isEmpty() && !type.contains(")") ? "a decimal is decimal(p,s); in a YAML flow map { … } a comma"
+                + " ends the value: quote it, e.g. type: 'decimal(12,2)'"
+                : d.isEmpty() ? "decimal(p,s) with a precision p of 1 to " + DecimalSpec.MAX_PRECISION
+                + " digits and a scale s of 0 to p, e.g. decimal(12,2)"
+                : d.get().precision() > DecimalSpec.MAX_PRECISION ? "a decimal has at most " + DecimalSpec.MAX_PRECISION
+                + " digits (Spark's and Iceberg's limit, for the lakehouse engine)" : null;
+        if (reason == null) {
+            return d;
+        }
+        if (key == null) {
+            at.problemHere(type, reason);
+        } else {
+            at.problem(key, type, reason);
+        }
+        return Optional.empty();
+    }
+
     /** {@code min}, {@code max} and {@code allowed} of a column, each literal checked against the type. */
-    private static AllowedValues allowedValues(YamlCursor col, ColumnType type) {
-        String min = bound(col, "min", type);
-        String max = bound(col, "max", type);
+    private static AllowedValues allowedValues(YamlCursor col, ColumnType type, @org.jspecify.annotations.Nullable DecimalSpec decimal) {
+        String min = bound(col, "min", type, decimal);
+        String max = bound(col, "max", type, decimal);
         List<String> values = new ArrayList<>();
         int before = col.problemsSink().size();
         List<YamlCursor> items = col.list("allowed", false);
@@ -144,6 +204,8 @@ final class ContractLoader {
             v.scalar().ifPresent(text -> {
                 if (!type.acceptsLiteral(text)) {
                     v.problemHere(text, "not " + type.withArticle() + " value");
+                } else if (unfit(text, decimal) != null) {
+                    v.problemHere(text, unfit(text, decimal));
                 } else if (values.contains(text)) {
                     v.problemHere(text, "listed twice");
                 } else {
@@ -158,7 +220,21 @@ final class ContractLoader {
         return new AllowedValues(min, max, values);
     }
 
-    private static @org.jspecify.annotations.Nullable String bound(YamlCursor col, String key, ColumnType type) {
+    /** Why a decimal literal does not fit the column's decimal(p,s), or null (also for other types). */
+    private static @org.jspecify.annotations.Nullable String unfit(String literal, @org.jspecify.annotations.Nullable DecimalSpec decimal) {
+        if (decimal == null) {
+            return null;
+        }
+        try {
+            decimal.fit(ExactNumbers.parse(literal));
+            return null;
+        } catch (ArithmeticException e) {
+            return "does not fit: " + e.getMessage();
+        }
+    }
+
+    private static @org.jspecify.annotations.Nullable String bound(YamlCursor col, String key, ColumnType type,
+            @org.jspecify.annotations.Nullable DecimalSpec decimal) {
         Optional<String> text = col.text(key, false);
         if (text.isEmpty()) {
             return null;
@@ -169,6 +245,10 @@ final class ContractLoader {
         }
         if (!type.acceptsLiteral(text.get())) {
             col.problem(key, text.get(), "not " + type.withArticle() + " value");
+            return null;
+        }
+        if (unfit(text.get(), decimal) != null) {
+            col.problem(key, text.get(), unfit(text.get(), decimal));
             return null;
         }
         return text.get();
@@ -182,7 +262,7 @@ final class ContractLoader {
     static String typeList() {
         List<String> ids = new ArrayList<>();
         for (ColumnType t : ColumnType.values()) {
-            ids.add(t.id());
+            ids.add(t == ColumnType.DECIMAL ? "decimal(p,s)" : t.id());
         }
         return String.join(", ", ids);
     }

@@ -119,7 +119,7 @@ public final class PipelineSpecLoader {
                 "backfill_window", "schedule", "tier", "datasets", "alerts", "requirements", "design_exemptions"));
         Optional<String> name = c.text("pipeline", true);
         name.filter(n -> !ContractLoader.IDENTIFIER.matcher(n).matches())
-                .ifPresent(n -> c.problem("pipeline", n, "a pipeline name is a lower-case identifier [a-z][a-z0-9_]*"));
+                .ifPresent(n -> c.problem("pipeline", n, "a pipeline name is " + ContractLoader.IDENTIFIER_RULE));
         String description = c.text("description", false).orElse("");
         Optional<WarehouseSpec> warehouse = warehouse(c);
         dev.sluice.core.PartitionKind partitionKind = c.map("partitioning", false).map(p -> {
@@ -528,6 +528,7 @@ public final class PipelineSpecLoader {
         return null;
     }
 
+    /** A column a hot-path window measure may aggregate (its sums are kept as double; decimal is not such a column yet). */
     private static boolean numeric(ColumnType t) {
         return t == ColumnType.INT || t == ColumnType.LONG || t == ColumnType.FLOAT || t == ColumnType.DOUBLE;
     }
@@ -1015,16 +1016,24 @@ public final class PipelineSpecLoader {
             for (Map.Entry<String, YamlCursor> e : entries) {
                 String name = e.getKey();
                 if (!ContractLoader.IDENTIFIER.matcher(name).matches()) {
-                    e.getValue().problemHere(name, "a column name is a lower-case identifier [a-z][a-z0-9_]* (leading _ is reserved for metadata)");
+                    e.getValue().problemHere(name, "a column name is " + ContractLoader.IDENTIFIER_RULE + " (leading _ is reserved for metadata)");
                     continue;
                 }
                 if (SqlIdentifiers.isReserved(name)) {
                     e.getValue().problemHere(name, "a reserved word in H2 or PostgreSQL SQL; choose another name");
                     continue;
                 }
-                e.getValue().scalar().ifPresent(type -> ColumnType.parse(type).ifPresentOrElse(
-                        ty -> columns.add(new ColumnSpec(name, ty, true)),
-                        () -> e.getValue().problemHere(type, "unknown type; one of " + ContractLoader.typeList())));
+                e.getValue().scalar().ifPresent(type -> {
+                    Optional<DecimalSpec> decimal = ContractLoader.decimal(e.getValue(), null, type);
+                    if (decimal.isPresent()) {
+                        columns.add(ColumnSpec.decimal(name, decimal.get(), true));
+                    } else if (ColumnType.parse(type).isPresent() && ColumnType.parse(type).get() == ColumnType.DECIMAL) {
+                        e.getValue().problemHere(type, "a decimal has a precision and scale: decimal(p,s), e.g. decimal(12,2)");
+                    } else if (!type.strip().toLowerCase(java.util.Locale.ROOT).startsWith("decimal(")) {
+                        ColumnType.parse(type).ifPresentOrElse(ty -> columns.add(new ColumnSpec(name, ty, true)),
+                                () -> e.getValue().problemHere(type, "unknown type; one of " + ContractLoader.typeList()));
+                    }
+                });
             }
             return columns;
         }

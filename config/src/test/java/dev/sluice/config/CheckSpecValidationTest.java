@@ -57,7 +57,7 @@ class CheckSpecValidationTest {
                 "layers.bronze[0].checks[3].column_list = nosuch: not a column of this table; it has d, code, n, "
                         + String.join(", ", MetadataColumns.BRONZE.keySet()),
                 "layers.bronze[0].checks[4].column = string: freshness needs a date or timestamp column",
-                "layers.bronze[0].checks[5].column = string: expect_column_mean_to_be_between needs a numeric column (int, long, float, double)",
+                "layers.bronze[0].checks[5].column = string: expect_column_mean_to_be_between needs a numeric column (int, long, float, double, decimal)",
                 "layers.bronze[0].checks[6].min_value = abc: not a long value (the column is long)",
                 "layers.bronze[0].checks[6].strict_min = maybe: true or false",
                 "layers.bronze[0].checks[7].value_set = x: not a long value (the column is long)",

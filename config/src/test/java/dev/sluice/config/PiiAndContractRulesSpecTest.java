@@ -1,6 +1,7 @@
 package dev.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -138,6 +139,51 @@ class PiiAndContractRulesSpecTest {
                         "columns[2].max = 5: is below min 10",
                         "columns[3].allowed = []: an empty set allows nothing; list the values or leave allowed out",
                         "key[1] = nobody: a key column must be one of the contract's columns");
+    }
+
+    @Test
+    void decimalTrimAndLossyLoadAndEveryMistakeIsReported() throws Exception {
+        Path ok = write("""
+                contract: people
+                version: 1
+                columns:
+                  - {name: born, type: date, trim: true}
+                  - {name: amount, type: 'DECIMAL( 12 , 2 )', min: -999.5, max: 99999999.99, allowed: [0, 1.50]}
+                  - {name: score, type: double, lossy: true}
+                """, "partition_column: born", "");
+        ContractSpec c = loader(Map.of()).load(ok).sources().get(0).contract();
+        assertThat(c.columns()).extracting(ColumnSpec::typeId, ColumnSpec::trim, ColumnSpec::lossy).containsExactly(
+                tuple("date", true, false), tuple("decimal(12,2)", false, false), tuple("double", false, true));
+        assertThat(c.columns().get(1).sqlType()).isEqualTo("DECIMAL(12,2)");
+        Path bad = write("""
+                contract: people
+                version: 1
+                columns:
+                  - {name: born, type: date, trim: yes please}
+                  - {name: a, type: decimal}
+                  - {name: b, type: 'decimal(39,2)'}
+                  - {name: c, type: 'decimal(5,6)'}
+                  - name: d
+                    type: decimal(5,2)
+                    max: 1234.5
+                    allowed: [0.125]
+                  - {name: e, type: long, lossy: true}
+                  - {name: %s, type: int}
+                  - {name: f, type: decimal(5,2)}
+                """.formatted("x".repeat(64)), "partition_column: born", "");
+        assertThat(loader(Map.of()).validate(bad)).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason())
+                .containsExactlyInAnyOrder(
+                        "columns[0].trim = yes please: true or false",
+                        "columns[1].type = decimal: a decimal has a precision and scale: decimal(p,s), e.g. decimal(12,2)",
+                        "columns[2].type = decimal(39,2): a decimal has at most 38 digits (Spark's and Iceberg's limit, for the lakehouse engine)",
+                        "columns[3].type = decimal(5,6): decimal(p,s) with a precision p of 1 to 38 digits and a scale s of 0 to p, e.g. decimal(12,2)",
+                        "columns[4].max = 1234.5: does not fit: 4 digits before the point, decimal(5,2) holds 3",
+                        "columns[4].allowed[0] = 0.125: does not fit: 3 digits after the point, decimal(5,2) keeps 2 (it would be rounded)",
+                        "columns[5].lossy = true: lossy lets a float or double column round a value it cannot hold exactly; this column is long",
+                        "columns[6].name = " + "x".repeat(64) + ": a column name is a lower-case identifier [a-z][a-z0-9_]* of at most 63 characters",
+                        "columns[7].type = decimal(5: a decimal is decimal(p,s); in a YAML flow map { … } a comma ends the value:"
+                                + " quote it, e.g. type: 'decimal(12,2)'",
+                        "columns[7].2) = null: unknown key; allowed here: allowed, description, lossy, max, min, name, nullable, path, pii, trim, type");
     }
 
     @Test

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.ContractSpec;
+import dev.sluice.config.ExactNumbers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -23,12 +24,18 @@ import org.jspecify.annotations.Nullable;
 /**
  * Decodes a record's value (a JSON object) against the event contract: every contract column, by
  * name, converted to its type; a missing or null value where the contract says not nullable, a
- * value of the wrong type, or a value outside the column's allowed values is a violation. The
- * record key is the event id (required). Immutable and thread-safe.
+ * value of the wrong type, or a value outside the column's allowed values is a violation. Nothing
+ * is changed on the way: a number is read exactly, a {@code decimal(p,s)} value that does not fit
+ * and a float/double value the type would round ({@link ExactNumbers#binaryLoss}, unless the
+ * column is {@code lossy}) are violations, and so is a text longer than the sink's text column
+ * ({@value HotSink#MAX_TEXT_CHARS} characters). The record key is the event id (required).
+ * Immutable and thread-safe.
  */
 public final class EventDecoder {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .configure(com.fasterxml.jackson.databind.cfg.JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false);
 
     private final ContractSpec contract;
     private final String eventTime;
@@ -85,8 +92,11 @@ public final class EventDecoder {
                     errors.add(c.name() + ": " + abbreviate(v.toString()) + " " + outside);
                 }
                 values.put(c.name(), converted);
+            } catch (ArithmeticException e) {
+                errors.add(c.name() + ": " + abbreviate(v.toString()) + " does not fit " + c.typeId() + ": " + e.getMessage());
             } catch (IllegalArgumentException | DateTimeParseException e) {
-                errors.add(c.name() + ": " + abbreviate(v.toString()) + " is not a " + c.type().id());
+                errors.add(c.name() + ": " + abbreviate(v.toString()) + (e instanceof Refused ? " " + e.getMessage()
+                        : " is not a " + c.type().id()));
             }
         }
         if (!errors.isEmpty()) {
@@ -101,6 +111,10 @@ public final class EventDecoder {
             case STRING -> {
                 if (!v.isTextual()) {
                     throw new IllegalArgumentException();
+                }
+                if (v.asText().length() > HotSink.MAX_TEXT_CHARS) {
+                    throw new Refused("holds " + v.asText().length() + " characters, more than the " + HotSink.MAX_TEXT_CHARS
+                            + " the sink keeps");
                 }
                 yield v.asText();
             }
@@ -120,7 +134,22 @@ public final class EventDecoder {
                 if (!v.isNumber()) {
                     throw new IllegalArgumentException();
                 }
-                yield c.type() == dev.sluice.config.ColumnType.FLOAT ? (Object) v.floatValue() : (Object) v.doubleValue();
+                String loss = c.lossy() ? null : ExactNumbers.binaryLoss(v.decimalValue(), c.type());
+                if (loss != null) {
+                    throw new Refused("is not exactly " + c.type().withArticle() + " (" + loss + "): declare it decimal(p,s)"
+                            + " to keep it, or lossy: true to accept the rounding");
+                }
+                Object stored = c.type() == dev.sluice.config.ColumnType.FLOAT ? (Object) v.floatValue() : (Object) v.doubleValue();
+                if (Double.isInfinite(((Number) stored).doubleValue())) {
+                    throw new Refused("is out of " + c.type().withArticle() + "'s range");
+                }
+                yield stored;
+            }
+            case DECIMAL -> {
+                if (!v.isNumber()) {
+                    throw new IllegalArgumentException();
+                }
+                yield c.decimal().fit(v.decimalValue());
             }
             case BOOLEAN -> {
                 if (!v.isBoolean()) {
@@ -161,7 +190,15 @@ public final class EventDecoder {
             case BOOLEAN -> Boolean.parseBoolean(text);
             case DATE -> LocalDate.parse(text);
             case TIMESTAMP -> LocalDateTime.parse(text.replace(' ', 'T'));
+            case DECIMAL -> c.decimal().fit(new java.math.BigDecimal(text)); // same scale as a decoded value: equals compares
         };
+    }
+
+    /** A value refused with a reason of its own (the value is quoted before it). */
+    private static final class Refused extends IllegalArgumentException {
+        Refused(String reason) {
+            super(reason);
+        }
     }
 
     private static String text(JsonNode v) {
@@ -194,6 +231,6 @@ public final class EventDecoder {
     }
 
     private static String abbreviate(String s) {
-        return s.length() <= 120 ? s : s.substring(0, 117) + "...";
+        return s.length() <= 120 ? s : dev.sluice.core.BoundedText.prefix(s, 117) + "...";
     }
 }

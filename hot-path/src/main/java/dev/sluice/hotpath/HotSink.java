@@ -96,9 +96,12 @@ public final class HotSink {
         windows.forEach(w -> w.create(dsl));
     }
 
+    /** Characters a text column of the sink holds; {@link EventDecoder} refuses a longer value. */
+    static final int MAX_TEXT_CHARS = 4000;
+
     static org.jooq.DataType<?> type(ColumnSpec c) {
         return switch (c.type()) {
-            case STRING -> SQLDataType.VARCHAR(4000);
+            case STRING -> SQLDataType.VARCHAR(MAX_TEXT_CHARS);
             case INT -> SQLDataType.INTEGER;
             case LONG -> SQLDataType.BIGINT;
             case FLOAT -> SQLDataType.REAL;
@@ -106,6 +109,7 @@ public final class HotSink {
             case BOOLEAN -> SQLDataType.BOOLEAN;
             case DATE -> SQLDataType.LOCALDATE;
             case TIMESTAMP -> SQLDataType.LOCALDATETIME(6);
+            case DECIMAL -> SQLDataType.DECIMAL(c.decimal().precision(), c.decimal().scale());
         };
     }
 

@@ -28,9 +28,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class JsonSourceReader implements SourceFileReader {
 
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    private static final ObjectMapper JSON = JsonValues.MAPPER;
 
     private final String displayName;
     private final List<ColumnSpec> columns;

@@ -1,7 +1,11 @@
 package dev.sluice.batch.bronze;
 
 import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.ColumnType;
+import dev.sluice.config.DecimalSpec;
 import dev.sluice.core.BadInputException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -21,7 +25,13 @@ import org.jspecify.annotations.Nullable;
  * {@link LocalParquetFile}). Columns are found by name. Conversions: INT32/INT64 to the contract's
  * int/long (INT32 widens to long), FLOAT/DOUBLE to double, BINARY strings to text, DATE to
  * LocalDate, and INT64 TIMESTAMP (MILLIS/MICROS/NANOS) to LocalDateTime: a naive timestamp as is,
- * a UTC-adjusted one in UTC (Parquet format spec, LogicalTypes.md "TIMESTAMP"). Not thread-safe.
+ * a UTC-adjusted one in UTC (Parquet format spec, LogicalTypes.md "TIMESTAMP").
+ *
+ * <p>A DECIMAL (LogicalTypes.md "DECIMAL": the unscaled value as INT32, INT64, or a big-endian
+ * two's-complement FIXED_LEN_BYTE_ARRAY or BINARY, with precision and scale in the annotation), and
+ * an INT32/INT64 without annotation, read into a {@code decimal(p,s)} column as its exact value at
+ * the column's scale; a value with more digits before or after the point than the column holds is
+ * a field error, never rounded ({@link DecimalSpec#fit}). Not thread-safe.
  */
 final class ParquetSourceReader implements SourceFileReader {
 
@@ -88,7 +98,7 @@ final class ParquetSourceReader implements SourceFileReader {
             try {
                 values[i] = index[i] < 0 || g.getFieldRepetitionCount(index[i]) == 0 ? null : value(g, i);
             } catch (BadInputException e) {
-                errors.add(FieldError.of(columns.get(i).name(), String.valueOf(g.getValueToString(index[i], 0)), e.reason()));
+                errors.add(FieldError.of(columns.get(i).name(), rawText(g, i), e.reason()));
                 continue;
             }
             if (values[i] == null && !columns.get(i).nullable()) {
@@ -103,6 +113,9 @@ final class ParquetSourceReader implements SourceFileReader {
         PrimitiveType type = types[i];
         ColumnSpec column = columns.get(i);
         LogicalTypeAnnotation logical = type.getLogicalTypeAnnotation();
+        if (logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation || column.type() == ColumnType.DECIMAL) {
+            return decimal(g, i);
+        }
         Object v = switch (type.getPrimitiveTypeName()) {
             case INT32 -> logical instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation
                     ? LocalDate.ofEpochDay(g.getInteger(field, 0)) : (Object) g.getInteger(field, 0);
@@ -118,6 +131,61 @@ final class ParquetSourceReader implements SourceFileReader {
         return conform(v, column);
     }
 
+    /**
+     * A DECIMAL (or plain integer) value fitted to the contract column's {@code decimal(p,s)}.
+     *
+     * @throws BadInputException when the column is not a decimal (the schema check refuses that
+     *     before any row is read), the Parquet type holds no exact decimal, or the value does not fit
+     */
+    private BigDecimal decimal(Group g, int i) {
+        ColumnSpec column = columns.get(i);
+        BigDecimal exact = exactDecimal(g, i);
+        if (exact == null || column.decimal() == null) {
+            throw new BadInputException(displayName, position, column.name(), "Parquet " + types[i] + " cannot be read as "
+                    + column.typeId());
+        }
+        try {
+            return column.decimal().fit(exact);
+        } catch (ArithmeticException e) {
+            throw new BadInputException(displayName, position, column.name(), exact.toPlainString() + " does not fit "
+                    + column.typeId() + ": " + e.getMessage());
+        }
+    }
+
+    /** The exact value of a DECIMAL or plain INT32/INT64 field, or null for any other Parquet type. */
+    private @Nullable BigDecimal exactDecimal(Group g, int i) {
+        int field = index[i];
+        PrimitiveType type = types[i];
+        LogicalTypeAnnotation l = type.getLogicalTypeAnnotation();
+        boolean isDecimal = l instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation;
+        int scale = isDecimal ? ((LogicalTypeAnnotation.DecimalLogicalTypeAnnotation) l).getScale() : 0;
+        boolean exactInteger = isDecimal || l == null || l instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation n && n.isSigned();
+        return switch (type.getPrimitiveTypeName()) {
+            case INT32 -> exactInteger ? BigDecimal.valueOf(g.getInteger(field, 0), scale) : null;
+            case INT64 -> exactInteger ? BigDecimal.valueOf(g.getLong(field, 0), scale) : null;
+            case BINARY, FIXED_LEN_BYTE_ARRAY -> isDecimal ? twosComplement(g.getBinary(field, 0).getBytes(), scale, i) : null;
+            default -> null;
+        };
+    }
+
+    private BigDecimal twosComplement(byte[] bytes, int scale, int i) {
+        if (bytes.length == 0) {
+            throw new BadInputException(displayName, position, columns.get(i).name(), "a DECIMAL of no bytes");
+        }
+        return new BigDecimal(new BigInteger(bytes), scale);
+    }
+
+    /** A field's value as text for {@code _parse_errors}: a decimal as its exact number, anything else as Parquet prints it. */
+    private String rawText(Group g, int i) {
+        try {
+            BigDecimal d = types[i].getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation
+                    ? exactDecimal(g, i) : null;
+            return d != null ? d.toPlainString() : String.valueOf(g.getValueToString(index[i], 0));
+        } catch (BadInputException e) {
+            return "";
+        }
+    }
+
     private Object conform(Object v, ColumnSpec column) {
         return switch (column.type()) {
             case LONG -> v instanceof Integer n ? (Object) n.longValue() : expect(v, Long.class, column);
@@ -128,6 +196,7 @@ final class ParquetSourceReader implements SourceFileReader {
             case BOOLEAN -> expect(v, Boolean.class, column);
             case DATE -> expect(v, LocalDate.class, column);
             case TIMESTAMP -> expect(v, LocalDateTime.class, column);
+            case DECIMAL -> throw new IllegalStateException("decimals are read by decimal()");
         };
     }
 

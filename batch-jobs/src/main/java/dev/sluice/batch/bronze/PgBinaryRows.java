@@ -19,6 +19,14 @@ import java.util.Optional;
  * Integers are big-endian; {@code date} is days and {@code timestamp}/{@code timestamptz}
  * microseconds since 2000-01-01 (UTC for {@code timestamptz}); text is UTF-8 (the driver's client
  * encoding). A {@code LocalDateTime} with nanoseconds is rounded half up to the microsecond.
+ * {@code numeric} is what {@code numeric_recv} reads (PostgreSQL source, src/backend/utils/adt/numeric.c,
+ * and the {@code NumericData} comment in src/include/utils/numeric.h): int16 ndigits, int16 weight,
+ * uint16 sign ({@code 0x0000} positive, {@code 0x4000} negative), uint16 dscale (the digits after
+ * the point shown), then ndigits base-10000 digits, most significant first; the value is
+ * Σ digit[i] × 10000^(weight − i). Leading and trailing zero digits are stripped, as PostgreSQL
+ * packs values; zero has no digits. A {@code BigDecimal} is sent with its own scale as dscale, so
+ * a value fitted to the column's {@code decimal(p,s)} arrives exactly as {@code numeric(p,s)}
+ * stores it (no rounding by the column's type modifier).
  *
  * <p>The server parses binary fields much more cheaply than CSV text: on this project's flights
  * rows (12 columns, one index) a {@code COPY} alone took 5.9 s per 3,000,000 rows in binary and
@@ -39,7 +47,7 @@ final class PgBinaryRows {
 
     /** How a field is written: the PostgreSQL type the table column has. */
     enum Kind {
-        INT4, INT8, FLOAT4, FLOAT8, BOOL, DATE, TIMESTAMP, TIMESTAMPTZ, TEXT
+        INT4, INT8, FLOAT4, FLOAT8, BOOL, DATE, TIMESTAMP, TIMESTAMPTZ, TEXT, NUMERIC
     }
 
     private final Kind[] kinds;
@@ -94,6 +102,7 @@ final class PgBinaryRows {
             case BOOLEAN -> type.equals("bool") ? Kind.BOOL : null;
             case DATE -> type.equals("date") ? Kind.DATE : null;
             case TIMESTAMP -> type.equals("timestamp") ? Kind.TIMESTAMP : null;
+            case DECIMAL -> type.equals("numeric") ? Kind.NUMERIC : null;
         };
     }
 
@@ -199,11 +208,51 @@ final class PgBinaryRows {
                     putLong(micros(i, (LocalDateTime) value));
                 }
                 case TEXT -> putText(value.toString());
+                case NUMERIC -> putNumeric((java.math.BigDecimal) value);
             }
         } catch (ClassCastException e) {
             // the readers give each column its contract type's Java value: this is a bug, not bad input
             throw new IllegalStateException("Bronze binary COPY: column " + names[i] + " (" + kinds[i] + ") got a "
                     + value.getClass().getSimpleName(), e);
+        }
+    }
+
+    private static final int NUMERIC_POS = 0x0000;
+    private static final int NUMERIC_NEG = 0x4000;
+
+    /** A {@code numeric} field (see the class comment): length, header, base-10000 digits. */
+    private void putNumeric(java.math.BigDecimal value) {
+        java.math.BigDecimal v = value.scale() < 0 ? value.setScale(0) : value;
+        String digits = v.unscaledValue().abs().toString();
+        int scale = v.scale();
+        int integerDigits = digits.length() - scale; // the digit of 10^k is digits[integerDigits - 1 - k]
+        int high = Math.floorDiv(integerDigits - 1, 4);
+        int low = Math.floorDiv(-scale, 4);
+        int[] groups = new int[high - low + 1];
+        for (int w = low; w <= high; w++) {
+            int g = 0;
+            for (int j = 3; j >= 0; j--) {
+                int at = integerDigits - 1 - (4 * w + j);
+                g = g * 10 + (at >= 0 && at < digits.length() ? digits.charAt(at) - '0' : 0);
+            }
+            groups[high - w] = g;
+        }
+        int first = 0;
+        int last = groups.length - 1;
+        while (first <= last && groups[first] == 0) {
+            first++;
+        }
+        while (last >= first && groups[last] == 0) {
+            last--;
+        }
+        int n = last - first + 1;
+        putInt(8 + 2 * n);
+        putShort(n);
+        putShort(n == 0 ? 0 : high - first);
+        putShort(n == 0 || v.signum() >= 0 ? NUMERIC_POS : NUMERIC_NEG);
+        putShort(scale);
+        for (int i = first; i <= last; i++) {
+            putShort(groups[i]);
         }
     }
 

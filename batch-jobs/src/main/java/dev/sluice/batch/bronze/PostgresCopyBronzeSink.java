@@ -153,6 +153,8 @@ public final class PostgresCopyBronzeSink implements BronzeSink {
             csv.append(quote(s));
         } else if (v instanceof LocalDateTime t) {
             csv.append(t);
+        } else if (v instanceof java.math.BigDecimal d) {
+            csv.append(d.toPlainString());
         } else {
             csv.append(v);
         }

@@ -7,8 +7,10 @@ import java.util.HexFormat;
 
 /**
  * {@code _row_hash}: SHA-256 (hex) over a row's values as text, fields separated by U+001F, NULL
- * written as {@code \N}. Exact duplicate source rows have equal hashes. Not thread-safe (one
- * digest per instance).
+ * written as {@code \N}, a decimal in plain notation at its column's scale ({@code 1.50}, never
+ * {@code 1.5E+0}: the readers fit every decimal to its column's scale, so one value has one text on
+ * any database). Exact duplicate source rows have equal hashes. Not thread-safe (one digest per
+ * instance).
  */
 public final class RowHasher {
 
@@ -31,13 +33,18 @@ public final class RowHasher {
     /** The hash of {@code values} and, for a row with contract violations, their raw text (JSON). */
     public String hash(Object[] values, @org.jspecify.annotations.Nullable String parseErrors) {
         for (Object v : values) {
-            sha.update((v == null ? "\\N" : v.toString()).getBytes(StandardCharsets.UTF_8));
+            sha.update(text(v).getBytes(StandardCharsets.UTF_8));
             sha.update((byte) 0x1F);
         }
         if (parseErrors != null) {
             sha.update(parseErrors.getBytes(StandardCharsets.UTF_8));
         }
         return HEX.formatHex(sha.digest());
+    }
+
+    /** A value as hashed: {@code \N} for NULL, a decimal in plain notation, anything else as {@code toString()}. */
+    static String text(@org.jspecify.annotations.Nullable Object v) {
+        return v == null ? "\\N" : v instanceof java.math.BigDecimal d ? d.toPlainString() : v.toString();
     }
 
     /** SHA-256 (hex) of a file's bytes. */

@@ -75,8 +75,7 @@ public final class ContractGuard {
         for (Judged j : judged) {
             // nothing evolves in a refused partition: record what would have evolved as refused
             List<SchemaChange> recorded = refused == null ? j.changes() : j.changes().stream()
-                    .map(c -> c.outcome() == SchemaChange.Outcome.EVOLVED
-                            ? new SchemaChange(c.kind(), c.column(), c.expected(), c.found(), SchemaChange.Outcome.REFUSED) : c)
+                    .map(c -> c.outcome() == SchemaChange.Outcome.EVOLVED ? c.withOutcome(SchemaChange.Outcome.REFUSED) : c)
                     .toList();
             recorded.forEach(c -> LOG.warn("{} against {}: {}", j.file(), j.source().contract().label(), c.describe()));
             if (refused == null) {
@@ -103,11 +102,10 @@ public final class ContractGuard {
     private void evolve(PipelineSpec spec, SourceSpec source, SchemaChange change) {
         for (TableSpec t : spec.tables(Layer.BRONZE)) {
             if (source.name().equals(t.source())) {
-                dev.sluice.config.ColumnType type = change.found() == null ? dev.sluice.config.ColumnType.STRING : change.found();
-                ColumnSpec column = new ColumnSpec(change.column(), type, true);
+                ColumnSpec column = SchemaDriftRepository.evolvedColumn(change.column(), change.foundId());
                 dsl.alterTable(LayerTables.table(t.table())).addColumnIfNotExists(
-                        DSL.field(DSL.name(column.name()), LayerTables.dataType(column.type()).nullable(true))).execute();
-                LOG.info("{} gained column {} ({}) by drift: evolve", t.table(), column.name(), column.type().id());
+                        DSL.field(DSL.name(column.name()), LayerTables.dataType(column).nullable(true))).execute();
+                LOG.info("{} gained column {} ({}) by drift: evolve", t.table(), column.name(), column.typeId());
             }
         }
     }

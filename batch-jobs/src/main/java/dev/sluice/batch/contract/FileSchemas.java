@@ -3,6 +3,7 @@ package dev.sluice.batch.contract;
 import dev.sluice.batch.bronze.LandingFiles;
 import dev.sluice.batch.bronze.LocalParquetFile;
 import dev.sluice.config.ColumnType;
+import dev.sluice.config.DecimalSpec;
 import dev.sluice.config.SchemaDiff.FileColumn;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -109,14 +110,35 @@ public final class FileSchemas {
         List<FileColumn> columns = new ArrayList<>();
         for (Type t : schema.getFields()) {
             ColumnType type = t.isPrimitive() ? type(t.asPrimitiveType()) : null;
-            columns.add(new FileColumn(t.getName(), type, type == null ? t.toString() : null));
+            DecimalSpec decimal = type == ColumnType.DECIMAL ? decimal(t.asPrimitiveType()) : null;
+            if (type == ColumnType.DECIMAL && decimal == null) {
+                type = null;
+            }
+            columns.add(new FileColumn(t.getName(), type, decimal, type == null ? t.toString() : null));
         }
         return columns;
+    }
+
+    /** The precision and scale of a DECIMAL column, or null when the file declares an impossible one. */
+    private static @Nullable DecimalSpec decimal(PrimitiveType p) {
+        var d = (LogicalTypeAnnotation.DecimalLogicalTypeAnnotation) p.getLogicalTypeAnnotation();
+        try {
+            return new DecimalSpec(d.getPrecision(), d.getScale());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** The logical type of a Parquet column, or null when Sluice has none for it. */
     static @Nullable ColumnType type(PrimitiveType p) {
         LogicalTypeAnnotation l = p.getLogicalTypeAnnotation();
+        if (l instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation) {
+            // LogicalTypes.md "DECIMAL": the unscaled value in INT32, INT64, FIXED_LEN_BYTE_ARRAY or BINARY
+            return switch (p.getPrimitiveTypeName()) {
+                case INT32, INT64, FIXED_LEN_BYTE_ARRAY, BINARY -> ColumnType.DECIMAL;
+                default -> null;
+            };
+        }
         boolean signedIntOrNone = l == null
                 || l instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation i && i.isSigned();
         return switch (p.getPrimitiveTypeName()) {

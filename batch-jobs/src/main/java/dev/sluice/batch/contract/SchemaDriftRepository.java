@@ -4,6 +4,7 @@ import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.ColumnType;
 import dev.sluice.config.SchemaChange;
 import dev.sluice.config.SourceSpec;
+import dev.sluice.core.BoundedText;
 import dev.sluice.core.Partition;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -37,6 +38,12 @@ public final class SchemaDriftRepository {
     private static final Field<String> OUTCOME = DSL.field(DSL.name("outcome"), String.class);
     private static final Field<OffsetDateTime> AT = DSL.field(DSL.name("detected_at"), OffsetDateTime.class);
 
+    /**
+     * Characters of a column name a row keeps ({@code column_name VARCHAR(200)}); a file's name may
+     * be longer (only a refused or ignored column can be: one drift adds is an identifier).
+     */
+    static final int MAX_COLUMN_CHARS = 200;
+
     private final DSLContext dsl;
 
     public SchemaDriftRepository(DSLContext dsl) {
@@ -48,9 +55,9 @@ public final class SchemaDriftRepository {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         for (SchemaChange c : changes) {
             dsl.insertInto(T).set(PIPELINE, pipeline).set(SOURCE, source.name()).set(PARTITION, partition.key())
-                    .set(CONTRACT, source.contract().label()).set(FILE, file).set(KIND, c.kind().name())
-                    .set(COLUMN, c.column()).set(EXPECTED, c.expected() == null ? null : c.expected().id())
-                    .set(FOUND, c.found() == null ? null : c.found().id()).set(OUTCOME, c.outcome().name())
+                    .set(CONTRACT, source.contract().label()).set(FILE, BoundedText.cut(file, 1000)).set(KIND, c.kind().name())
+                    .set(COLUMN, BoundedText.cut(c.column(), MAX_COLUMN_CHARS)).set(EXPECTED, c.expectedId())
+                    .set(FOUND, c.foundId()).set(OUTCOME, c.outcome().name())
                     .set(AT, now).execute();
         }
     }
@@ -66,11 +73,20 @@ public final class SchemaDriftRepository {
                 .orderBy(DSL.field(DSL.name("drift_id"))).fetch()) {
             String name = r.get(COLUMN);
             if (source.contract().columns().stream().noneMatch(c -> c.name().equals(name))) {
-                ColumnType type = r.get(FOUND) == null ? ColumnType.STRING : ColumnType.parse(r.get(FOUND)).orElse(ColumnType.STRING);
-                columns.putIfAbsent(name, new ColumnSpec(name, type, true));
+                columns.putIfAbsent(name, evolvedColumn(name, r.get(FOUND)));
             }
         }
         return new ArrayList<>(columns.values());
+    }
+
+    /**
+     * The nullable column drift adds for a file's column: of the type the file declared
+     * ({@link SchemaChange#foundId()}, e.g. {@code long} or {@code decimal(12,2)}), text when the
+     * format has no types.
+     */
+    static ColumnSpec evolvedColumn(String name, @org.jspecify.annotations.Nullable String foundType) {
+        return (foundType == null ? java.util.Optional.<ColumnSpec>empty() : ColumnSpec.ofType(name, foundType))
+                .orElseGet(() -> new ColumnSpec(name, ColumnType.STRING, true));
     }
 
     /** Distinct changes of a pipeline: source, contract, change, column, types, outcome, partitions seen, first and last. */

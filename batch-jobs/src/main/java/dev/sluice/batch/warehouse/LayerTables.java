@@ -1,7 +1,6 @@
 package dev.sluice.batch.warehouse;
 
 import dev.sluice.config.ColumnSpec;
-import dev.sluice.config.ColumnType;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.DatasetRef;
@@ -42,7 +41,7 @@ public final class LayerTables {
             idempotent(() -> dsl.createSchemaIfNotExists(DSL.name(t.table().schema())).execute());
             List<Field<?>> fields = new ArrayList<>();
             for (ColumnSpec c : t.columns()) {
-                fields.add(DSL.field(DSL.name(c.name()), dataType(c.type())));
+                fields.add(DSL.field(DSL.name(c.name()), dataType(c)));
             }
             fields.addAll(metadataFields(t.layer()));
             boolean versioned = t.layer() != Layer.BRONZE;
@@ -102,9 +101,9 @@ public final class LayerTables {
         return DSL.table(DSL.name(ref.schema(), ref.table()));
     }
 
-    /** The jOOQ type of a column type. */
-    public static DataType<?> dataType(ColumnType type) {
-        return switch (type) {
+    /** The jOOQ type of a column: its type, and a decimal's precision and scale ({@code DECIMAL(p,s)}). */
+    public static DataType<?> dataType(ColumnSpec column) {
+        return switch (column.type()) {
             case STRING -> SQLDataType.VARCHAR;
             case INT -> SQLDataType.INTEGER;
             case LONG -> SQLDataType.BIGINT;
@@ -113,6 +112,7 @@ public final class LayerTables {
             case BOOLEAN -> SQLDataType.BOOLEAN;
             case DATE -> SQLDataType.LOCALDATE;
             case TIMESTAMP -> SQLDataType.LOCALDATETIME(6);
+            case DECIMAL -> SQLDataType.DECIMAL(column.decimal().precision(), column.decimal().scale());
         };
     }
 

@@ -16,7 +16,7 @@ import org.jooq.impl.DSL;
 /**
  * The checksum of a Silver/Gold partition: SHA-256 (hex) over the business columns (no
  * {@code _} columns), rows ordered by all business columns (key columns first). Each value is
- * written as text ({@code \N} for NULL), fields separated by U+001F and rows ended by U+001E.
+ * written as text ({@code \N} for NULL, a decimal in plain notation), fields separated by U+001F and rows ended by U+001E.
  * Equal checksums mean equal rows on any database that formats the values the same way. Stateless
  * and thread-safe.
  */
@@ -39,7 +39,8 @@ public final class TableChecksum {
             for (Record r : cursor) {
                 for (int i = 0; i < fields.size(); i++) {
                     Object v = r.get(i);
-                    sha.update((v == null ? "\\N" : v.toString()).getBytes(StandardCharsets.UTF_8));
+                    sha.update((v == null ? "\\N" : v instanceof java.math.BigDecimal d ? d.toPlainString() : v.toString())
+                            .getBytes(StandardCharsets.UTF_8));
                     sha.update((byte) 0x1F);
                 }
                 sha.update((byte) 0x1E);

@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.ColumnType;
 import dev.sluice.config.ContractSpec;
+import dev.sluice.config.DecimalSpec;
 import dev.sluice.config.DriftPolicy;
 import dev.sluice.config.SourceFormat;
 import dev.sluice.config.SourceSpec;
 import dev.sluice.core.BadInputException;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -83,5 +85,38 @@ class JsonSourceReaderTest {
                 .isInstanceOf(BadInputException.class).hasMessage("landing/f.json: no JSON array at /features");
         assertThatThrownBy(() -> read(SourceFormat.JSON, "", "[{\"id\": 1},"))
                 .isInstanceOf(BadInputException.class).hasMessageStartingWith("landing/f.json: not valid JSON at line 1");
+    }
+
+    @Test
+    void numbersAreReadExactlyADoubleThatWouldRoundIsAFieldErrorAndADecimalKeepsEveryDigit() throws Exception {
+        List<ColumnSpec> columns = List.of(new ColumnSpec("id", ColumnType.STRING, false),
+                new ColumnSpec("score", ColumnType.DOUBLE, true), ColumnSpec.decimal("amount", new DecimalSpec(20, 2), true));
+        Path f = Files.writeString(dir.resolve("n.ndjson"), """
+                {"id": "a", "score": 0.1, "amount": 9007199254740993}
+                {"id": "b", "score": 12345678901234567.89, "amount": 12345678901234567.89}
+                {"id": "c", "score": 9007199254740993, "amount": "0.10"}
+                {"id": "d", "score": 1e400, "amount": 0.001}
+                """);
+        ContractSpec contract = new ContractSpec(Path.of("n.v1.yaml"), "n", 1, columns, DriftPolicy.FAIL);
+        List<SourceRow> rows = new ArrayList<>();
+        try (SourceFileReader r = SourceFileReader.open(new SourceSpec("n", SourceFormat.NDJSON, f.toString(), true, contract, ""),
+                f, columns, "landing/n.ndjson", 1 << 20)) {
+            for (SourceRow row; (row = r.next()) != null; ) {
+                rows.add(row);
+            }
+        }
+        assertThat(rows.get(0).values()).containsExactly("a", 0.1, new BigDecimal("9007199254740993.00"));
+        assertThat(rows.get(0).errors()).isEmpty();
+        assertThat(rows.get(1).values()).containsExactly("b", null, new BigDecimal("12345678901234567.89"));
+        assertThat(rows.get(1).errors()).containsExactly(new FieldError("score", "12345678901234567.89",
+                "JSON 12345678901234567.89 would be rounded to 1.2345678901234568E16 as a double (19 significant digits, more than"
+                        + " the 17 a double keeps): declare the column decimal(p,s) to keep it exactly, or lossy: true to accept"
+                        + " the rounding (line 2)"));
+        assertThat(rows.get(2).values()).containsExactly("c", null, new BigDecimal("0.10"));
+        assertThat(rows.get(2).errors()).extracting(FieldError::reason).singleElement().asString()
+                .startsWith("JSON 9007199254740993 would be rounded to 9.007199254740992E15 as a double (beyond ±2^53");
+        assertThat(rows.get(3).errors()).extracting(FieldError::reason).containsExactly(
+                "JSON 1E+400 is not a double (out of range) (line 4)",
+                "JSON 0.001 does not fit decimal(20,2): 3 digits after the point, decimal(20,2) keeps 2 (it would be rounded) (line 4)");
     }
 }

@@ -7,6 +7,7 @@ import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.ColumnType;
+import dev.sluice.config.DecimalSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.core.DatasetRef;
@@ -32,7 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Bronze's PostgreSQL bulk path on a real server: every contract type, NULLs and edge values
  * written with binary COPY read back exactly as given, and the same rows through the CSV form
- * when a column's type no longer has the contract type's binary form.
+ * when a column's type no longer has the contract type's binary form; decimals of every shape
+ * (binary {@code numeric}); and one decimal CSV loaded on H2 and PostgreSQL to the same Bronze
+ * rows, row hashes and Silver/Gold checksums.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PostgresCopyBronzeSinkIT {
@@ -95,6 +98,132 @@ class PostgresCopyBronzeSinkIT {
         LayerTables.create(warehouse.dsl(), spec);
         // a column whose type changed since the table was created: no binary form for a FLOAT value
         warehouse.dsl().execute("ALTER TABLE bronze.types_text_raw ALTER COLUMN f TYPE numeric");
+    }
+
+    private static final List<ColumnSpec> DECIMALS = List.of(
+            ColumnSpec.decimal("amount", new DecimalSpec(38, 10), true), ColumnSpec.decimal("cents", new DecimalSpec(5, 2), true),
+            ColumnSpec.decimal("whole", new DecimalSpec(18, 0), true));
+
+    private PipelineSpec decimalsSpec(String url, String user) {
+        Path specFile = TestHome.writePipeline(home, "decimals", """
+                contract: decimals
+                version: 1
+                columns:
+                  - {name: id, type: long, nullable: false}
+                  - {name: amount, type: 'decimal(38,10)'}
+                  - {name: cents, type: 'decimal(5,2)'}
+                  - {name: whole, type: 'decimal(18,0)'}
+                """, """
+                pipeline: decimals
+                warehouse: {url: "%s", user: "%s", password: ""}
+                sources:
+                  - {name: decimals, format: csv, path: "${SLUICE_HOME}/landing/decimals/dt={partition}", contract: contracts/decimals.v1.yaml}
+                layers:
+                  bronze:
+                    - {table: bronze.decimals_raw, source: decimals}
+                    - {table: bronze.decimals_text_raw, source: decimals}
+                  silver:
+                    - table: silver.decimals
+                      input: bronze.decimals_raw
+                      key: [id]
+                      columns: {id: long, amount: 'decimal(38,10)', cents: 'decimal(5,2)'}
+                      sql: SELECT id, amount, cents FROM {input} d
+                  gold:
+                    - table: gold.decimal_total
+                      input: silver.decimals
+                      key: [n]
+                      columns: {n: long, total: 'decimal(38,2)', biggest: 'decimal(38,10)'}
+                      sql: SELECT COUNT(*) AS n, SUM(cents) AS total, MAX(amount) AS biggest FROM {input} s
+                """.formatted(url, user));
+        return new PipelineSpecLoader(TestHome.environment(home, url, user, "").interpolator()).load(specFile);
+    }
+
+    /** Edge values of numeric's base-10000 form: zero at a scale, signs, both ends of the precision, trailing zeros, group borders. */
+    private static List<BronzeRow> decimalRows() {
+        String[][] values = {
+                {"0E-10", "0.00", "0"},
+                {"1.0000000000", "0.01", "-1"},
+                {"-0.0000000001", "-0.10", "10000"},
+                {"9999999999999999999999999999.9999999999", "999.99", "999999999999999999"},
+                {"-9999999999999999999999999999.9999999999", "-999.99", "-123456789012345678"},
+                {"12345678.9000000000", "100.00", "100000000"},
+                {"10000.0000000000", "1.50", "9999"},
+                {"0.0001000000", "-0.01", "-10000"},
+                {"-123456789012345678901234567.8901234567", "12.34", "1"}};
+        List<BronzeRow> rows = new ArrayList<>();
+        for (int i = 0; i < values.length; i++) {
+            Object[] v = {new java.math.BigDecimal(values[i][0]), new java.math.BigDecimal(values[i][1]), new java.math.BigDecimal(values[i][2])};
+            rows.add(new BronzeRow(v, "landing/decimals/d.csv", i, "%064x".formatted(i), null, null));
+        }
+        rows.add(new BronzeRow(new Object[] {null, null, null}, "landing/decimals/d.csv", values.length, "0".repeat(64), null, null));
+        return rows;
+    }
+
+    @Test
+    void decimalsOfEveryShapeRoundTripExactlyInBinaryAndInCsv() {
+        PipelineSpec spec = decimalsSpec(pg.getJdbcUrl("postgres", "postgres"), "postgres");
+        LayerTables.create(warehouse.dsl(), spec);
+        // a column whose type no longer is numeric: the whole COPY falls back to CSV
+        warehouse.dsl().execute("ALTER TABLE bronze.decimals_text_raw ALTER COLUMN whole TYPE int8");
+        for (String table : List.of("bronze.decimals_raw", "bronze.decimals_text_raw")) {
+            PostgresCopyBronzeSink sink = new PostgresCopyBronzeSink(warehouse.dataSource(), BronzeColumns.of(DatasetRef.parse(table),
+                    DECIMALS, new Partition("2024-02-01"), RUN, INGESTED));
+            sink.append(decimalRows());
+            assertThat(sink.binary()).isEqualTo(table.equals("bronze.decimals_raw"));
+            List<Record> got = warehouse.dsl().fetch("SELECT amount, cents, whole FROM " + table
+                    + " WHERE _partition = '2024-02-01' ORDER BY _source_pos");
+            List<BronzeRow> want = decimalRows();
+            assertThat(got).hasSize(want.size());
+            for (int r = 0; r < want.size(); r++) {
+                Object[] v = want.get(r).values();
+                // exact: the same digits and the column's scale (BigDecimal.equals compares both)
+                assertThat(got.get(r).get("amount", java.math.BigDecimal.class)).as("%s row %d amount", table, r).isEqualTo(v[0]);
+                assertThat(got.get(r).get("cents", java.math.BigDecimal.class)).as("%s row %d cents", table, r).isEqualTo(v[1]);
+                java.math.BigDecimal whole = got.get(r).get("whole", java.math.BigDecimal.class);
+                if (v[2] == null) {
+                    assertThat(whole).isNull();
+                } else {
+                    assertThat(whole).as("%s row %d whole", table, r).isEqualByComparingTo((java.math.BigDecimal) v[2]);
+                }
+            }
+        }
+    }
+
+    @Test
+    void oneDecimalFileLoadsToTheSameRowsHashesAndChecksumsOnH2AndPostgresql() throws Exception {
+        Path dir = java.nio.file.Files.createDirectories(home.resolve("landing/decimals/dt=2024-03-01"));
+        java.nio.file.Files.writeString(dir.resolve("d.csv"), """
+                id,amount,cents,whole
+                1,0.1,1.5,7
+                2,-12345678901234567890.0123456789,-999.99,999999999999999999
+                3,1.50000,0.125,1
+                4,1e-3,100,-0
+                5,,,
+                """);
+        Partition day = Partition.daily(LocalDate.parse("2024-03-01"));
+        List<List<String>> bronze = new ArrayList<>();
+        List<String> checksums = new ArrayList<>();
+        for (String[] target : List.of(new String[] {pg.getJdbcUrl("postgres", "postgres"), "postgres"},
+                new String[] {TestHome.freshH2Url(), "sa"})) {
+            PipelineSpec spec = decimalsSpec(target[0], target[1]);
+            try (Warehouse w = Warehouse.open(spec.warehouse())) {
+                var summary = new dev.sluice.batch.job.PipelineRunner(w, home).run(spec, day, dev.sluice.batch.job.RunOptions.plain());
+                assertThat(summary.status()).isEqualTo("COMPLETED");
+                assertThat(summary.quarantined()).as("0.125 does not fit decimal(5,2)").isEqualTo(1);
+                bronze.add(w.dsl().fetch("SELECT _source_pos, _row_hash, amount, cents, whole FROM bronze.decimals_raw"
+                        + " WHERE _partition = '2024-03-01' ORDER BY _source_pos").map(r -> r.intoList().toString()));
+                for (dev.sluice.config.TableSpec t : spec.tables()) {
+                    if (t.layer() != dev.sluice.core.Layer.BRONZE) {
+                        checksums.add(t.table() + " " + dev.sluice.batch.warehouse.TableChecksum.of(w.dsl(), t, day));
+                    }
+                }
+                assertThat(w.dsl().fetchValue("SELECT total FROM gold.decimal_total WHERE _partition = '2024-03-01'"))
+                        .isEqualTo(new java.math.BigDecimal("-898.49"));
+            }
+        }
+        assertThat(bronze.get(1)).isEqualTo(bronze.get(0));
+        assertThat(bronze.get(0).get(1)).contains("-12345678901234567890.0123456789", "-999.99", "999999999999999999");
+        assertThat(checksums.subList(2, 4)).isEqualTo(checksums.subList(0, 2));
     }
 
     @AfterAll
