@@ -208,6 +208,36 @@ class DriftIT {
     }
 
     @Test
+    void aJsonKeyThatAppearsOnlyInALaterRecordFollowsTheDriftPolicy() throws Exception {
+        // before #21 a JSON file was judged by its first record: 'gate' was dropped under drift: fail (exit 0, no drift row)
+        String records = "{\"id\": 1, \"v\": 10, \"note\": \"x\"}\n{\"id\": 2, \"v\": 20, \"note\": \"y\"}\n"
+                + "not json, quarantined as a row: {\"ghost\": 1}\n{\"id\": 3, \"v\": 30, \"note\": \"z\", \"gate\": \"B2\"}\n";
+        for (String format : List.of("ndjson", "json")) {
+            PipelineSpec spec = pipeline(format, "fail", "long", false);
+            Partition p = format.equals("ndjson") ? D1 : D2;
+            land(p, "r." + format, format.equals("ndjson") ? records
+                    : "[" + String.join(",", records.lines().filter(l -> l.startsWith("{")).toList()) + "]");
+            try (Warehouse w = Warehouse.open(spec.warehouse())) {
+                assertThatThrownBy(() -> new PipelineRunner(w, home).run(spec, p, RunOptions.plain()))
+                        .isInstanceOf(ContractViolationException.class)
+                        .hasMessage("landing/readings/dt=" + p.key() + "/r." + format + ", column 'gate': refused by contract"
+                                + " readings.v1: ADDED column 'gate': REFUSED; nothing of the partition was written");
+                assertThat(count(w.dsl(), "bronze.readings_raw")).isZero();
+                assertThat(drift(w.dsl())).containsExactly("ADDED gate REFUSED");
+            }
+        }
+        PipelineSpec evolve = pipeline("ndjson", "evolve", "long", false);
+        try (Warehouse w = Warehouse.open(evolve.warehouse())) {
+            RunSummary s = new PipelineRunner(w, home).run(evolve, D1, RunOptions.plain());
+            assertThat(s.status()).isEqualTo("COMPLETED");
+            assertThat(s.quarantined()).as("the line that is not JSON").isEqualTo(1);
+            assertThat(w.dsl().resultQuery("SELECT id, gate FROM bronze.readings_raw WHERE id IS NOT NULL ORDER BY id").fetch()
+                    .map(r -> r.get(0) + "/" + r.get(1))).containsExactly("1/null", "2/null", "3/B2");
+            assertThat(drift(w.dsl())).containsExactly("ADDED gate EVOLVED");
+        }
+    }
+
+    @Test
     void aParquetDecimalLoadsExactlyIntoADecimalColumnAndIsRefusedForADouble() throws Exception {
         // before #21 a Parquet DECIMAL column was refused whatever the contract said
         MessageType type = MessageTypeParser.parseMessageType(

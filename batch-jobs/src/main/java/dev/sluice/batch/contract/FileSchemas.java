@@ -29,7 +29,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The columns a landed file declares, without reading its rows: a Parquet footer's schema (with
  * types), a CSV header (names only; a leading byte-order mark and quotes are not part of a name),
- * a JSON source's first record (names found by the contract's JSON pointers).
+ * a JSON source's records, every one of them (names found by the contract's JSON pointers, see
+ * {@link JsonKeys}).
  * Stateless.
  */
 public final class FileSchemas {
@@ -58,17 +59,25 @@ public final class FileSchemas {
     }
 
     /**
-     * JSON has no declared schema: the first record stands for the file. A contract column is
-     * present when its JSON pointer finds a value; a top-level key that no contract column's
-     * pointer starts with is an added column. Types are not declared (values are checked per row).
+     * JSON has no declared schema: every record counts (a key that first appears in the last
+     * record is as much a column as one of the first). A contract column is present when its JSON
+     * pointer finds a value in some record; a top-level key that no contract column's pointer
+     * starts with, in any record, is an added column (in the order first seen). Types are not
+     * declared (values are checked per row). A line that is not JSON, or a record that is not an
+     * object, has no columns here: the reader quarantines it. A file without any object record
+     * is judged as holding every contract column (its rows are quarantined one by one).
+     *
+     * <p>NDJSON is read line by line: a line is parsed as a tree while some contract column has
+     * not been found yet, afterwards only its top-level keys are scanned.
      */
     private static List<FileColumn> json(SourceSpec source, Path file) throws IOException {
-        JsonNode first = null;
+        JsonKeys keys = new JsonKeys(source.contract().columns());
         if (source.format() == SourceFormat.NDJSON) {
             try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                for (String line; (line = r.readLine()) != null && first == null; ) {
+                boolean first = true;
+                for (String line; (line = r.readLine()) != null; first = false) {
                     if (!line.isBlank()) {
-                        first = JSON.readTree(line.startsWith("\uFEFF") ? line.substring(1) : line);
+                        keys.line(first && line.startsWith("\uFEFF") ? line.substring(1) : line);
                     }
                 }
             }
@@ -78,28 +87,9 @@ public final class FileSchemas {
             if (array == null || !array.isArray()) {
                 throw new IOException("no JSON array at " + (source.arrayPath().isEmpty() ? "the top of the document" : source.arrayPath()));
             }
-            first = array.isEmpty() ? null : array.get(0);
+            array.forEach(keys::record);
         }
-        List<FileColumn> columns = new ArrayList<>();
-        if (first == null || !first.isObject()) {
-            source.contract().columns().forEach(c -> columns.add(new FileColumn(c.name(), null)));
-            return columns;
-        }
-        java.util.Set<String> mappedKeys = new java.util.HashSet<>();
-        for (var c : source.contract().columns()) {
-            String[] segments = c.jsonPath().split("/");
-            mappedKeys.add(segments.length > 1 ? segments[1] : "");
-            if (!first.at(c.jsonPath()).isMissingNode()) {
-                columns.add(new FileColumn(c.name(), null));
-            }
-        }
-        for (var it = first.fieldNames(); it.hasNext(); ) {
-            String key = it.next();
-            if (!mappedKeys.contains(key)) {
-                columns.add(new FileColumn(key, null));
-            }
-        }
-        return columns;
+        return keys.columns();
     }
 
     private static List<FileColumn> parquet(Path file) throws IOException {
