@@ -259,4 +259,22 @@ class BadInputIT {
                     .isEqualTo("2021-09-17 2021-09-17");
         }
     }
+
+    @Test
+    void aLongAllowedListGivesABoundedReasonAndSilverRuns() throws Exception {
+        // before #21: 150 allowed values made every Silver run fail on REASON VARCHAR(1000) while contract check said the file matched
+        String allowed = String.join(", ", java.util.stream.IntStream.range(0, 150).mapToObj(i -> "code_" + i).toList());
+        PipelineSpec spec = amounts("  - {name: code, type: string, allowed: [" + allowed + "]}");
+        Path dir = Files.createDirectories(home.resolve("landing/amounts/dt=2001-07-01"));
+        Files.writeString(dir.resolve("a.csv"), "id,score,rounded,exact,code\n1,1,1,1,code_149\n2,2,2,2,code_150\n");
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            RunSummary s = new PipelineRunner(w, home).run(spec, DAY, RunOptions.plain());
+            assertIdentity(s, 2);
+            assertThat(s.silverRows()).isEqualTo(1);
+            String reason = w.dsl().resultQuery("SELECT reason FROM sluice.quarantine WHERE rule_id = 'contract_allowed'")
+                    .fetchOne(0, String.class);
+            assertThat(reason).startsWith("code is not one of [code_0, code_1, ").endsWith(" more of 150] (contract amounts.v1)")
+                    .hasSizeLessThan(1000);
+        }
+    }
 }

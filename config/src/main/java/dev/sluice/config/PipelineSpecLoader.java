@@ -1038,6 +1038,10 @@ public final class PipelineSpecLoader {
             return columns;
         }
 
+        /** The longest quarantine rule id and reason ({@code sluice.quarantine} holds VARCHAR(100) and VARCHAR(1000)). */
+        static final int MAX_RULE_ID = 100;
+        static final int MAX_RULE_REASON = 1_000;
+
         private static List<QuarantineRule> quarantine(YamlCursor t) {
             List<QuarantineRule> rules = new ArrayList<>();
             Set<String> ids = new HashSet<>();
@@ -1047,6 +1051,10 @@ public final class PipelineSpecLoader {
                 Optional<String> when = r.text("when", true);
                 Optional<String> reason = r.text("reason", true);
                 id.filter(i -> !ids.add(i)).ifPresent(i -> r.problem("id", i, "duplicate rule id"));
+                id.filter(i -> i.length() > MAX_RULE_ID).ifPresent(i -> r.problem("id", i, "a rule id has at most " + MAX_RULE_ID
+                        + " characters (sluice.quarantine.rule_id)"));
+                reason.filter(x -> x.length() > MAX_RULE_REASON).ifPresent(x -> r.problem("reason", x, "a reason has at most "
+                        + MAX_RULE_REASON + " characters (sluice.quarantine.reason); this one has " + x.length()));
                 Double maxShare = r.text("max_share", false).map(m -> {
                     if (!CheckReader.isNumber(m) || Double.parseDouble(m) < 0 || Double.parseDouble(m) > 1) {
                         r.problem("max_share", m, "a fraction in [0, 1], e.g. 0.001");

@@ -89,6 +89,17 @@ class PipelineSpecLoaderTest {
     }
 
     @Test
+    void aQuarantineRuleReasonLongerThanTheQuarantineHoldsIsASpecProblem(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        String reason = "a required value " + "x".repeat(1000);
+        assertThat(problemsOf(dir, "reason: a required value (date, delay, distance, origin, destination) is missing", "reason: " + reason))
+                .extracting(SpecProblem::keyPath, SpecProblem::reason)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("layers.silver[1].quarantine[0].reason",
+                        "a reason has at most 1000 characters (sluice.quarantine.reason); this one has 1017"));
+        assertThat(problemsOf(dir, "reason: a required value (date, delay, distance, origin, destination) is missing", "reason: " + reason)
+                .get(0).value()).hasSize(SpecProblem.MAX_VALUE_CHARS).endsWith("… (1017 characters)");
+    }
+
+    @Test
     void theHotPathJudgesEventsBySilversRulesAndReconcilesWithTheMart() {
         HotPathSpec hot = loader(Map.of()).load(PROJECT_SPEC).hotPath();
         assertThat(hot.rulesFrom()).isEqualTo(DatasetRef.parse("silver.flights"));

@@ -29,6 +29,8 @@ import org.slf4j.LoggerFactory;
 public final class ContractGuard {
 
     private static final Logger LOG = LoggerFactory.getLogger(ContractGuard.class);
+    /** Changes of one file logged one by one; the rest are counted in one line. */
+    static final int MAX_LOGGED_CHANGES = 20;
 
     private final DSLContext dsl;
     private final SchemaDriftRepository drift;
@@ -77,7 +79,11 @@ public final class ContractGuard {
             List<SchemaChange> recorded = refused == null ? j.changes() : j.changes().stream()
                     .map(c -> c.outcome() == SchemaChange.Outcome.EVOLVED ? c.withOutcome(SchemaChange.Outcome.REFUSED) : c)
                     .toList();
-            recorded.forEach(c -> LOG.warn("{} against {}: {}", j.file(), j.source().contract().label(), c.describe()));
+            recorded.stream().limit(MAX_LOGGED_CHANGES)
+                    .forEach(c -> LOG.warn("{} against {}: {}", j.file(), j.source().contract().label(), c.describe()));
+            if (recorded.size() > MAX_LOGGED_CHANGES) {
+                LOG.warn("{} against {}: {} more changes", j.file(), j.source().contract().label(), recorded.size() - MAX_LOGGED_CHANGES);
+            }
             if (refused == null) {
                 for (SchemaChange c : recorded) {
                     if (c.outcome() == SchemaChange.Outcome.EVOLVED) {
@@ -85,7 +91,11 @@ public final class ContractGuard {
                     }
                 }
             }
-            drift.record(spec.name(), j.source(), j.partition(), j.file(), recorded);
+            int unrecorded = drift.record(spec.name(), j.source(), j.partition(), j.file(), recorded);
+            if (unrecorded > 0) {
+                LOG.warn("{}: {} of its {} changes are not recorded in sluice.schema_drift (at most {} per file)", j.file(),
+                        unrecorded, recorded.size(), SchemaDriftRepository.MAX_RECORDED_CHANGES);
+            }
         }
         if (refused != null) {
             throw refused;

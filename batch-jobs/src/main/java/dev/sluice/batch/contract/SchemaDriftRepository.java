@@ -43,6 +43,8 @@ public final class SchemaDriftRepository {
      * be longer (only a refused or ignored column can be: one drift adds is an identifier).
      */
     static final int MAX_COLUMN_CHARS = 200;
+    /** Changes other than {@code EVOLVED} recorded per file. */
+    public static final int MAX_RECORDED_CHANGES = 100;
 
     private final DSLContext dsl;
 
@@ -50,16 +52,29 @@ public final class SchemaDriftRepository {
         this.dsl = dsl;
     }
 
-    /** Records the changes one file of a partition showed. */
-    public void record(String pipeline, SourceSpec source, Partition partition, String file, List<SchemaChange> changes) {
+    /**
+     * Records the changes one file of a partition showed: every {@code EVOLVED} change (later loads
+     * read the Bronze columns from them) and the first {@value #MAX_RECORDED_CHANGES} others; a
+     * file with more (a header of thousands of unknown names) is not copied into the table whole.
+     *
+     * @return how many changes were not recorded
+     */
+    public int record(String pipeline, SourceSpec source, Partition partition, String file, List<SchemaChange> changes) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        int others = 0;
+        int skipped = 0;
         for (SchemaChange c : changes) {
+            if (c.outcome() != SchemaChange.Outcome.EVOLVED && ++others > MAX_RECORDED_CHANGES) {
+                skipped++;
+                continue;
+            }
             dsl.insertInto(T).set(PIPELINE, pipeline).set(SOURCE, source.name()).set(PARTITION, partition.key())
                     .set(CONTRACT, source.contract().label()).set(FILE, BoundedText.cut(file, 1000)).set(KIND, c.kind().name())
                     .set(COLUMN, BoundedText.cut(c.column(), MAX_COLUMN_CHARS)).set(EXPECTED, c.expectedId())
                     .set(FOUND, c.foundId()).set(OUTCOME, c.outcome().name())
                     .set(AT, now).execute();
         }
+        return skipped;
     }
 
     /**
