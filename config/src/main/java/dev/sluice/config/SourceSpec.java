@@ -23,15 +23,24 @@ import org.jspecify.annotations.Nullable;
  *     contract column (date or timestamp, read as UTC) whose day picks a row's partition; null
  *     when the path holds {@code {partition}}
  * @param pii the policy of each PII-tagged contract column, by column name
+ * @param csv for a CSV source, its dialect ({@link CsvOptions#DEFAULT} for every other format)
  */
 public record SourceSpec(String name, SourceFormat format, String pathTemplate, boolean partitioned,
-        ContractSpec contract, String arrayPath, @Nullable String partitionColumn, Map<String, PiiPolicy> pii) {
+        ContractSpec contract, String arrayPath, @Nullable String partitionColumn, Map<String, PiiPolicy> pii,
+        CsvOptions csv) {
 
     /** The template placeholder for the partition key. */
     public static final String PARTITION_PLACEHOLDER = "{partition}";
 
     public SourceSpec {
         pii = Map.copyOf(pii);
+        java.util.Objects.requireNonNull(csv, "csv");
+    }
+
+    /** A source with RFC 4180 CSV (or another format). */
+    public SourceSpec(String name, SourceFormat format, String pathTemplate, boolean partitioned,
+            ContractSpec contract, String arrayPath, @Nullable String partitionColumn, Map<String, PiiPolicy> pii) {
+        this(name, format, pathTemplate, partitioned, contract, arrayPath, partitionColumn, pii, CsvOptions.DEFAULT);
     }
 
     /** A source partitioned by its path (or not at all), without PII. */

@@ -166,6 +166,11 @@ final class YamlCursor {
         return r.unresolved().isEmpty() ? Optional.of(r.value()) : Optional.empty();
     }
 
+    /** True when this node is YAML's null (an unquoted {@code null} or {@code ~}). */
+    boolean isNullValue() {
+        return node.isNull();
+    }
+
     /** True when this node is a YAML boolean (YAML 1.1 also reads unquoted yes/no/on/off as one). */
     boolean isBoolean() {
         return node.isBoolean();

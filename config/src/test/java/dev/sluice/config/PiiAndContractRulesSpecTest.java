@@ -187,6 +187,29 @@ class PiiAndContractRulesSpecTest {
     }
 
     @Test
+    void csvOptionsLoadAndEveryMistakeIsReported() throws Exception {
+        String contract = "contract: people\nversion: 1\ncolumns:\n  - {name: born, type: date}\n";
+        Path ok = write(contract, """
+                partition_column: born
+                csv: {delimiter: "\\t", quote: "'", escape: "\\\\", encoding: ISO-8859-1, null_values: [NA, "\\\\N"]}""", "");
+        CsvOptions csv = loader(Map.of()).load(ok).sources().get(0).csv();
+        assertThat(csv).isEqualTo(new CsvOptions('\t', '\'', '\\', java.nio.charset.StandardCharsets.ISO_8859_1, List.of("NA", "\\N")));
+        Path bad = write(contract, """
+                partition_column: born
+                csv: {delimiter: ';;', quote: ";", encoding: EBCDIC-XYZ, null_values: ['', null], header: none}""", "");
+        assertThat(loader(Map.of()).validate(bad)).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason())
+                .containsExactlyInAnyOrder(
+                        "sources[0].csv.delimiter = ;;: one character (a tab is \"\\t\" in double quotes)",
+                        "sources[0].csv.encoding = EBCDIC-XYZ: not a character set this JVM knows; e.g. UTF-8, ISO-8859-1, windows-1252, UTF-16",
+                        "sources[0].csv.null_values[0] = '': an empty field is always NULL; list the other texts that mean NULL",
+                        "sources[0].csv.null_values[1] = null: YAML reads an unquoted null or ~ as no value; quote the text, e.g. 'null'",
+                        "sources[0].csv.header = \"none\": unknown key; allowed here: delimiter, encoding, escape, null_values, quote");
+        Path same = write(contract, "partition_column: born\ncsv: {delimiter: ';', quote: ';'}", "");
+        assertThat(loader(Map.of()).validate(same)).extracting(SpecProblem::reason)
+                .containsExactly("delimiter, quote and escape are three different characters");
+    }
+
+    @Test
     void yamlBooleansInAStringSetAreRefused() throws Exception {
         Path spec = write("""
                 contract: people

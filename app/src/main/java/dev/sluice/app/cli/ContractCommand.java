@@ -83,6 +83,21 @@ final class ContractCommand implements Runnable {
         @Option(names = "--array-path", defaultValue = "", description = "for JSON, the JSON pointer of the record array (e.g. /features)")
         String arrayPath;
 
+        @Option(names = "--delimiter", description = "for CSV, the field separator (default ,; e.g. ';', '|', or a tab)")
+        Character delimiter;
+
+        @Option(names = "--quote", description = "for CSV, the quote character (default \")")
+        Character quote;
+
+        @Option(names = "--escape", description = "for CSV, the escape character (default none)")
+        Character escape;
+
+        @Option(names = "--encoding", description = "for CSV, the character set (default UTF-8; e.g. ISO-8859-1, UTF-16)")
+        String encoding;
+
+        /** Changes printed one by one; the rest are counted. */
+        static final int MAX_PRINTED_CHANGES = 20;
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec command;
 
@@ -99,7 +114,8 @@ final class ContractCommand implements Runnable {
             SourceFormat fmt = SourceFormat.parse(f).orElseThrow(() -> new BadInputException(file.toString(), -1, null,
                     "cannot tell the format from the name; give --format parquet|csv|json|ndjson"));
             String display = LandingFiles.display(ctx.home(), file);
-            var source = new dev.sluice.config.SourceSpec("file", fmt, file.toString(), false, c, arrayPath);
+            var source = new dev.sluice.config.SourceSpec("file", fmt, file.toString(), false, c, arrayPath, null, java.util.Map.of(),
+                    csvOptions());
             List<SchemaChange> changes = SchemaDiff.of(c, FileSchemas.read(source, file, display));
             PrintWriter out = command.commandLine().getOut();
             if (changes.isEmpty()) {
@@ -107,10 +123,31 @@ final class ContractCommand implements Runnable {
                 return ExitCodes.OK;
             }
             out.println(display + " against contract " + c.label() + " (drift: " + c.drift().id() + "):");
-            changes.forEach(ch -> out.println("  " + ch.describe()));
+            changes.stream().limit(MAX_PRINTED_CHANGES).forEach(ch -> out.println("  " + ch.describe()));
+            if (changes.size() > MAX_PRINTED_CHANGES) {
+                out.println("  … and " + (changes.size() - MAX_PRINTED_CHANGES) + " more changes");
+            }
             boolean refused = SchemaDiff.refusal(changes).isPresent();
             out.println(refused ? "verdict: REFUSED (a load would write nothing)" : "verdict: would load");
             return refused ? ExitCodes.INVALID : ExitCodes.OK;
+        }
+
+        /** The CSV dialect the options give (each defaulting as a source's {@code csv:} map does). */
+        private dev.sluice.config.CsvOptions csvOptions() {
+            var d = dev.sluice.config.CsvOptions.DEFAULT;
+            java.nio.charset.Charset cs;
+            try {
+                cs = encoding == null ? d.encoding() : java.nio.charset.Charset.forName(encoding);
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException("--encoding", -1, null, "'" + encoding + "' is not a character set this JVM knows;"
+                        + " e.g. UTF-8, ISO-8859-1, windows-1252, UTF-16");
+            }
+            try {
+                return new dev.sluice.config.CsvOptions(delimiter == null ? d.delimiter() : delimiter, quote == null ? d.quote() : quote,
+                        escape, cs, List.of());
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException("--delimiter/--quote/--escape", -1, null, e.getMessage());
+            }
         }
     }
 }

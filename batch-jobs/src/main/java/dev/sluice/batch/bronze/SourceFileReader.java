@@ -36,7 +36,7 @@ public interface SourceFileReader extends AutoCloseable {
             long maxLineBytes) {
         return switch (source.format()) {
             case PARQUET -> new ParquetSourceReader(file, columns, displayName);
-            case CSV -> new CsvSourceReader(file, columns, displayName, maxLineBytes);
+            case CSV -> new CsvSourceReader(file, columns, displayName, maxLineBytes, source.csv());
             case JSON -> JsonSourceReader.document(file, columns, displayName, source.arrayPath());
             case NDJSON -> JsonSourceReader.lines(file, columns, displayName, maxLineBytes);
         };

@@ -1,5 +1,6 @@
 package dev.sluice.batch.contract;
 
+import dev.sluice.batch.bronze.CsvFile;
 import dev.sluice.batch.bronze.LandingFiles;
 import dev.sluice.batch.bronze.LocalParquetFile;
 import dev.sluice.config.ColumnType;
@@ -17,8 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.commons.csv.CSVFormat;
-import org.apache.commons.csv.CSVParser;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
@@ -28,10 +27,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The columns a landed file declares, without reading its rows: a Parquet footer's schema (with
- * types), a CSV header (names only; a leading byte-order mark and quotes are not part of a name),
- * a JSON source's records, every one of them (names found by the contract's JSON pointers, see
- * {@link JsonKeys}).
- * Stateless.
+ * types), a CSV header in the source's dialect (names only, in lower case; a leading byte-order
+ * mark and quotes are not part of a name), the records of a JSON source, every one of them (names
+ * found by the contract's JSON pointers, see {@link JsonKeys}). Stateless.
  */
 public final class FileSchemas {
 
@@ -49,9 +47,11 @@ public final class FileSchemas {
         try {
             return switch (source.format()) {
                 case PARQUET -> parquet(file);
-                case CSV -> csv(file);
+                case CSV -> csv(source, file, displayName);
                 case JSON, NDJSON -> json(source, file);
             };
+        } catch (BadInputException e) {
+            throw e;
         } catch (IOException | RuntimeException e) {
             throw new BadInputException(displayName, -1, null, "cannot read the " + source.format().id() + " schema: "
                     + LandingFiles.reason(e), e);
@@ -145,16 +145,13 @@ public final class FileSchemas {
         };
     }
 
-    private static List<FileColumn> csv(Path file) throws IOException {
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            r.mark(1);
-            if (r.read() != '\uFEFF') {
-                r.reset();
-            }
-            try (CSVParser p = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true)
-                    .setDuplicateHeaderMode(org.apache.commons.csv.DuplicateHeaderMode.DISALLOW).get().parse(r)) {
-                return p.getHeaderNames().stream().map(n -> new FileColumn(n, null)).toList();
-            }
+    /**
+     * The header of a CSV file in its source's dialect, names in lower case (they are matched
+     * ignoring case, see {@link CsvFile}).
+     */
+    private static List<FileColumn> csv(SourceSpec source, Path file, String displayName) {
+        try (CsvFile csv = CsvFile.open(file, source.csv(), displayName)) {
+            return csv.names().stream().map(n -> new FileColumn(n, null)).toList();
         }
     }
 }
