@@ -177,4 +177,75 @@ class SluiceCliIT {
         assertThat(noKey.code()).isEqualTo(ExitCodes.INVALID);
         assertThat(noKey.err()).contains("pii.keys.v1").contains("SLUICE_PII_KEY_V1 is not set");
     }
+
+    /** A small CSV pipeline under {@code home}: contract wide.v1 (id long required, v long, note string), drift fail. */
+    private Path widePipeline(Path home) {
+        return TestHome.writePipeline(home, "wide", """
+                contract: wide
+                version: 1
+                drift: fail
+                columns:
+                  - {name: id, type: long, nullable: false}
+                  - {name: v, type: long}
+                  - {name: note, type: string}
+                """, """
+                pipeline: wide
+                warehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: sa, password: ""}
+                backfill_window: P10000D
+                design_exemptions:
+                  - {rule: gates.source, reason: "a bad-input test pipeline: its runs must not wait for Spark"}
+                  - {rule: gates.transform, reason: "a bad-input test pipeline: its runs must not wait for Spark"}
+                  - {rule: gates.sink, reason: "a bad-input test pipeline: its runs must not wait for Spark"}
+                sources:
+                  - name: wide
+                    format: csv
+                    path: "${SLUICE_HOME}/landing/wide/dt={partition}"
+                    contract: contracts/wide.v1.yaml
+                    csv: {delimiter: ";", null_values: [NA]}
+                layers:
+                  bronze: [{table: bronze.wide_raw, source: wide, write: append, retention: P10000D}]
+                  silver:
+                    - table: silver.wide
+                      input: bronze.wide_raw
+                      partition: daily
+                      write: overwrite-partition
+                      key: [id]
+                      columns: {id: long, v: long, note: string}
+                      sql: SELECT id, v, note FROM {input} w
+                  gold:
+                    - table: gold.wide_total
+                      input: silver.wide
+                      partition: daily
+                      write: overwrite-partition
+                      key: [n]
+                      columns: {n: long}
+                      sql: SELECT COUNT(*) AS n FROM {input} s
+                """);
+    }
+
+    private static Path land(Path home, String day, String content) throws Exception {
+        Path dir = Files.createDirectories(home.resolve("landing/wide/dt=" + day));
+        return Files.writeString(dir.resolve("w.csv"), content);
+    }
+
+    @Test
+    void aPartitionRefusedBeforeAnyWriteExits2AloneAndInARangeNamedInTheSummary() throws Exception {
+        // before #21 the range exited 1 and called the partition FAILED; alone it exited 2
+        Path home = tmp.resolve("home");
+        Path spec = widePipeline(home);
+        land(home, "2001-07-01", "ID;V;Note\n1;10;NA\n2;20;x\n");
+        land(home, "2001-07-02", "id;v;note;gate\n3;30;y;A1\n");
+        Map<String, String> env = Map.of("SLUICE_HOME", home.toString(), "SLUICE_WAREHOUSE_URL", TestHome.freshH2Url());
+        Outcome range = sluice(env, "run", spec.toString(), "--from", "2001-07-01", "--to", "2001-07-02");
+        assertThat(range.code()).as(range.err()).isEqualTo(ExitCodes.INVALID);
+        assertThat(range.out()).containsPattern("2001-07-01 +COMPLETED +2 +2 +2 ")
+                .contains("2001-07-02   INVALID    landing/wide/dt=2001-07-02/w.csv, column 'gate': refused by contract wide.v1:"
+                        + " ADDED column 'gate': REFUSED; nothing of the partition was written");
+        Outcome alone = sluice(env, "run", spec.toString(), "--partition", "2001-07-02");
+        assertThat(alone.code()).isEqualTo(ExitCodes.INVALID);
+        Outcome check = sluice(Map.of(), "contract", "check", home.resolve("landing/wide/dt=2001-07-01/w.csv").toString(),
+                "--contract", home.resolve("spec/contracts/wide.v1.yaml").toString(), "--delimiter", ";");
+        assertThat(check.code()).as(check.err()).isZero();
+        assertThat(check.out()).contains("matches contract wide.v1");
+    }
 }

@@ -54,6 +54,9 @@ final class RangeRun {
             return new PartitionOutcome(p, "REFUSED", null, e.getMessage());
         } catch (dev.sluice.batch.job.LandingMissingException e) {
             return new PartitionOutcome(p, "MISSING", null, e.getMessage());
+        } catch (dev.sluice.core.BadInputException e) {
+            // refused before any write (a contract refusal, an unreadable file): exit 2, as for the partition alone
+            return new PartitionOutcome(p, "INVALID", null, e.getMessage());
         } catch (SluiceException e) {
             return new PartitionOutcome(p, "FAILED", null, e.getMessage());
         }

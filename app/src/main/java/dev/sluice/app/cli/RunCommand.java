@@ -113,7 +113,7 @@ final class RunCommand implements Callable<Integer> {
                 RunReport.seconds((System.nanoTime() - started) / 1_000_000));
         boolean failed = outcomes.stream().anyMatch(o -> o.status().equals("FAILED"));
         boolean refused = outcomes.stream().anyMatch(o -> o.status().equals("REFUSED"));
-        boolean missing = outcomes.stream().anyMatch(o -> o.status().equals("MISSING"));
+        boolean missing = outcomes.stream().anyMatch(o -> o.status().equals("MISSING") || o.status().equals("INVALID"));
         boolean stopped = outcomes.stream().anyMatch(o -> o.status().equals("STOPPED"));
         return failed && !stopped ? ExitCodes.RUN_FAILED : stopped ? ExitCodes.STOPPED : missing ? ExitCodes.INVALID : refused ? ExitCodes.REFUSED : ExitCodes.OK;
     }

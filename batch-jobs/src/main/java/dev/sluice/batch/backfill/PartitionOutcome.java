@@ -8,8 +8,8 @@ import org.jspecify.annotations.Nullable;
  * The outcome of one partition of a range run or backfill.
  *
  * @param partition the partition
- * @param status COMPLETED, FAILED, SKIPPED (nothing to do), MISSING (no landed files) or REFUSED
- *     (running elsewhere)
+ * @param status COMPLETED, FAILED, SKIPPED (nothing to do), MISSING (no landed files), INVALID (bad
+ *     input refused before any write, e.g. a file its contract refuses) or REFUSED (running elsewhere)
  * @param summary the run's summary, or null when it did not run
  * @param message why it did not run or failed, or empty
  */
