@@ -248,4 +248,30 @@ class SluiceCliIT {
         assertThat(check.code()).as(check.err()).isZero();
         assertThat(check.out()).contains("matches contract wide.v1");
     }
+
+    @Test
+    void aHugeHeaderIsNeitherEchoedWholeNorStoredWhole() throws Exception {
+        // before #21 a 200 MB header line was printed whole by contract check and run, and run exited 70 on
+        // schema_drift.column_name VARCHAR(200) for a name over 200 characters
+        Path home = tmp.resolve("home");
+        Path spec = widePipeline(home);
+        StringBuilder header = new StringBuilder("id;v;note;" + "n".repeat(1_000_000));
+        for (int i = 0; i < 100_000; i++) {
+            header.append(";c").append(i);
+        }
+        Path file = land(home, "2001-07-01", header + "\n1;10;x\n");
+        Map<String, String> env = Map.of("SLUICE_HOME", home.toString(), "SLUICE_WAREHOUSE_URL", TestHome.freshH2Url());
+        Outcome run = sluice(env, "run", spec.toString(), "--partition", "2001-07-01");
+        assertThat(run.code()).as(run.err().substring(0, Math.min(2000, run.err().length()))).isEqualTo(ExitCodes.INVALID);
+        assertThat(run.out().length() + run.err().length()).isLessThan(10_000);
+        assertThat(run.err()).contains("refused by contract wide.v1: ADDED column 'nnnn").contains("… (1000000 characters)': REFUSED");
+        Outcome drift = sluice(env, "sql", "--pipeline", spec.toString(),
+                "SELECT COUNT(*) || ' ' || MAX(LENGTH(column_name)) FROM sluice.schema_drift");
+        assertThat(drift.out()).as(drift.err()).contains("100 200");
+        Outcome check = sluice(Map.of(), "contract", "check", file.toString(), "--contract",
+                home.resolve("spec/contracts/wide.v1.yaml").toString(), "--delimiter", ";");
+        assertThat(check.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(check.out().length() + check.err().length()).isLessThan(10_000);
+        assertThat(check.out()).contains("  … and 99981 more changes").contains("verdict: REFUSED");
+    }
 }

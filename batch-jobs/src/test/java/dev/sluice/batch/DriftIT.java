@@ -208,6 +208,27 @@ class DriftIT {
     }
 
     @Test
+    void aHeaderNameLongerThanTheDriftTableHoldsIsRecordedCutAndTheLoadIsRefusedOrRuns() throws Exception {
+        // before #21 the run exited 70 on schema_drift.column_name VARCHAR(200) where contract check refused the file (exit 2)
+        String longName = "g".repeat(300);
+        PipelineSpec spec = pipeline("csv", "fail", "long", false);
+        land(D1, "r.csv", "id,v,note," + longName + "\n1,10,x,A1\n");
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            assertThatThrownBy(() -> new PipelineRunner(w, home).run(spec, D1, RunOptions.plain()))
+                    .isInstanceOf(ContractViolationException.class)
+                    .hasMessage("landing/readings/dt=2001-07-01/r.csv, column '" + "g".repeat(182) + "… (300 characters)': refused by"
+                            + " contract readings.v1: ADDED column '" + "g".repeat(102) + "… (300 characters)': REFUSED; nothing of"
+                            + " the partition was written");
+            assertThat(drift(w.dsl())).containsExactly("ADDED " + "g".repeat(182) + "… (300 characters) REFUSED");
+        }
+        PipelineSpec ignore = pipeline("csv", "ignore", "long", false);
+        try (Warehouse w = Warehouse.open(ignore.warehouse())) {
+            assertThat(new PipelineRunner(w, home).run(ignore, D1, RunOptions.plain()).status()).isEqualTo("COMPLETED");
+            assertThat(drift(w.dsl())).containsExactly("ADDED " + "g".repeat(182) + "… (300 characters) IGNORED");
+        }
+    }
+
+    @Test
     void aJsonKeyThatAppearsOnlyInALaterRecordFollowsTheDriftPolicy() throws Exception {
         // before #21 a JSON file was judged by its first record: 'gate' was dropped under drift: fail (exit 0, no drift row)
         String records = "{\"id\": 1, \"v\": 10, \"note\": \"x\"}\n{\"id\": 2, \"v\": 20, \"note\": \"y\"}\n"

@@ -14,7 +14,7 @@ public class BadInputException extends SluiceException {
     /** Characters kept of the file and column names. */
     public static final int MAX_NAME_CHARS = 200;
     /** Characters kept of the reason. */
-    public static final int MAX_REASON_CHARS = 2_000;
+    public static final int MAX_REASON_CHARS = 16_000;
 
     private final String file;
     private final long row;

@@ -115,7 +115,7 @@ public final class RunRepository {
     public void finish(RunId run, String status, long jobExecutionId, @Nullable String message, String summaryJson,
             dev.sluice.lineage.LineageEmitter.Stats lineage) {
         dsl.update(T).set(STATUS, status).set(ENDED, now()).set(JOB_EXECUTION, jobExecutionId)
-                .set(MESSAGE, message == null ? null : message.substring(0, Math.min(message.length(), 4000)))
+                .set(MESSAGE, message == null ? null : dev.sluice.core.BoundedText.cut(message, 4000))
                 .set(SUMMARY, summaryJson)
                 .set(LINEAGE_SENT, LINEAGE_SENT.plus(lineage.sent())).set(LINEAGE_DROPPED, LINEAGE_DROPPED.plus(lineage.dropped()))
                 .set(LINEAGE_FAILED, LINEAGE_FAILED.plus(lineage.failed()))
