@@ -144,7 +144,7 @@ public final class CatalogApi {
         var table = spec == null ? Optional.<dev.sluice.config.TableSpec>empty() : ref(name).flatMap(spec::table);
         if (table.isPresent()) {
             for (var c : table.get().columns()) {
-                out.add(row("column", c.name(), "type", c.type().id(), "from", from.getOrDefault(c.name(), List.of())));
+                out.add(row("column", c.name(), "type", c.typeId(), "from", from.getOrDefault(c.name(), List.of())));
             }
             return out;
         }

@@ -66,7 +66,7 @@ final class ParquetSourceReader implements SourceFileReader {
             Type t = schema.getType(name);
             if (!t.isPrimitive()) {
                 close();
-                throw new BadInputException(displayName, -1, name, "a nested Parquet column cannot be read as " + columns.get(i).type().id());
+                throw new BadInputException(displayName, -1, name, "a nested Parquet column cannot be read as " + columns.get(i).typeId());
             }
             index[i] = schema.getFieldIndex(name);
             types[i] = t.asPrimitiveType();
@@ -211,7 +211,7 @@ final class ParquetSourceReader implements SourceFileReader {
     private Object expect(Object v, Class<?> type, ColumnSpec column) {
         if (!type.isInstance(v)) {
             throw new BadInputException(displayName, position, column.name(),
-                    "a " + v.getClass().getSimpleName() + " value cannot be read as " + column.type().id());
+                    "a " + v.getClass().getSimpleName() + " value cannot be read as " + column.typeId());
         }
         return v;
     }

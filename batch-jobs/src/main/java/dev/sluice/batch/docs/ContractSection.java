@@ -37,7 +37,7 @@ final class ContractSection {
             List<List<String>> rows = new ArrayList<>();
             for (ColumnSpec col : c.columns()) {
                 AllowedValues a = col.allowed();
-                rows.add(List.of(Markdown.code(col.name()), col.type().id(), col.nullable() ? "yes" : "no",
+                rows.add(List.of(Markdown.code(col.name()), col.typeId(), col.nullable() ? "yes" : "no",
                         col.pii() ? "PII: " + s.policy(col.name()).id() : "-",
                         a.values().isEmpty() ? "-" : String.join(", ", a.values()), a.min() == null ? "-" : a.min(),
                         a.max() == null ? "-" : a.max()));

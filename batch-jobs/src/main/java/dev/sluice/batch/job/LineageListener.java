@@ -215,7 +215,7 @@ final class LineageListener implements JobExecutionListener {
     private LineageDataset table(TableSpec t, @Nullable String version, @Nullable Long rows) {
         List<LineageDataset.Field> fields = new ArrayList<>();
         for (ColumnSpec c : t.columns()) {
-            fields.add(new LineageDataset.Field(c.name(), c.type().id()));
+            fields.add(new LineageDataset.Field(c.name(), c.typeId()));
         }
         String key = t.outputPartition(partition).key();
         return new LineageDataset(warehouse, t.table().qualifiedName(), fields, "_partition", key, version, rows);
@@ -244,7 +244,7 @@ final class LineageListener implements JobExecutionListener {
         }
         String name = (underHome ? "" : "/") + String.join("/", parts);
         List<LineageDataset.Field> fields = s.contract().columns().stream()
-                .map(c -> new LineageDataset.Field(c.name(), c.type().id())).toList();
+                .map(c -> new LineageDataset.Field(c.name(), c.typeId())).toList();
         return new LineageDataset("file://" + (underHome ? home : Path.of("/")), name, fields,
                 s.partitioned() ? "partition" : null, s.partitioned() ? partition.key() : null, null, null);
     }

@@ -67,7 +67,7 @@ final class SnapshotFingerprint {
         MessageDigest sha = sha256();
         update(sha, table.sql());
         for (ColumnSpec c : table.columns()) {
-            update(sha, c.name() + ":" + c.type().id());
+            update(sha, c.name() + ":" + c.typeId());
         }
         return sha;
     }
