@@ -673,7 +673,7 @@ public final class PipelineSpecLoader {
                 }
                 return parsed;
             });
-            CsvOptions csv = csvOptions(s, format.orElse(null));
+            CsvOptions csv = CsvOptionsReader.read(s, format.orElse(null));
             boolean partitioned = s.text("partitioned", false).map(v -> {
                 if (!v.equals("true") && !v.equals("false")) {
                     s.problem("partitioned", v, "true or false");
@@ -734,64 +734,6 @@ public final class PipelineSpecLoader {
 
     /** The longest source name ({@code sluice.schema_drift.source} is VARCHAR(100)). */
     static final int MAX_SOURCE_NAME = 100;
-
-    /**
-     * {@code sources[i].csv}: the dialect of a CSV source ({@link CsvOptions}); every key optional,
-     * the map only for format csv. Each bad key is a problem.
-     */
-    private static CsvOptions csvOptions(YamlCursor s, @org.jspecify.annotations.Nullable SourceFormat format) {
-        Optional<YamlCursor> m = s.map("csv", false);
-        if (m.isEmpty()) {
-            return CsvOptions.DEFAULT;
-        }
-        YamlCursor c = m.get();
-        if (format != null && format != SourceFormat.CSV) {
-            s.problem("csv", "{…}", "CSV options apply to format csv; this source is " + format.id());
-        }
-        c.allowOnly(Set.of("delimiter", "quote", "escape", "encoding", "null_values"));
-        char delimiter = oneChar(c, "delimiter").orElse(CsvOptions.DEFAULT.delimiter());
-        char quote = oneChar(c, "quote").orElse(CsvOptions.DEFAULT.quote());
-        Character escape = oneChar(c, "escape").orElse(null);
-        java.nio.charset.Charset encoding = c.text("encoding", false).map(e -> {
-            try {
-                return java.nio.charset.Charset.forName(e.strip());
-            } catch (IllegalArgumentException unknown) {
-                c.problem("encoding", e, "not a character set this JVM knows; e.g. UTF-8, ISO-8859-1, windows-1252, UTF-16");
-                return null;
-            }
-        }).orElse(CsvOptions.DEFAULT.encoding());
-        List<String> nullValues = new ArrayList<>();
-        for (YamlCursor v : c.list("null_values", false)) {
-            if (v.isNullValue()) {
-                v.problemHere("null", "YAML reads an unquoted null or ~ as no value; quote the text, e.g. 'null'");
-                continue;
-            }
-            v.scalar().ifPresent(text -> {
-                if (text.isEmpty()) {
-                    v.problemHere("''", "an empty field is always NULL; list the other texts that mean NULL");
-                } else {
-                    nullValues.add(text);
-                }
-            });
-        }
-        try {
-            return new CsvOptions(delimiter, quote, escape, encoding == null ? CsvOptions.DEFAULT.encoding() : encoding, nullValues);
-        } catch (IllegalArgumentException e) {
-            c.problem(null, "delimiter " + delimiter + ", quote " + quote + ", escape " + escape, e.getMessage());
-            return CsvOptions.DEFAULT;
-        }
-    }
-
-    /** A one-character option; a problem (and empty) for any other length. */
-    private static Optional<Character> oneChar(YamlCursor c, String key) {
-        return c.text(key, false).flatMap(t -> {
-            if (t.length() != 1) {
-                c.problem(key, t, "one character (a tab is \"\\t\" in double quotes)");
-                return Optional.empty();
-            }
-            return Optional.of(t.charAt(0));
-        });
-    }
 
     /**
      * {@code sources[i].pii}: a policy for every column the contract tags PII, and only for those.
