@@ -243,6 +243,10 @@ class SluiceCliIT {
                         + " ADDED column 'gate': REFUSED; nothing of the partition was written");
         Outcome alone = sluice(env, "run", spec.toString(), "--partition", "2001-07-02");
         assertThat(alone.code()).isEqualTo(ExitCodes.INVALID);
+        // a trace id longer than sluice.run.trace_id holds failed the run's record (exit 70)
+        Outcome trace = sluice(env, "run", spec.toString(), "--partition", "2001-07-03", "--trace-id", "t".repeat(101));
+        assertThat(trace.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(trace.err()).contains("sluice: --trace-id: a trace id has at most 100 characters; this one has 101");
         Outcome check = sluice(Map.of(), "contract", "check", home.resolve("landing/wide/dt=2001-07-01/w.csv").toString(),
                 "--contract", home.resolve("spec/contracts/wide.v1.yaml").toString(), "--delimiter", ";");
         assertThat(check.code()).as(check.err()).isZero();

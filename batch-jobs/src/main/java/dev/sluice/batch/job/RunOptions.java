@@ -10,8 +10,10 @@ import org.jspecify.annotations.Nullable;
  *
  * @param rerun open the next attempt of a COMPLETED partition, or give up a FAILED attempt and
  *     open the next instead of restarting it
- * @param requester who asked (user name, scheduler), or null
- * @param traceId a caller's correlation id, or null
+ * @param requester who asked (user name, scheduler), or null; cut to {@value #MAX_REQUESTER_CHARS}
+ *     characters ({@code sluice.run.requester})
+ * @param traceId a caller's correlation id, or null; at most {@value #MAX_TRACE_ID_CHARS}
+ *     characters ({@code sluice.run.trace_id})
  * @param recoverStale restart an attempt marked running although its process is not known to be
  *     gone (it ran on another host): the caller vouches that it is
  * @param parent the run that started this one (a backfill), its parent in lineage; or null
@@ -23,8 +25,22 @@ import org.jspecify.annotations.Nullable;
 public record RunOptions(boolean rerun, @Nullable String requester, @Nullable String traceId, boolean recoverStale,
         @Nullable ParentRun parent, GateEvaluations gates, java.util.@Nullable List<String> tables) {
 
+    /** The longest requester kept. */
+    public static final int MAX_REQUESTER_CHARS = 200;
+    /** The longest trace id accepted. */
+    public static final int MAX_TRACE_ID_CHARS = 100;
+
+    /**
+     * @throws dev.sluice.core.BadInputException when the trace id is longer than
+     *     {@value #MAX_TRACE_ID_CHARS} characters (it would fail the run's record)
+     */
     public RunOptions {
         Objects.requireNonNull(gates, "gates");
+        requester = requester == null ? null : dev.sluice.core.BoundedText.cut(requester, MAX_REQUESTER_CHARS);
+        if (traceId != null && traceId.length() > MAX_TRACE_ID_CHARS) {
+            throw new dev.sluice.core.BadInputException("--trace-id", -1, null, "a trace id has at most " + MAX_TRACE_ID_CHARS
+                    + " characters; this one has " + traceId.length());
+        }
         tables = tables == null ? null : java.util.List.copyOf(tables);
     }
 
