@@ -137,6 +137,25 @@ class BadInputIT {
         }
     }
 
+    /**
+     * A row with a long value (300,000 characters, under the line limit) and a bad date: its whole
+     * record is kept in the quarantine (record_json was VARCHAR(100000), and the Silver step failed on
+     * every restart with "Value too long").
+     */
+    @Test
+    void aQuarantinedRowWithALongValueKeepsItsWholeRecord() throws Exception {
+        PipelineSpec spec = pipeline("csv");
+        String longNote = "n".repeat(300_000);
+        land("v.csv", ("id,visit_day,note\n1,2001-07-01,a\n2,2001-07-32," + longNote + "\n").getBytes());
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            RunSummary s = new PipelineRunner(w, home).run(spec, DAY, RunOptions.plain());
+            assertIdentity(s, 2);
+            assertThat(s.quarantined()).isEqualTo(1);
+            String raw = w.dsl().resultQuery("SELECT record_json FROM sluice.quarantine").fetchOne(0, String.class);
+            assertThat(raw).contains(longNote).contains("2001-07-32");
+        }
+    }
+
     @Test
     void anEmptyFileLoadsZeroRowsWithAWarningNamingIt() throws Exception {
         PipelineSpec spec = pipeline("csv");
