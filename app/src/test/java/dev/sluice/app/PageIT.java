@@ -14,7 +14,6 @@ import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.core.Partition;
 import dev.sluice.warehouse.Warehouse;
-import java.io.File;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,8 +34,10 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The page of {@code sluice serve} in headless Chromium (Debian's chromium and chromedriver, which
- * {@code .ci/run} installs), over the lineage of real flights loads: 2001-01-03 (three exact
+ * The page of {@code sluice serve} in headless Chromium (Debian's chromium and chromedriver: {@code
+ * apt-get install chromium chromium-driver}, which the README names and the build checks for before
+ * anything runs; {@code -Dsluice.chromium} and {@code -Dsluice.chromedriver} point elsewhere), over
+ * the lineage of real flights loads: 2001-01-03 (three exact
  * duplicates: the Bronze uniqueness check WARNED) and 2001-02-22 under a spec whose sink check is
  * impossible (avg_delay_in_range FAILED, the run failed). A data owner searches, opens
  * gold.airport_daily_delays, walks upstream (a click on the graph, then the links) to the landing
@@ -53,6 +54,8 @@ class PageIT {
 
     @Test
     void aDataOwnerFindsTheMartWalksUpstreamAndSeesItsRunsAndChecks() throws Exception {
+        Path chromium = tool("sluice.chromium", "/usr/bin/chromium");
+        Path chromedriver = tool("sluice.chromedriver", "/usr/bin/chromedriver");
         Path specFile = TestHome.copyFlightsSpec(specDir);
         PipelineSpec good = TestHome.flightsSpec(TestHome.freshH2Url(), "sa", "");
         Files.writeString(specFile, Files.readString(specFile).replace("column: avg_delay_min, min_value: -120, max_value: 2880}",
@@ -72,7 +75,7 @@ class PageIT {
             assertThat(report.status()).isEqualTo("COMPLETED");
             try (LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), TOKEN,
                     new CatalogApi(w.dsl(), good, Clock.systemUTC()), new WarehouseMetrics(w.dsl(), good, Clock.systemUTC()))) {
-                WebDriver browser = chromium();
+                WebDriver browser = chromium(chromium, chromedriver);
                 try {
                     WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
                     String base = "http://127.0.0.1:" + server.port();
@@ -147,13 +150,26 @@ class PageIT {
         }
     }
 
-    private static WebDriver chromium() {
+    /**
+     * The executable a system property names (else {@code fallback}); a missing one fails the test at
+     * once with the command that installs it, never a skip.
+     */
+    private static Path tool(String property, String fallback) {
+        Path p = Path.of(System.getProperty(property, fallback));
+        if (!Files.isExecutable(p)) {
+            throw new AssertionError(p + " is not an executable file: PageIT needs Chromium and its ChromeDriver."
+                    + " Install them (Debian): sudo apt-get install chromium chromium-driver; elsewhere set -D" + property + "=<path>");
+        }
+        return p;
+    }
+
+    private static WebDriver chromium(Path binary, Path driver) {
         ChromeOptions o = new ChromeOptions();
-        o.setBinary("/usr/bin/chromium");
+        o.setBinary(binary.toString());
         o.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--window-size=1400,1000",
                 "--user-data-dir=" + TestHome.projectRoot().resolve("app/target/chromium-profile-" + ProcessHandle.current().pid()));
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File("/usr/bin/chromedriver")).build();
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver.toFile()).build();
         return new ChromeDriver(service, o);
     }
 

@@ -29,6 +29,8 @@ class SluiceCliIT {
         StringWriter err = new StringWriter();
         Map<String, String> all = new HashMap<>(env);
         all.putIfAbsent("SLUICE_PIPELINES", TestHome.projectRoot().resolve("pipelines").toString());
+        // never the default ./var: a test writes nothing into the working tree
+        all.putIfAbsent("SLUICE_HOME", tmp.resolve("home").toString());
         int code = SluiceCommand.execute(new SluiceEnvironment(all), new PrintWriter(out, true), new PrintWriter(err, true), args);
         return new Outcome(code, out.toString(), err.toString());
     }
