@@ -37,8 +37,8 @@ public record CheckResult(String checkId, String expectation, CheckFamily family
         unexpectedRowIds = List.copyOf(unexpectedRowIds);
     }
 
-    /** True unless the check did not hold. */
+    /** True unless the check did not hold ({@link CheckStatus#WARNED} or {@link CheckStatus#FAILED}). */
     public boolean held() {
-        return status == CheckStatus.PASSED || status == CheckStatus.INSUFFICIENT_HISTORY;
+        return status != CheckStatus.WARNED && status != CheckStatus.FAILED;
     }
 }

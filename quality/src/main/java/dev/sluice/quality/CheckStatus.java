@@ -9,5 +9,11 @@ public enum CheckStatus {
     /** An {@code error} check did not hold: the gate's step fails. */
     FAILED,
     /** An anomaly check had too little accepted history to judge; never an exception. */
-    INSUFFICIENT_HISTORY
+    INSUFFICIENT_HISTORY,
+    /**
+     * There were no values to judge (e.g. a reconciliation of a partition the hot path delivered no
+     * event of): neither held nor broken, whatever the severity; never a difference, never an
+     * exception.
+     */
+    NO_DATA
 }
