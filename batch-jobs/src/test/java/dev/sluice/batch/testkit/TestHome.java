@@ -60,7 +60,11 @@ public final class TestHome {
         return originalFlights().resolveSibling("airports.csv");
     }
 
-    /** A new, empty H2 file warehouse URL under target/. */
+    /**
+     * A new, empty H2 file warehouse URL under {@code target/it-warehouses}. The warehouse is removed
+     * when the test (or, made in {@code @BeforeAll}, the class) that asked for it passes, and kept
+     * when it fails ({@link TestWarehouses}).
+     */
     public static String freshH2Url() {
         Path dir = projectRoot().resolve("target/it-warehouses");
         try {
@@ -68,7 +72,9 @@ public final class TestHome {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return "jdbc:h2:file:" + dir.resolve("wh-" + UUID.randomUUID()).toAbsolutePath() + ";AUTO_SERVER=TRUE";
+        Path base = dir.resolve("wh-" + UUID.randomUUID()).toAbsolutePath();
+        TestWarehouses.made(base);
+        return "jdbc:h2:file:" + base + ";AUTO_SERVER=TRUE";
     }
 
     /** The environment a test runs the flights spec in: the given home and warehouse. */
