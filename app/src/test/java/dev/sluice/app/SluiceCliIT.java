@@ -104,6 +104,10 @@ class SluiceCliIT {
         assertThat(json.out()).contains("\"check_id\":\"row_count_in_line\"").contains("\"status\":\"INSUFFICIENT_HISTORY\"");
         Outcome none = sluice(env, "quality", "show", "flights", "--partition", "2001-03-01");
         assertThat(none.out()).contains("flights 2001-03-01: no quality results recorded");
+        // the hot path never ran: the reconciliation has nothing to compare, NO_DATA, not a difference
+        assertThat(quality.out()).containsPattern(
+                "\\|gold.airport_delays_live *\\|SINK *\\|reconcile_airport_daily_delays *\\|COMPLETENESS *\\|WARN *\\|NO_DATA");
+        assertThat(json.out()).contains("\"check_id\":\"reconcile_airport_daily_delays\"").contains("\"status\":\"NO_DATA\"");
     }
 
     @Test
