@@ -143,6 +143,16 @@ class SluiceCliIT {
     }
 
     @Test
+    void sqlPrintsDecimalsPlainly() {
+        Outcome o = sluice(Map.of("SLUICE_WAREHOUSE_URL", TestHome.freshH2Url()), "sql",
+                "SELECT CAST(10 AS DECFLOAT) AS ten, CAST(1200 AS DECFLOAT) AS twelve_hundred, CAST(0.0000001 AS DECFLOAT) AS tiny,"
+                        + " CAST(12.50 AS DECIMAL(10, 2)) AS price");
+        assertThat(o.code()).as(o.err()).isZero();
+        assertThat(o.out()).doesNotContain("E+").doesNotContain("E-")
+                .containsPattern("\\|10 +\\|1200 +\\|0\\.0000001\\|12\\.50\\|").contains("1 row(s)");
+    }
+
+    @Test
     void contractCheckJudgesOneFileAndDiffListsRecordedDrift() {
         Path landing = TestHome.withSampleData().resolve("landing");
         String contracts = TestHome.projectRoot().resolve("pipelines/contracts/").toString();

@@ -3,6 +3,7 @@ package dev.sluice.app.cli;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.SluiceException;
+import java.math.BigDecimal;
 import java.util.concurrent.Callable;
 import org.jooq.Result;
 import org.jooq.exception.DataAccessException;
@@ -11,7 +12,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code sluice sql "SELECT …"}: a query on a pipeline's warehouse, printed as a table. */
+/**
+ * {@code sluice sql "SELECT …"}: a query on a pipeline's warehouse, printed as a table; decimals
+ * (H2's DECFLOAT among them) as plain decimals, never in scientific notation.
+ */
 @Command(name = "sql", mixinStandardHelpOptions = true, description = "Run a query on a pipeline's warehouse and print the result as a table.")
 final class SqlCommand implements Callable<Integer> {
 
@@ -65,11 +69,61 @@ final class SqlCommand implements Callable<Integer> {
                     c.setAutoCommit(true);
                 }
             });
-            command.commandLine().getOut().println(result.format(maxRows));
+            command.commandLine().getOut().println(plainDecimals(warehouse.dsl(), result).format(maxRows));
             command.commandLine().getOut().println(result.size() + " row(s)");
             return ExitCodes.OK;
         } catch (DataAccessException e) {
             throw new SluiceException("the query failed: " + e.getCause().getMessage());
         }
+    }
+
+    /**
+     * {@code result} with its decimals written plainly: {@code 1E+1} (a DECFLOAT's negative scale) as
+     * {@code 10}; a column with a value that would still print with an exponent (below 1e-6) becomes
+     * text written with {@link BigDecimal#toPlainString()}. Other values are kept as they are.
+     */
+    @SuppressWarnings("unchecked")
+    static Result<?> plainDecimals(org.jooq.DSLContext dsl, Result<?> result) {
+        org.jooq.Field<?>[] fields = result.fields();
+        boolean[] asText = new boolean[fields.length];
+        boolean any = false;
+        for (int i = 0; i < fields.length; i++) {
+            // by value: a DECFLOAT column's declared type is Object (jOOQ does not know H2's DECFLOAT)
+            for (org.jooq.Record r : result) {
+                if (r.get(i) instanceof BigDecimal v) {
+                    any = true;
+                    if (unscientific(v).toString().contains("E")) {
+                        asText[i] = true;
+                        break;
+                    }
+                }
+            }
+        }
+        if (!any) {
+            return result;
+        }
+        org.jooq.Field<?>[] shown = new org.jooq.Field<?>[fields.length];
+        for (int i = 0; i < fields.length; i++) {
+            shown[i] = asText[i] ? org.jooq.impl.DSL.field(org.jooq.impl.DSL.name(fields[i].getName()), String.class) : fields[i];
+        }
+        Result<org.jooq.Record> out = dsl.newResult(shown);
+        for (org.jooq.Record r : result) {
+            org.jooq.Record copy = dsl.newRecord(shown);
+            for (int i = 0; i < fields.length; i++) {
+                Object v = r.get(i);
+                if (v instanceof BigDecimal d) {
+                    v = asText[i] ? d.toPlainString() : unscientific(d);
+                }
+                copy.set((org.jooq.Field<Object>) shown[i], v);
+            }
+            copy.changed(false); // else the table marks every value changed (*)
+            out.add(copy);
+        }
+        return out;
+    }
+
+    /** {@code d} at scale 0 or more: the same number, printed without an exponent unless it is below 1e-6. */
+    private static BigDecimal unscientific(BigDecimal d) {
+        return d.scale() < 0 ? d.setScale(0) : d;
     }
 }
