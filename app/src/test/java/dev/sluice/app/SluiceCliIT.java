@@ -133,7 +133,17 @@ class SluiceCliIT {
         assertThat(help.out()).contains("Usage: sluice sql");
         Outcome badDate = sluice(Map.of(), "run", "flights", "--partition", "2001-13-01");
         assertThat(badDate.code()).isEqualTo(ExitCodes.INVALID);
-        assertThat(badDate.err()).contains("'2001-13-01' is not a date of the form YYYY-MM-DD").doesNotContain("java.time");
+        assertThat(badDate.err()).contains("'2001-13-01' has the form YYYY-MM-DD but is not a date: there is no month 13")
+                .doesNotContain("java.time");
+        Outcome noSuchDay = sluice(Map.of(), "run", "flights", "--partition", "2001-02-30");
+        assertThat(noSuchDay.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(noSuchDay.err()).isEqualTo("sluice: --partition: '2001-02-30' has the form YYYY-MM-DD but is not a date:"
+                + " February 2001 has 28 days\n");
+        Outcome noSuchFrom = sluice(Map.of(), "run", "flights", "--from", "2001-02-29", "--to", "2001-03-01");
+        assertThat(noSuchFrom.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(noSuchFrom.err()).contains("'2001-02-29' has the form YYYY-MM-DD but is not a date: February 2001 has 28 days");
+        Outcome badForm = sluice(Map.of(), "run", "flights", "--partition", "2001-2-3");
+        assertThat(badForm.err()).contains("'2001-2-3' is not a date of the form YYYY-MM-DD");
         Outcome write = sluice(Map.of(), "sql", "DELETE FROM sluice.run");
         assertThat(write.code()).isEqualTo(ExitCodes.INVALID);
         assertThat(write.err()).contains("sluice sql only reads");

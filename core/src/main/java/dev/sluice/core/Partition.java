@@ -1,7 +1,6 @@
 package dev.sluice.core;
 
 import java.time.LocalDate;
-import java.time.format.DateTimeParseException;
 import java.util.Objects;
 
 /**
@@ -35,14 +34,11 @@ public record Partition(String key) implements Comparable<Partition> {
     /**
      * Parses a daily partition key.
      *
-     * @throws SluiceException when {@code text} is not an ISO date ({@code YYYY-MM-DD})
+     * @throws SluiceException when {@code text} is not an ISO date ({@code YYYY-MM-DD}), saying
+     *     whether its form is wrong or the day does not exist ({@link PartitionKind#parse})
      */
     public static Partition parseDaily(String text) {
-        try {
-            return daily(LocalDate.parse(text));
-        } catch (DateTimeParseException e) {
-            throw new SluiceException("partition '" + text + "' is not a date of the form YYYY-MM-DD");
-        }
+        return PartitionKind.DAILY.parse(text);
     }
 
     /**

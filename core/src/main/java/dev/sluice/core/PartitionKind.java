@@ -32,8 +32,11 @@ public enum PartitionKind {
     MONTHLY("monthly"),
     PER_FIRE("per_fire");
 
-    private static final DateTimeFormatter HOUR = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH", Locale.ROOT);
-    private static final DateTimeFormatter FIRE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'", Locale.ROOT);
+    // strict: the default (smart) resolver read hour 24 as the next day's 00 and kept "T24" as the key
+    private static final DateTimeFormatter HOUR = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH", Locale.ROOT)
+            .withResolverStyle(java.time.format.ResolverStyle.STRICT);
+    private static final DateTimeFormatter FIRE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'", Locale.ROOT)
+            .withResolverStyle(java.time.format.ResolverStyle.STRICT);
 
     private final String id;
 
@@ -85,7 +88,9 @@ public enum PartitionKind {
     /**
      * Parses a key of this kind.
      *
-     * @throws SluiceException naming the expected form when {@code text} is not one
+     * @throws SluiceException naming the expected form when {@code text} is not one, or, when it has
+     *     the form, what does not exist (e.g. {@code '2001-02-30' has the form YYYY-MM-DD but is not
+     *     a date: February 2001 has 28 days})
      */
     public Partition parse(String text) {
         try {
@@ -103,8 +108,39 @@ public enum PartitionKind {
                 case MONTHLY -> "a month";
                 case PER_FIRE -> "a fire instant (UTC)";
             };
+            if (ofKey(text).filter(k -> k == this).isPresent()) {
+                throw new SluiceException("'" + text + "' has the form " + form() + " but is not " + what + ": " + missing(text));
+            }
             throw new SluiceException("'" + text + "' is not " + what + " of the form " + form());
         }
+    }
+
+    /** What does not exist in {@code text}, a key of this kind's form that does not parse. */
+    private String missing(String text) {
+        int year = Integer.parseInt(text.substring(0, 4));
+        int month = Integer.parseInt(text.substring(5, 7));
+        if (month < 1 || month > 12) {
+            return "there is no month " + month;
+        }
+        if (this != MONTHLY) {
+            YearMonth ym = YearMonth.of(year, month);
+            int day = Integer.parseInt(text.substring(8, 10));
+            if (day < 1 || day > ym.lengthOfMonth()) {
+                return ym.getMonth().getDisplayName(java.time.format.TextStyle.FULL, Locale.ENGLISH) + " " + year + " has "
+                        + ym.lengthOfMonth() + " days";
+            }
+        }
+        if (this == HOURLY || this == PER_FIRE) {
+            String[] names = {"hour", "minute", "second"};
+            int[] limits = {23, 59, 59};
+            for (int i = 0; i < (this == HOURLY ? 1 : 3); i++) {
+                int v = Integer.parseInt(text.substring(11 + 3 * i, 13 + 3 * i));
+                if (v > limits[i]) {
+                    return "there is no " + names[i] + " " + v;
+                }
+            }
+        }
+        return "no such " + id() + " partition";
     }
 
     /** The form of a key, for messages. */

@@ -19,7 +19,16 @@ class PartitionTest {
     @Test
     void aBadDateSaysWhatIsExpected() {
         assertThatThrownBy(() -> Partition.parseDaily("2001-13-01"))
-                .isInstanceOf(SluiceException.class).hasMessageContaining("YYYY-MM-DD");
+                .isInstanceOf(SluiceException.class).hasMessage("'2001-13-01' has the form YYYY-MM-DD but is not a date: there is no month 13");
+        assertThatThrownBy(() -> Partition.parseDaily("2001-02-30"))
+                .hasMessage("'2001-02-30' has the form YYYY-MM-DD but is not a date: February 2001 has 28 days");
+        assertThatThrownBy(() -> Partition.parseDaily("2000-02-30"))
+                .hasMessage("'2000-02-30' has the form YYYY-MM-DD but is not a date: February 2000 has 29 days");
+        assertThatThrownBy(() -> Partition.parseDaily("2001-2-3")).hasMessage("'2001-2-3' is not a date of the form YYYY-MM-DD");
+        assertThatThrownBy(() -> PartitionKind.HOURLY.parse("2001-02-03T24"))
+                .hasMessage("'2001-02-03T24' has the form YYYY-MM-DDTHH but is not an hour (UTC): there is no hour 24");
+        assertThatThrownBy(() -> PartitionKind.PER_FIRE.parse("2001-02-03T10:60:00Z"))
+                .hasMessage("'2001-02-03T10:60:00Z' has the form YYYY-MM-DDTHH:MM:SSZ but is not a fire instant (UTC): there is no minute 60");
     }
 
     @org.junit.jupiter.api.Test
@@ -28,7 +37,7 @@ class PartitionTest {
         org.assertj.core.api.Assertions.assertThat(Partition.parseAny("2001-02-28").kind()).contains(PartitionKind.DAILY);
         org.assertj.core.api.Assertions.assertThat(Partition.parseAny("none")).isEqualTo(Partition.NONE);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Partition.parseAny("2001-13"))
-                .hasMessage("'2001-13' is not a month of the form YYYY-MM");
+                .hasMessage("'2001-13' has the form YYYY-MM but is not a month: there is no month 13");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Partition.parseAny("yesterday")).hasMessageStartingWith("partition 'yesterday' is not a day");
     }
 }

@@ -50,9 +50,9 @@ public final class SluiceCommand implements Runnable {
         CommandLine cli = new CommandLine(new SluiceCommand(), new ContextFactory(ctx));
         cli.registerConverter(java.time.LocalDate.class, s -> {
             try {
-                return java.time.LocalDate.parse(s);
-            } catch (java.time.format.DateTimeParseException e) {
-                throw new CommandLine.TypeConversionException("'" + s + "' is not a date of the form YYYY-MM-DD");
+                return dev.sluice.core.Partition.parseDaily(s).date();
+            } catch (SluiceException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage()); // the wrong form, or a day that does not exist
             }
         });
         cli.setOut(out);
