@@ -153,6 +153,18 @@ class SluiceCliIT {
     }
 
     @Test
+    void aSpecCopiedAwayFromItsContractsIsOneProblemPerMissingFile() throws Exception {
+        Path copy = Files.copy(TestHome.projectRoot().resolve("pipelines/flights.yaml"), tmp.resolve("flights.yaml"));
+        Outcome o = sluice(Map.of(), "validate", copy.toString());
+        assertThat(o.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(o.err()).startsWith(copy + ": 2 problem(s)\n")
+                .contains("sources[0].contract = contracts/flights.v1.yaml: no such contract file (" + tmp.resolve("contracts/flights.v1.yaml")
+                        + "; a contract path is relative to the spec's folder)")
+                .contains("sources[1].contract = contracts/airports.v1.yaml: no such contract file")
+                .doesNotContain("not a column").doesNotContain("hot_path");
+    }
+
+    @Test
     void sqlPrintsDecimalsPlainly() {
         Outcome o = sluice(Map.of("SLUICE_WAREHOUSE_URL", TestHome.freshH2Url()), "sql",
                 "SELECT CAST(10 AS DECFLOAT) AS ten, CAST(1200 AS DECFLOAT) AS twelve_hundred, CAST(0.0000001 AS DECFLOAT) AS tiny,"

@@ -38,6 +38,17 @@ final class CheckReader {
      *     checking {@code column}, {@code column_list} and literals
      */
     static List<CheckSpec> checks(YamlCursor table, Map<String, ColumnType> columns) {
+        return checks(table, columns, true);
+    }
+
+    /**
+     * @param columns the columns the table has (business and metadata) and their types, for
+     *     checking {@code column}, {@code column_list} and literals
+     * @param columnsKnown false when the table's columns cannot be known because of a problem
+     *     already reported (its source's contract is missing or invalid): column names are then not
+     *     judged, so that one cause is reported once
+     */
+    static List<CheckSpec> checks(YamlCursor table, Map<String, ColumnType> columns, boolean columnsKnown) {
         List<CheckSpec> out = new ArrayList<>();
         Set<String> ids = new HashSet<>();
         for (YamlCursor c : table.list("checks", false)) {
@@ -68,7 +79,7 @@ final class CheckReader {
                 c.problem("mostly", mostly.toString(), "mostly applies to column-value checks (" + e.id() + " judges an aggregate)");
             }
             Optional<String> column = c.text("column", e.needsColumn());
-            column.filter(col -> !columns.containsKey(col))
+            column.filter(col -> columnsKnown && !columns.containsKey(col))
                     .ifPresent(col -> c.problem("column", col, "not a column of this table; it has " + String.join(", ", columns.keySet())));
             Map<String, Object> params = new LinkedHashMap<>();
             for (String p : e.parameters()) {
@@ -83,7 +94,7 @@ final class CheckReader {
                 }
             }
             checkParams(c, e, params, column);
-            checkTypes(c, e, params, column.map(columns::get).orElse(null), columns);
+            checkTypes(c, e, params, column.map(columns::get).orElse(null), columnsKnown ? columns : null);
             if (id.isPresent()) {
                 out.add(new CheckSpec(id.get(), e, severity, mostly, column.orElse(null), params));
             }
@@ -159,11 +170,14 @@ final class CheckReader {
         }
     }
 
-    /** Literals against the column's type, the column's type against the expectation, flags, intervals. */
+    /**
+     * Literals against the column's type, the column's type against the expectation, flags,
+     * intervals; {@code columns} null when they cannot be known (names are not judged).
+     */
     private static void checkTypes(YamlCursor c, Expectation e, Map<String, Object> params, ColumnType type,
             Map<String, ColumnType> columns) {
         for (String list : List.of("column_list")) {
-            if (params.get(list) instanceof List<?> cols) {
+            if (columns != null && params.get(list) instanceof List<?> cols) {
                 cols.stream().map(Object::toString).filter(x -> !columns.containsKey(x))
                         .forEach(x -> c.problem(list, x, "not a column of this table; it has " + String.join(", ", columns.keySet())));
             }

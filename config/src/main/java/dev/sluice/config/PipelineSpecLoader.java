@@ -183,7 +183,7 @@ public final class PipelineSpecLoader {
             }
         }
         ExecutionSpec execution = execution(c, tables);
-        HotPathSpec hotPath = hotPath(c, name.orElse("pipeline"), sources, tables, partitionKind);
+        HotPathSpec hotPath = hotPath(c, name.orElse("pipeline"), sources, declaredSources, tables, partitionKind);
         PiiKeys piiKeys = piiKeys(c, sources.values().stream().anyMatch(s -> s.pii().containsValue(PiiPolicy.HASH)), requireSecrets, env);
 
         if (!problems.isEmpty() || name.isEmpty() || warehouse.isEmpty()) {
@@ -303,7 +303,7 @@ public final class PipelineSpecLoader {
 
     /** {@code hot_path:} the Kafka topic, the event contract's source and the sink, or null when absent. */
     private static @org.jspecify.annotations.Nullable HotPathSpec hotPath(YamlCursor c, String pipeline, Map<String, SourceSpec> sources,
-            List<TableSpec> tables, dev.sluice.core.PartitionKind partitionKind) {
+            Set<String> declaredSources, List<TableSpec> tables, dev.sluice.core.PartitionKind partitionKind) {
         return c.map("hot_path", false).map(h -> {
             h.allowOnly(Set.of("topic", "dead_letter_topic", "bootstrap_servers", "group_id", "source", "event_time", "sink",
                     "max_poll_records", "allowed_lateness", "windows", "rules_from", "reconcile"));
@@ -311,9 +311,11 @@ public final class PipelineSpecLoader {
             String source = h.text("source", true).orElse("");
             String eventTime = h.text("event_time", true).orElse("");
             SourceSpec s = sources.get(source);
-            if (s == null && !source.isEmpty()) {
+            // a declared source that is not valid (its contract missing, say) is reported once, at the source
+            boolean sourceInvalid = s == null && declaredSources.contains(source);
+            if (s == null && !source.isEmpty() && !sourceInvalid) {
                 h.problem("source", source, "no such source: the events follow a source's contract; declared: "
-                        + String.join(", ", sources.keySet()));
+                        + String.join(", ", declaredSources.stream().sorted().toList()));
             } else if (s != null) {
                 var column = s.contract().columns().stream().filter(col -> col.name().equals(eventTime)).findFirst();
                 if (column.isEmpty()) {
@@ -334,7 +336,7 @@ public final class PipelineSpecLoader {
                 h.problem("sink", sink.qualifiedName(), "every valid event is kept raw: the sink lives in schema bronze");
             }
             List<WindowSpec> windows = windows(h, s == null ? Map.of() : columnTypes(s.contract()));
-            TableSpec rulesFrom = h.text("rules_from", false).map(t -> rulesFrom(h, t, source, tables)).orElse(null);
+            TableSpec rulesFrom = h.text("rules_from", false).filter(t -> !sourceInvalid).map(t -> rulesFrom(h, t, source, tables)).orElse(null);
             return new HotPathSpec(topic, h.text("dead_letter_topic", false).orElse(topic + ".dlq"),
                     h.text("bootstrap_servers", false).orElse("localhost:9092"), h.text("group_id", false).orElse("sluice-" + pipeline),
                     source, eventTime, sink == null ? new dev.sluice.core.DatasetRef("bronze", "events") : sink,
@@ -698,7 +700,7 @@ public final class PipelineSpecLoader {
             Optional<ContractSpec> contract = s.text("contract", true).flatMap(f -> {
                 Path file = dir.resolve(f).normalize();
                 if (!Files.isRegularFile(file)) {
-                    s.problem("contract", f, "no such contract file (" + file + ")");
+                    s.problem("contract", f, "no such contract file (" + file + "; a contract path is relative to the spec's folder)");
                     return Optional.empty();
                 }
                 contractFiles.add(file);
@@ -927,7 +929,8 @@ public final class PipelineSpecLoader {
                 Map<String, ColumnType> known = new LinkedHashMap<>();
                 source.ifPresent(src -> src.contract().columns().forEach(col -> known.put(col.name(), col.type())));
                 known.putAll(MetadataColumns.BRONZE);
-                List<CheckSpec> checks = CheckReader.checks(t, known);
+                // without the source (its contract missing or invalid: reported already) the columns are unknown
+                List<CheckSpec> checks = CheckReader.checks(t, known, source.isPresent());
                 if (ref.isPresent() && source.isPresent()) {
                     SourceSpec s = source.get();
                     if (!s.partitioned()) {

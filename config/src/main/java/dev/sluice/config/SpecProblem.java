@@ -19,8 +19,11 @@ public record SpecProblem(String file, String keyPath, String value, String reas
         keyPath = dev.sluice.core.BoundedText.cut(keyPath, MAX_VALUE_CHARS);
     }
 
-    /** {@code file: keyPath = value: reason}, one line. */
+    /** {@code file: keyPath = value: reason}, one line; {@code file: reason} for the file as a whole. */
     public String describe() {
+        if (keyPath.isEmpty() && value.isEmpty()) {
+            return file + ": " + reason;
+        }
         return file + ": " + (keyPath.isEmpty() ? "" : keyPath + " = ") + value + ": " + reason;
     }
 

@@ -185,7 +185,21 @@ class PipelineSpecLoaderTest {
     @Test
     void aMissingFileIsOneProblem() {
         List<SpecProblem> problems = loader(Map.of()).validate(Path.of("no/such/spec.yaml"));
-        assertThat(problems).singleElement().satisfies(p -> assertThat(p.reason()).isEqualTo("no such file"));
+        assertThat(problems).singleElement().satisfies(p -> {
+            assertThat(p.reason()).isEqualTo("no such file");
+            assertThat(p.describe()).isEqualTo("no/such/spec.yaml: no such file");
+        });
+    }
+
+    @Test
+    void aSpecCopiedAwayFromItsContractsIsOneProblemPerMissingContract(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path copy = java.nio.file.Files.copy(PROJECT_SPEC, dir.resolve("flights.yaml"));
+        // not also the checks on the flights columns, the hot path's source and its rules_from: they follow from it
+        assertThat(loader(Map.of()).validate(copy)).extracting(SpecProblem::describe).containsExactly(
+                copy + ": sources[0].contract = contracts/flights.v1.yaml: no such contract file (" + dir.resolve("contracts/flights.v1.yaml")
+                        + "; a contract path is relative to the spec's folder)",
+                copy + ": sources[1].contract = contracts/airports.v1.yaml: no such contract file (" + dir.resolve("contracts/airports.v1.yaml")
+                        + "; a contract path is relative to the spec's folder)");
     }
 
     @Test
