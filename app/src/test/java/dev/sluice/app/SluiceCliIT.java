@@ -153,6 +153,19 @@ class SluiceCliIT {
     }
 
     @Test
+    void aMisspelledPipelineIsNamedWithTheNearestAndTheKnownOnes() {
+        Path pipelines = TestHome.projectRoot().resolve("pipelines");
+        Outcome run = sluice(Map.of(), "run", "flihgts", "--partition", "2001-02-01");
+        assertThat(run.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(run.err()).isEqualTo("sluice: PIPELINE: no pipeline 'flihgts': " + pipelines.resolve("flihgts.yaml")
+                + " does not exist; did you mean flights? (pipelines in " + pipelines + ": earthquakes, flights, la_riots)\n");
+        Outcome far = sluice(Map.of(), "status", "weather");
+        assertThat(far.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(far.err()).isEqualTo("sluice: PIPELINE: no pipeline 'weather': " + pipelines.resolve("weather.yaml")
+                + " does not exist (pipelines in " + pipelines + ": earthquakes, flights, la_riots)\n");
+    }
+
+    @Test
     void aSpecCopiedAwayFromItsContractsIsOneProblemPerMissingFile() throws Exception {
         Path copy = Files.copy(TestHome.projectRoot().resolve("pipelines/flights.yaml"), tmp.resolve("flights.yaml"));
         Outcome o = sluice(Map.of(), "validate", copy.toString());

@@ -8,11 +8,9 @@ import dev.sluice.core.SluiceException;
 import dev.sluice.warehouse.Warehouse;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -50,11 +48,6 @@ final class DocsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Path file = ctx.specFile(pipeline);
-        if (!Files.isRegularFile(file)) {
-            throw new BadInputException("PIPELINE", -1, null, "no pipeline '" + pipeline + "': " + file + " does not exist (pipelines in "
-                    + ctx.pipelinesDir() + ": " + known() + ")");
-        }
         PipelineSpec spec = ctx.loadForInspection(pipeline);
         RunHistory history = noRuns ? null : history(spec);
         String doc = DesignDocument.render(spec, ctx.home(), history);
@@ -80,15 +73,8 @@ final class DocsCommand implements Callable<Integer> {
 
     /** The warehouse's recent runs, or null when there is no warehouse yet or it cannot be reached (said on stderr). */
     private @Nullable RunHistory history(PipelineSpec spec) {
-        String url = spec.warehouse().url();
-        if (url.startsWith("jdbc:h2:file:")) {
-            String path = url.substring("jdbc:h2:file:".length()).split(";", 2)[0];
-            if (path.startsWith("~")) {
-                path = System.getProperty("user.home") + path.substring(1);
-            }
-            if (!Files.exists(Path.of(path + ".mv.db"))) {
-                return null; // no warehouse yet: nothing has run, and opening it would create one
-            }
+        if (!SluiceContext.warehouseExists(spec)) {
+            return null; // no warehouse yet: nothing has run, and opening it would create one
         }
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             return RunHistory.read(w.dsl(), spec.name());
@@ -96,15 +82,6 @@ final class DocsCommand implements Callable<Integer> {
             command.commandLine().getErr().println("sluice: the warehouse cannot be read, so the document has no run-derived part: "
                     + e.getMessage());
             return null;
-        }
-    }
-
-    private String known() {
-        try (Stream<Path> files = Files.list(ctx.pipelinesDir())) {
-            return String.join(", ", files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml"))
-                    .map(n -> n.substring(0, n.length() - ".yaml".length())).sorted().toList());
-        } catch (IOException | UncheckedIOException e) {
-            return "none found";
         }
     }
 }

@@ -3,8 +3,11 @@ package dev.sluice.app.cli;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.config.SluiceEnvironment;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * What every command shares: the environment (SLUICE_HOME and interpolation) and where pipeline
@@ -31,13 +34,51 @@ final class SluiceContext {
         return Path.of(dir == null || dir.isBlank() ? "pipelines" : dir);
     }
 
-    /** A spec file from a pipeline name ({@code flights} → pipelines/flights.yaml) or a path. */
+    /**
+     * A spec file from a pipeline name ({@code flights} → pipelines/flights.yaml) or a path.
+     *
+     * @throws dev.sluice.core.BadInputException (exit 2) when there is no such file: naming the
+     *     nearest known pipelines and listing those of its folder
+     */
     Path specFile(String nameOrPath) {
         Path asPath = Path.of(nameOrPath);
-        if (nameOrPath.endsWith(".yaml") || nameOrPath.endsWith(".yml") || Files.isRegularFile(asPath)) {
-            return asPath;
+        boolean isPath = nameOrPath.endsWith(".yaml") || nameOrPath.endsWith(".yml") || Files.isRegularFile(asPath);
+        Path file = isPath ? asPath : pipelinesDir().resolve(nameOrPath + ".yaml");
+        if (!Files.isRegularFile(file)) {
+            Path dir = isPath ? java.util.Objects.requireNonNullElse(asPath.toAbsolutePath().getParent(), Path.of("")) : pipelinesDir();
+            List<String> known = pipelines(dir);
+            String name = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
+            throw new dev.sluice.core.BadInputException("PIPELINE", -1, null, "no pipeline '" + nameOrPath + "': " + file
+                    + " does not exist" + (NearestNames.of(name, known).isEmpty() ? "" : NearestNames.suggestion(name, known))
+                    + " (pipelines in " + dir + ": " + (known.isEmpty() ? "none" : String.join(", ", known)) + ")");
         }
-        return pipelinesDir().resolve(nameOrPath + ".yaml");
+        return file;
+    }
+
+    /** The pipeline names of {@code dir} (its {@code *.yaml} files without the extension), sorted; empty when it cannot be read. */
+    static List<String> pipelines(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml"))
+                    .map(n -> n.substring(0, n.length() - ".yaml".length())).sorted().toList();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return List.of();
+        }
+    }
+
+    /**
+     * False for an H2 file warehouse whose file does not exist yet (opening it would create it); true
+     * otherwise (another database is assumed to exist).
+     */
+    static boolean warehouseExists(PipelineSpec spec) {
+        String url = spec.warehouse().url();
+        if (!url.startsWith("jdbc:h2:file:")) {
+            return true;
+        }
+        String path = url.substring("jdbc:h2:file:".length()).split(";", 2)[0];
+        if (path.startsWith("~")) {
+            path = System.getProperty("user.home") + path.substring(1);
+        }
+        return Files.exists(Path.of(path + ".mv.db"));
     }
 
     PipelineSpecLoader loader() {
