@@ -178,6 +178,41 @@ class SluiceCliIT {
     }
 
     @Test
+    void aMisspelledDatasetIsNotNothingRecorded() {
+        Map<String, String> env = Map.of("SLUICE_WAREHOUSE_URL", TestHome.freshH2Url());
+        for (String query : new String[] {"upstream", "downstream", "runs"}) {
+            Outcome o = sluice(env, "lineage", query, "gold.airport_daly_delays");
+            assertThat(o.code()).as(query).isEqualTo(ExitCodes.INVALID);
+            assertThat(o.err()).as(query).isEqualTo("sluice: DATASET: no dataset 'gold.airport_daly_delays' is declared by pipeline flights"
+                    + " or recorded in the lineage of its warehouse; did you mean gold.airport_daily_delays?\n");
+        }
+        Outcome impact = sluice(env, "lineage", "impact", "landing/flight", "--partition", "2001-07-01");
+        assertThat(impact.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(impact.err()).contains("no dataset 'landing/flight'").contains("did you mean landing/flights?");
+        Outcome far = sluice(env, "lineage", "upstream", "gold.weather");
+        assertThat(far.err()).contains("no dataset 'gold.weather'").contains("; known: bronze.airports_raw, bronze.flight_events,")
+                .contains("gold.airport_daily_delays, gold.airport_delays_live").contains("landing/airports/airports.csv, landing/flights, silver.airports, silver.flights\n");
+        // declared but never run: exit 0, and said so
+        Outcome declared = sluice(env, "lineage", "upstream", "gold.airport_daily_delays");
+        assertThat(declared.code()).as(declared.err()).isZero();
+        assertThat(declared.out()).isEqualTo("gold.airport_daily_delays: nothing upstream recorded"
+                + " (declared, but no recorded run reads or writes it yet)\n");
+
+        Outcome table = sluice(env, "lineage", "columns", "gold.airport_daily_delays");
+        assertThat(table.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(table.err()).startsWith("sluice: DATASET.COLUMN: 'gold.airport_daily_delays' is a dataset: lineage columns takes one of"
+                + " its columns, of the form schema.table.column, e.g. gold.airport_daily_delays.flight_date (its columns: flight_date, origin,");
+        Outcome column = sluice(env, "lineage", "columns", "gold.airport_daily_delays.avg_delay");
+        assertThat(column.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(column.err()).isEqualTo("sluice: DATASET.COLUMN: gold.airport_daily_delays has no column 'avg_delay';"
+                + " known: avg_delay_min, delayed_15, flight_date, flights, max_delay_min, origin, total_distance_mi\n");
+        Outcome typo = sluice(env, "lineage", "columns", "gold.airport_daily_delays.avg_dealy_min");
+        assertThat(typo.err()).endsWith("has no column 'avg_dealy_min'; did you mean avg_delay_min?\n");
+        Outcome noDot = sluice(env, "lineage", "columns", "flights");
+        assertThat(noDot.err()).contains("'flights' is not of the form schema.table.column (e.g. gold.airport_daily_delays.avg_delay_min)");
+    }
+
+    @Test
     void sqlPrintsDecimalsPlainly() {
         Outcome o = sluice(Map.of("SLUICE_WAREHOUSE_URL", TestHome.freshH2Url()), "sql",
                 "SELECT CAST(10 AS DECFLOAT) AS ten, CAST(1200 AS DECFLOAT) AS twelve_hundred, CAST(0.0000001 AS DECFLOAT) AS tiny,"

@@ -16,8 +16,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code sluice lineage upstream|downstream|runs}: questions data owners ask, answered from the
- * lineage store (every run, not only the latest).
+ * {@code sluice lineage upstream|downstream|runs|columns|impact}: questions data owners ask, answered
+ * from the lineage store (every run, not only the latest). A dataset neither recorded nor declared
+ * by the pipeline is a mistake (exit 2, naming the nearest known names), not "nothing recorded".
  */
 @Command(name = "lineage", mixinStandardHelpOptions = true, description = "Lineage from the events of every run.",
         subcommands = {LineageCommand.Upstream.class, LineageCommand.Downstream.class, LineageCommand.Runs.class,
@@ -35,6 +36,46 @@ final class LineageCommand implements Runnable {
     /** A Graphviz ID string's content: backslash and double quote escaped. */
     static String dot(String text) {
         return text.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+
+    /**
+     * The datasets a lineage query may name: those any recorded run read or wrote (of any pipeline or
+     * tool sharing the warehouse), and those the pipeline declares (its tables, landing locations and
+     * hot-path tables) though nothing has run yet; with the declared columns of each.
+     *
+     * @param datasets every known dataset name, sorted
+     * @param columns the declared column names of the pipeline's datasets, in declaration order
+     */
+    record Known(java.util.SortedSet<String> datasets, java.util.Map<String, List<String>> columns) {
+
+        static Known of(LineageRepository repo, PipelineSpec spec, java.nio.file.Path home) {
+            java.util.SortedSet<String> names = new java.util.TreeSet<>(repo.datasets("", Integer.MAX_VALUE));
+            java.util.Map<String, List<String>> columns = new java.util.HashMap<>();
+            for (var t : spec.tables()) {
+                columns.put(t.table().qualifiedName(), t.columns().stream().map(dev.sluice.config.ColumnSpec::name).toList());
+            }
+            var landing = new dev.sluice.batch.docs.LandingNames(home);
+            for (var src : spec.sources()) {
+                columns.put(landing.dataset(src), src.contract().columns().stream().map(dev.sluice.config.ColumnSpec::name).toList());
+            }
+            names.addAll(columns.keySet());
+            if (spec.hotPath() != null) {
+                names.add(spec.hotPath().sink().qualifiedName());
+                spec.hotPath().windows().forEach(win -> names.add(win.table().qualifiedName()));
+            }
+            return new Known(names, columns);
+        }
+
+        /**
+         * @throws BadInputException (exit 2) when {@code dataset} is not known, naming the nearest
+         *     known names (or all of them when none is near)
+         */
+        void require(String argument, String dataset, String pipeline) {
+            if (!datasets.contains(dataset)) {
+                throw new BadInputException(argument, -1, null, "no dataset '" + dataset + "' is declared by pipeline " + pipeline
+                        + " or recorded in the lineage of its warehouse" + NearestNames.suggestion(dataset, datasets));
+            }
+        }
     }
 
     /**
@@ -70,6 +111,13 @@ final class LineageCommand implements Runnable {
         void check() {
         }
 
+        /**
+         * Checks the named dataset against what is known, before the answer.
+         *
+         * @throws BadInputException naming the nearest known names
+         */
+        abstract void checkKnown(Known known);
+
         /** Prints the answer in {@link #format}. */
         abstract void answer(LineageRepository repo, PrintWriter out) throws Exception;
 
@@ -81,7 +129,9 @@ final class LineageCommand implements Runnable {
             check();
             PipelineSpec spec = ctx.loadForInspection(pipeline);
             try (Warehouse w = Warehouse.open(spec.warehouse())) {
-                answer(new LineageRepository(w.dsl()), command.commandLine().getOut());
+                LineageRepository repo = new LineageRepository(w.dsl());
+                checkKnown(Known.of(repo, spec, ctx.home()));
+                answer(repo, command.commandLine().getOut());
             }
             return ExitCodes.OK;
         }
@@ -122,6 +172,11 @@ final class LineageCommand implements Runnable {
         }
 
         @Override
+        void checkKnown(Known known) {
+            known.require("DATASET", dataset, pipeline);
+        }
+
+        @Override
         void answer(LineageRepository repo, PrintWriter out) throws Exception {
             List<Edge> edges = edges(repo);
             switch (format) {
@@ -136,7 +191,7 @@ final class LineageCommand implements Runnable {
                 default -> {
                     if (edges.isEmpty()) {
                         out.println(dataset + ": nothing " + direction() + " recorded"
-                                + (repo.known(dataset) ? "" : " (no recorded run reads or writes a dataset of this name)"));
+                                + (repo.known(dataset) ? "" : " (declared, but no recorded run reads or writes it yet)"));
                         return;
                     }
                     out.printf(Locale.ROOT, "%-36s %-36s %s%n", "from", "to", "job");
@@ -186,14 +241,19 @@ final class LineageCommand implements Runnable {
     @Command(name = "runs", mixinStandardHelpOptions = true, description = "The step runs that wrote a dataset, newest first.")
     static final class Runs extends Query {
 
-        @Parameters(index = "0", paramLabel = "DATASET")
+        @Parameters(index = "0", paramLabel = "DATASET", description = "schema.table, or a landing name such as landing/flights")
         String dataset;
 
-        @Option(names = "--partition", paramLabel = "YYYY-MM-DD")
+        @Option(names = "--partition", paramLabel = "YYYY-MM-DD", description = "only the runs that wrote this partition")
         String partition;
 
         Runs(SluiceContext ctx) {
             super(ctx);
+        }
+
+        @Override
+        void checkKnown(Known known) {
+            known.require("DATASET", dataset, pipeline);
         }
 
         @Override
@@ -219,7 +279,27 @@ final class LineageCommand implements Runnable {
         void check() {
             int dot = target.lastIndexOf('.');
             if (dot <= 0 || dot == target.length() - 1) {
-                throw new BadInputException("DATASET.COLUMN", -1, null, "'" + target + "' is not dataset.column (e.g. gold.t.c)");
+                throw new BadInputException("DATASET.COLUMN", -1, null, "'" + target + "' is not of the form schema.table.column"
+                        + " (e.g. gold.airport_daily_delays.avg_delay_min)");
+            }
+        }
+
+        @Override
+        void checkKnown(Known known) {
+            List<String> own = known.columns().get(target);
+            if (known.datasets().contains(target)) {
+                throw new BadInputException("DATASET.COLUMN", -1, null, "'" + target + "' is a dataset: lineage columns takes one of its"
+                        + " columns, of the form schema.table.column" + (own == null || own.isEmpty() ? ""
+                                : ", e.g. " + target + "." + own.get(0) + " (its columns: " + String.join(", ", own) + ")"));
+            }
+            int dot = target.lastIndexOf('.');
+            String dataset = target.substring(0, dot);
+            String column = target.substring(dot + 1);
+            known.require("DATASET.COLUMN", dataset, pipeline);
+            List<String> columns = known.columns().get(dataset);
+            if (columns != null && !columns.contains(column)) {
+                throw new BadInputException("DATASET.COLUMN", -1, null, dataset + " has no column '" + column + "'"
+                        + NearestNames.suggestion(column, columns));
             }
         }
 
@@ -244,14 +324,20 @@ final class LineageCommand implements Runnable {
             description = "Every downstream dataset partition built from a dataset partition (none: a reference snapshot).")
     static final class Impact extends Query {
 
-        @Parameters(index = "0", paramLabel = "DATASET")
+        @Parameters(index = "0", paramLabel = "DATASET", description = "schema.table, or a landing name such as landing/flights")
         String dataset;
 
-        @Option(names = "--partition", required = true, paramLabel = "YYYY-MM-DD|none")
+        @Option(names = "--partition", required = true, paramLabel = "YYYY-MM-DD|none",
+                description = "the partition re-loaded (none: a reference snapshot, any of its versions)")
         String partition;
 
         Impact(SluiceContext ctx) {
             super(ctx);
+        }
+
+        @Override
+        void checkKnown(Known known) {
+            known.require("DATASET", dataset, pipeline);
         }
 
         @Override

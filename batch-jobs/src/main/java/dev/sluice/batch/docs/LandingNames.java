@@ -9,14 +9,14 @@ import java.util.List;
  * How a document names landing locations without depending on the machine: a path under the
  * Sluice home is written {@code ${SLUICE_HOME}/…}, and a source's lineage dataset is its path
  * relative to the home without the partition part (e.g. {@code landing/flights}), as the lineage
- * events name it. Immutable.
+ * events name it. Immutable and thread-safe.
  *
  * @param home the Sluice home the spec was loaded with
  */
-record LandingNames(Path home) {
+public record LandingNames(Path home) {
 
     /** The landing path template of {@code s}, with the home written {@code ${SLUICE_HOME}}. */
-    String path(SourceSpec s) {
+    public String path(SourceSpec s) {
         Path template = Path.of(s.pathTemplate()).normalize();
         Path h = home.normalize();
         if (template.startsWith(h)) {
@@ -28,7 +28,7 @@ record LandingNames(Path home) {
     }
 
     /** The lineage dataset name of {@code s}'s landed files, e.g. {@code landing/flights}. */
-    String dataset(SourceSpec s) {
+    public String dataset(SourceSpec s) {
         String p = path(s);
         String rel = p.startsWith("${SLUICE_HOME}/") ? p.substring("${SLUICE_HOME}/".length()) : p;
         List<String> parts = new ArrayList<>();
