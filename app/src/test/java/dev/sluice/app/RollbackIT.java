@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A rerun publishes a new Gold version; {@code sluice rollback} publishes the previous one again,
- * atomically, checksum-identical to what it was, and records who and why.
+ * atomically, checksum-identical to what it was, and records who and why; the same rollback again
+ * is "already at version 1" (exit 0, nothing recorded).
  */
 class RollbackIT {
 
@@ -61,6 +62,18 @@ class RollbackIT {
                 "--reason", "max_delay_min was off by one");
         assertThat(back.code()).as(back.err()).isZero();
         assertThat(back.out()).contains("published version 1 (was 2); kept versions [1, 2]");
+        assertThat(checksum(env, spec, gold, day)).isEqualTo(v1);
+
+        // the same command again, or asking for the version published: the wish is met, nothing changes, exit 0
+        Outcome again = sluice(env, "rollback", specPath, "gold.airport_daily_delays", "--partition", "2001-07-01",
+                "--reason", "max_delay_min was off by one");
+        assertThat(again.code()).as(again.err()).isZero();
+        assertThat(again.out()).startsWith("gold.airport_daily_delays partition 2001-07-01: already at version 1 (rolled back from 2 by "
+                + System.getProperty("user.name") + " at ").contains("); nothing changed. Kept versions [1, 2]: --to-version V publishes another");
+        Outcome same = sluice(env, "rollback", specPath, "gold.airport_daily_delays", "--partition", "2001-07-01",
+                "--to-version", "1", "--reason", "x");
+        assertThat(same.code()).as(same.err()).isZero();
+        assertThat(same.out()).contains("already at version 1");
         assertThat(checksum(env, spec, gold, day)).isEqualTo(v1);
 
         Outcome missing = sluice(env, "rollback", specPath, "gold.airport_daily_delays", "--partition", "2001-07-01",

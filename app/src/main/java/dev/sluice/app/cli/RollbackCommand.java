@@ -17,6 +17,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code sluice rollback <pipeline> <dataset> --partition P [--to-version V] --reason R}: publishes
  * a kept earlier version of a Silver/Gold partition again, atomically, recorded with who, when and why.
+ * Asking for the version already published (with {@code --to-version}, or by repeating a plain
+ * rollback) changes nothing and exits 0 ("already at version V").
  */
 @Command(name = "rollback", mixinStandardHelpOptions = true,
         description = "Publish a kept earlier version of a Silver/Gold partition again (recorded in sluice.rollback_log).")
@@ -61,6 +63,15 @@ final class RollbackCommand implements Callable<Integer> {
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             PartitionVersions versions = new PartitionVersions(w.dsl());
             int from = versions.published(ref, p).orElse(0);
+            // asked for the version already published, or a plain rollback repeated after the one that published it:
+            // the wish is met, nothing changes, nothing is recorded
+            var last = versions.lastRollback(ref, p).filter(r -> r.toVersion() == from && r.fromVersion() > r.toVersion());
+            if (from > 0 && (toVersion != null ? toVersion == from : last.isPresent())) {
+                command.commandLine().getOut().println(ref + " partition " + p + ": already at version " + from
+                        + last.map(r -> " (rolled back from " + r.fromVersion() + " by " + r.requestedBy() + " at " + r.at() + ")").orElse("")
+                        + "; nothing changed. Kept versions " + versions.kept(ref, p) + (toVersion == null ? ": --to-version V publishes another" : ""));
+                return ExitCodes.OK;
+            }
             int to = new TransactionTemplate(w.transactionManager()).execute(status ->
                     versions.rollback(ref, p, toVersion, System.getProperty("user.name"), reason));
             command.commandLine().getOut().println(ref + " partition " + p + ": published version " + to

@@ -49,6 +49,28 @@ public final class PartitionVersions {
                 .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key())).fetchOptional(VERSION);
     }
 
+    /**
+     * One recorded rollback of a partition.
+     *
+     * @param fromVersion the version published before it
+     * @param toVersion the version it published
+     * @param requestedBy who asked
+     * @param at when, UTC
+     */
+    public record Rollback(int fromVersion, int toVersion, String requestedBy, OffsetDateTime at) {
+    }
+
+    /** The latest rollback of a partition ({@code sluice.rollback_log}), if any. */
+    public Optional<Rollback> lastRollback(DatasetRef dataset, Partition partition) {
+        Field<Integer> from = DSL.field(DSL.name("from_version"), Integer.class);
+        Field<Integer> to = DSL.field(DSL.name("to_version"), Integer.class);
+        Field<String> who = DSL.field(DSL.name("requested_by"), String.class);
+        Field<OffsetDateTime> at = DSL.field(DSL.name("rolled_back_at"), OffsetDateTime.class);
+        return dsl.select(from, to, who, at).from(LOG).where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()))
+                .orderBy(DSL.field(DSL.name("rollback_id")).desc()).limit(1)
+                .fetchOptional(r -> new Rollback(r.value1(), r.value2(), r.value3(), r.value4()));
+    }
+
     /** The versions of a partition still kept, oldest first. */
     public List<Integer> kept(DatasetRef dataset, Partition partition) {
         Field<Integer> v = DSL.field(DSL.name("_version"), Integer.class);
