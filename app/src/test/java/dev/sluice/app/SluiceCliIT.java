@@ -108,6 +108,18 @@ class SluiceCliIT {
         assertThat(quality.out()).containsPattern(
                 "\\|gold.airport_delays_live *\\|SINK *\\|reconcile_airport_daily_delays *\\|COMPLETENESS *\\|WARN *\\|NO_DATA");
         assertThat(json.out()).contains("\"check_id\":\"reconcile_airport_daily_delays\"").contains("\"status\":\"NO_DATA\"");
+
+        // every pipeline, one line each, and as JSON
+        Outcome all = sluice(env, "status");
+        assertThat(all.code()).as(all.err()).isZero();
+        assertThat(all.out()).containsPattern("(?m)^pipeline +last partition +freshness +failed or stopped partitions$")
+                .containsPattern("(?m)^earthquakes +- +never +none$")
+                .containsPattern("(?m)^flights +2001-07-01 +ok +none$")
+                .containsPattern("(?m)^la_riots +- +never +none$");
+        Outcome allJson = sluice(env, "status", "--format", "json");
+        assertThat(allJson.code()).isZero();
+        assertThat(allJson.out().replaceAll("\\s+", "")).contains("{\"pipeline\":\"flights\",\"last_partition\":\"2001-07-01\","
+                + "\"freshness\":\"ok\",\"failed_partitions\":[],\"problem\":null}");
     }
 
     @Test

@@ -15,13 +15,13 @@ import picocli.CommandLine.Parameters;
  * declared design disagrees. Exit 0 when it agrees, 1 when it disagrees, 2 without requirements.
  */
 @Command(name = "advise", mixinStandardHelpOptions = true,
-        description = {"Recommend a mode (hybrid, streaming, micro-batch, batch) from the pipeline's declared requirements,",
-                "and say where the declared design (layers, hot path, partitioning) disagrees. Exit 1 when it does."})
+        description = "Recommend a mode (hybrid, streaming, micro-batch, batch) from a pipeline's declared requirements,"
+                + " and say where its design (layers, hot path, partitioning) disagrees (exit 1 when it does).")
 final class AdviseCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;
 
-    @Parameters(index = "0", paramLabel = "PIPELINE")
+    @Parameters(index = "0", paramLabel = "PIPELINE", description = "pipeline name (pipelines/<name>.yaml) or spec file")
     String pipeline;
 
     @CommandLine.Spec

@@ -39,7 +39,7 @@ final class ContractCommand implements Runnable {
     static final class Diff implements Callable<Integer> {
         private final SluiceContext ctx;
 
-        @Parameters(index = "0", paramLabel = "PIPELINE")
+        @Parameters(index = "0", paramLabel = "PIPELINE", description = "pipeline name (pipelines/<name>.yaml) or spec file")
         String pipeline;
 
         @CommandLine.Spec
@@ -71,7 +71,7 @@ final class ContractCommand implements Runnable {
     static final class Check implements Callable<Integer> {
         private final SluiceContext ctx;
 
-        @Parameters(index = "0", paramLabel = "FILE")
+        @Parameters(index = "0", paramLabel = "FILE", description = "the file to judge (csv, parquet, json or ndjson)")
         Path file;
 
         @Option(names = "--contract", required = true, paramLabel = "CONTRACT", description = "the contract file")

@@ -24,8 +24,8 @@ import picocli.CommandLine.Parameters;
  * file warehouse that does not exist yet is not created. Exit 2 for an unknown pipeline.
  */
 @Command(name = "docs", mixinStandardHelpOptions = true,
-        description = {"Render a pipeline's design document (Markdown): mode, flow, contracts, gates, idempotency, lineage,",
-                "procedures, monitoring, ownership, design rules; then recent runs and quality history when the warehouse has them."})
+        description = "Render a pipeline's design document in Markdown (mode, flow, contracts, gates, idempotency, lineage,"
+                + " procedures, monitoring, ownership, design rules), with recent runs and quality history when the warehouse has them.")
 final class DocsCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;

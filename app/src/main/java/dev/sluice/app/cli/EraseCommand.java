@@ -21,7 +21,7 @@ final class EraseCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;
 
-    @Option(names = "--pipeline", required = true, paramLabel = "PIPELINE")
+    @Option(names = "--pipeline", required = true, paramLabel = "PIPELINE", description = "pipeline name (pipelines/<name>.yaml) or spec file")
     String pipeline;
 
     @Option(names = "--column", required = true, paramLabel = "COLUMN", description = "a source contract column, e.g. last_name")

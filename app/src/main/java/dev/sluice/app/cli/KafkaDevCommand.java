@@ -27,7 +27,7 @@ final class KafkaDevCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;
 
-    @Parameters(index = "0", paramLabel = "start|stop|status")
+    @Parameters(index = "0", paramLabel = "start|stop|status", description = "start the broker, stop it, or say whether it runs and where")
     String action;
 
     @Option(names = "--port", defaultValue = "${env:SLUICE_KAFKA_DEV_PORT:-9092}", description = "the client port (default ${DEFAULT-VALUE})")

@@ -32,10 +32,10 @@ final class QualityCommand implements Runnable {
     static final class Show implements Callable<Integer> {
         private final SluiceContext ctx;
 
-        @Parameters(index = "0", paramLabel = "PIPELINE")
+        @Parameters(index = "0", paramLabel = "PIPELINE", description = "pipeline name (pipelines/<name>.yaml) or spec file")
         String pipeline;
 
-        @Option(names = "--partition", required = true, paramLabel = "YYYY-MM-DD|none")
+        @Option(names = "--partition", required = true, paramLabel = "YYYY-MM-DD|none", description = "the partition judged (none: a reference snapshot)")
         String partition;
 
         @Option(names = "--format", defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE})")

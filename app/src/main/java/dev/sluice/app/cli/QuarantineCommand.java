@@ -31,7 +31,7 @@ final class QuarantineCommand {
     static final class ListCommand implements Callable<Integer> {
         private final SluiceContext ctx;
 
-        @Parameters(index = "0", paramLabel = "PIPELINE")
+        @Parameters(index = "0", paramLabel = "PIPELINE", description = "pipeline name (pipelines/<name>.yaml) or spec file")
         String pipeline;
 
         @Option(names = "--dataset", description = "only this dataset (schema.table)")
@@ -85,10 +85,10 @@ final class QuarantineCommand {
     static final class ShowCommand implements Callable<Integer> {
         private final SluiceContext ctx;
 
-        @Parameters(index = "0", paramLabel = "PIPELINE")
+        @Parameters(index = "0", paramLabel = "PIPELINE", description = "pipeline name (pipelines/<name>.yaml) or spec file")
         String pipeline;
 
-        @Parameters(index = "1", paramLabel = "ID")
+        @Parameters(index = "1", paramLabel = "ID", description = "the quarantine entry id (sluice quarantine list shows them)")
         long id;
 
         @CommandLine.Spec
@@ -124,13 +124,13 @@ final class QuarantineCommand {
      * version and their entries marked REPROCESSED. Exit 0 when every run completed, else 1.
      */
     @Command(name = "reprocess", mixinStandardHelpOptions = true,
-            description = {"Judge the OPEN quarantine entries again under the current contract and rules (idempotent):",
-                    "hot-path events that pass are re-injected once; partitions with quarantined batch rows are re-run from Bronze",
+            description = {"Judge the OPEN quarantine entries again under the current contract and rules (idempotent).",
+                    "Hot-path events that pass are re-injected once; partitions with quarantined batch rows are re-run from Bronze",
                     "for their Silver tables and everything downstream. Entries that now pass are marked REPROCESSED."})
     static final class ReprocessCommand implements Callable<Integer> {
         private final SluiceContext ctx;
 
-        @Parameters(index = "0", paramLabel = "PIPELINE")
+        @Parameters(index = "0", paramLabel = "PIPELINE", description = "pipeline name (pipelines/<name>.yaml) or spec file")
         String pipeline;
 
         @CommandLine.Spec

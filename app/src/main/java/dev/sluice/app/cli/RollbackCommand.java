@@ -26,13 +26,14 @@ final class RollbackCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;
 
-    @Parameters(index = "0", paramLabel = "PIPELINE")
+    @Parameters(index = "0", paramLabel = "PIPELINE", description = "pipeline name (pipelines/<name>.yaml) or spec file")
     String pipeline;
 
-    @Parameters(index = "1", paramLabel = "DATASET", description = "schema.table, e.g. gold.airport_daily_delays")
+    @Parameters(index = "1", paramLabel = "DATASET", description = "a Silver or Gold table, schema.table, e.g. gold.airport_daily_delays")
     String dataset;
 
-    @Option(names = "--partition", required = true, paramLabel = "YYYY-MM-DD|none")
+    @Option(names = "--partition", required = true, paramLabel = "YYYY-MM-DD|none",
+            description = "the partition to roll back (none: a reference snapshot)")
     String partition;
 
     @Option(names = "--to-version", paramLabel = "V", description = "the version to publish (default: the one before the published)")

@@ -19,8 +19,9 @@ import picocli.CommandLine.Option;
  * must carry it as a bearer token. Runs until the process is stopped (SIGTERM closes it cleanly).
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Serve the lineage API (POST /api/v1/lineage ingests OpenLineage events from other tools)",
-                "and the read-only catalog API (GET /api/v1/datasets?q=, /datasets/{name}, /runs/{id}, /backfills/{id})."})
+        description = "Serve the page (search datasets, walk lineage, read runs, checks and backfills in a browser), the read-only"
+                + " catalog API (GET /api/v1/datasets?q=, /datasets/{name}, /runs/{id}, /backfills/{id}), the lineage API"
+                + " (POST /api/v1/lineage ingests OpenLineage events from other tools) and the metrics (GET /actuator/prometheus).")
 final class ServeCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;

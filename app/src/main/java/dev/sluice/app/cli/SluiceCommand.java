@@ -25,7 +25,8 @@ import picocli.CommandLine.Command;
                 AdviseCommand.class, DocsCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:a run failed (a plain run restarts it from the failed step)",
-                "2:invalid input (spec, arguments, landing files)", "3:refused (partition COMPLETED: use --rerun)",
+                "2:invalid input (spec, arguments, landing files)", "3:refused (partition COMPLETED: use --rerun; or it is running)",
+                "4:stopped on request (a step timeout, sluice cancel, SIGTERM/SIGINT): a plain run resumes it",
                 "70:internal error (see $${SLUICE_HOME}/logs/sluice.log)"})
 public final class SluiceCommand implements Runnable {
 
@@ -46,6 +47,14 @@ public final class SluiceCommand implements Runnable {
 
     /** Runs the command line in {@code env}, writing to {@code out} and {@code err}. */
     public static int execute(SluiceEnvironment env, PrintWriter out, PrintWriter err, String... args) {
+        return commandLine(env, out, err).execute(args);
+    }
+
+    /**
+     * The command line in {@code env}, writing to {@code out} and {@code err}, with its converters
+     * and its mapping of exceptions to exit codes; not yet executed. Not thread-safe: one per call.
+     */
+    static CommandLine commandLine(SluiceEnvironment env, PrintWriter out, PrintWriter err) {
         SluiceContext ctx = new SluiceContext(env);
         CommandLine cli = new CommandLine(new SluiceCommand(), new ContextFactory(ctx));
         cli.registerConverter(java.time.LocalDate.class, s -> {
@@ -81,7 +90,7 @@ public final class SluiceCommand implements Runnable {
             e.getCommandLine().usage(err);
             return ExitCodes.INVALID;
         });
-        return cli.execute(args);
+        return cli;
     }
 
     /** Gives commands the shared context through their constructor. */

@@ -22,15 +22,19 @@ import picocli.CommandLine.Parameters;
  * {@code sluice status <pipeline> [--format table|json]}: per declared dataset the last published
  * partition, time since last update (TSLU), update interval, SLA, tier and state (ok, warn, breach,
  * never); then the partitions a fire skipped on purpose (MISSED) and the attempts that are FAILED
- * now.
+ * now. Without a pipeline: every pipeline of {@code SLUICE_PIPELINES}, one line each (last
+ * partition loaded, the worst freshness state of its datasets, failed or stopped partitions); a
+ * pipeline whose warehouse does not exist yet is shown as never run, without creating it.
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
-        description = "Freshness of a pipeline's datasets (TSLU against interval and SLA), missed and failed partitions.")
+        description = "Freshness of a pipeline's datasets (TSLU against interval and SLA), missed and failed partitions;"
+                + " without a pipeline, one line for each pipeline.")
 final class StatusCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;
 
-    @Parameters(index = "0", paramLabel = "PIPELINE", description = "pipeline name or spec file")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "PIPELINE",
+            description = "pipeline name or spec file (default: every pipeline in SLUICE_PIPELINES, one line each)")
     String pipeline;
 
     @Option(names = "--format", defaultValue = "table", description = "table or json (default ${DEFAULT-VALUE})")
@@ -48,16 +52,16 @@ final class StatusCommand implements Callable<Integer> {
         if (!format.equals("table") && !format.equals("json")) {
             throw new dev.sluice.core.BadInputException("--format", -1, null, "'" + format + "' is neither table nor json");
         }
-        PipelineSpec spec = ctx.loadForInspection(pipeline);
         PrintWriter out = command.commandLine().getOut();
+        if (pipeline == null) {
+            return everyPipeline(out);
+        }
+        PipelineSpec spec = ctx.loadForInspection(pipeline);
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             List<DatasetFreshness> datasets = new FreshnessMonitor(w.dsl(), Clock.systemUTC()).status(spec);
             List<String> missed = w.dsl().resultQuery("SELECT partition_key FROM sluice.missed_partition WHERE pipeline = ?"
                     + " ORDER BY partition_key", spec.name()).fetch(0, String.class);
-            List<String> failed = w.dsl().resultQuery("SELECT r.partition_key || CASE WHEN r.status = 'STOPPED' THEN ' (STOPPED)' ELSE '' END"
-                    + " FROM sluice.run r WHERE r.pipeline = ? AND r.status IN ('FAILED', 'STOPPED')"
-                    + " AND r.attempt = (SELECT MAX(x.attempt) FROM sluice.run x WHERE x.pipeline = r.pipeline AND x.partition_key = r.partition_key)"
-                    + " ORDER BY r.partition_key", spec.name()).fetch(0, String.class);
+            List<String> failed = failed(w, spec.name());
             if (format.equals("json")) {
                 ObjectMapper json = new ObjectMapper();
                 ObjectNode root = json.createObjectNode().put("pipeline", spec.name()).put("tier", spec.tier());
@@ -90,6 +94,97 @@ final class StatusCommand implements Callable<Integer> {
             out.println("failed or stopped partitions (a plain run restarts them): " + (failed.isEmpty() ? "none" : String.join(", ", failed)));
             return ExitCodes.OK;
         }
+    }
+
+    /** The latest attempts of {@code pipeline} that are FAILED or STOPPED ({@code 2001-02-03 (STOPPED)}), by partition. */
+    private static List<String> failed(Warehouse w, String pipeline) {
+        return w.dsl().resultQuery("SELECT r.partition_key || CASE WHEN r.status = 'STOPPED' THEN ' (STOPPED)' ELSE '' END"
+                + " FROM sluice.run r WHERE r.pipeline = ? AND r.status IN ('FAILED', 'STOPPED')"
+                + " AND r.attempt = (SELECT MAX(x.attempt) FROM sluice.run x WHERE x.pipeline = r.pipeline AND x.partition_key = r.partition_key)"
+                + " ORDER BY r.partition_key", pipeline).fetch(0, String.class);
+    }
+
+    /**
+     * One pipeline's line of {@code sluice status} without a pipeline.
+     *
+     * @param lastPartition the newest partition loaded (a COMPLETED attempt), or null
+     * @param freshness the worst state of its datasets ({@code breach}, {@code warn}, {@code never},
+     *     {@code ok}), or null when none declares an update interval and SLA
+     * @param failed its failed or stopped partitions
+     * @param problem why the pipeline could not be read (an invalid spec, an unreachable warehouse), or null
+     */
+    private record PipelineLine(String pipeline, String lastPartition, String freshness, List<String> failed, String problem) {
+    }
+
+    private int everyPipeline(PrintWriter out) {
+        List<String> names = SluiceContext.pipelines(ctx.pipelinesDir());
+        List<PipelineLine> lines = new java.util.ArrayList<>();
+        for (String name : names) {
+            lines.add(line(name));
+        }
+        if (format.equals("json")) {
+            ObjectMapper json = new ObjectMapper();
+            ObjectNode root = json.createObjectNode().put("pipelines_dir", ctx.pipelinesDir().toAbsolutePath().toString());
+            ArrayNode ps = root.putArray("pipelines");
+            for (PipelineLine l : lines) {
+                ObjectNode n = ps.addObject().put("pipeline", l.pipeline()).put("last_partition", l.lastPartition())
+                        .put("freshness", l.freshness());
+                l.failed().forEach(n.putArray("failed_partitions")::add);
+                n.put("problem", l.problem());
+            }
+            out.println(root.toPrettyString());
+            return ExitCodes.OK;
+        }
+        if (names.isEmpty()) {
+            out.println("no pipeline specs in " + ctx.pipelinesDir().toAbsolutePath() + " (SLUICE_PIPELINES)");
+            return ExitCodes.OK;
+        }
+        out.printf(Locale.ROOT, "%-16s %-14s %-10s %s%n", "pipeline", "last partition", "freshness", "failed or stopped partitions");
+        for (PipelineLine l : lines) {
+            if (l.problem() != null) {
+                out.printf(Locale.ROOT, "%-16s %s%n", l.pipeline(), l.problem());
+                continue;
+            }
+            out.printf(Locale.ROOT, "%-16s %-14s %-10s %s%n", l.pipeline(), l.lastPartition() == null ? "-" : l.lastPartition(),
+                    l.freshness() == null ? "-" : l.freshness(), l.failed().isEmpty() ? "none" : String.join(", ", l.failed()));
+        }
+        out.println("freshness: the worst of the pipeline's datasets (- when none declares an update interval and SLA);"
+                + " sluice status <pipeline> shows each");
+        return ExitCodes.OK;
+    }
+
+    private PipelineLine line(String name) {
+        PipelineSpec spec;
+        try {
+            spec = ctx.loadForInspection(name);
+        } catch (dev.sluice.core.SluiceException e) {
+            return new PipelineLine(name, null, null, List.of(), "cannot be read: " + e.getMessage().lines().findFirst().orElse("")
+                    + " (sluice validate " + name + ")");
+        }
+        String worst = spec.datasets().isEmpty() ? null : "never";
+        if (!SluiceContext.warehouseExists(spec)) {
+            return new PipelineLine(name, null, worst, List.of(), null); // nothing has run: not created by looking
+        }
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            String last = w.dsl().resultQuery("SELECT MAX(partition_key) FROM sluice.run WHERE pipeline = ? AND status = 'COMPLETED'",
+                    spec.name()).fetchOne(0, String.class);
+            List<DatasetFreshness> datasets = new FreshnessMonitor(w.dsl(), Clock.systemUTC()).status(spec);
+            var state = datasets.stream().map(DatasetFreshness::state)
+                    .max(java.util.Comparator.comparingInt(StatusCommand::severity));
+            return new PipelineLine(name, last, state.map(x -> x.name().toLowerCase(Locale.ROOT)).orElse(null), failed(w, spec.name()), null);
+        } catch (dev.sluice.core.SluiceException | org.jooq.exception.DataAccessException e) {
+            return new PipelineLine(name, null, null, List.of(), "its warehouse cannot be read: " + e.getMessage().lines().findFirst().orElse(""));
+        }
+    }
+
+    /** Worse states rank higher: ok, never, warn, breach. */
+    private static int severity(dev.sluice.batch.freshness.FreshnessState s) {
+        return switch (s) {
+            case OK -> 0;
+            case NEVER -> 1;
+            case WARN -> 2;
+            case BREACH -> 3;
+        };
     }
 
     private static String human(Duration d) {
