@@ -34,7 +34,9 @@ class QuickstartFullIT {
         int code = SluiceCommand.execute(new SluiceEnvironment(env), new PrintWriter(out, true),
                 new PrintWriter(new StringWriter(), true), "quickstart");
         assertThat(code).as(out.toString()).isZero();
-        assertThat(out.toString()).containsPattern("total +3,000,000 +3,000,000 +2,999,806 +191 +3 ");
+        assertThat(out.toString()).containsPattern("total +3,000,000 +3,000,000 +2,999,806 +191 +3 ")
+                .containsPattern("\\n[0-9,]+ warning\\(s\\) printed above; each in full, with its run and partition, in ")
+                .contains("the full log of every run: " + TestHome.withSampleData().resolve("logs/sluice.log") + "\n");
 
         String reference = """
                 WITH ap AS (SELECT iata FROM read_csv(?, header = true, all_varchar = true)),

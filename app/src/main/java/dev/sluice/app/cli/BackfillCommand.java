@@ -1,5 +1,7 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.app.console.ProgressDisplay;
+import dev.sluice.app.console.TerminalLines;
 import dev.sluice.batch.backfill.Action;
 import dev.sluice.batch.backfill.Backfill;
 import dev.sluice.batch.backfill.BackfillPlan;
@@ -15,10 +17,6 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import me.tongfei.progressbar.ConsoleProgressBarConsumer;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -142,16 +140,11 @@ final class BackfillCommand implements Callable<Integer> {
             }
             out.flush();
             BackfillReport report;
-            try (ProgressBar bar = new ProgressBarBuilder().setTaskName(spec.name() + " backfill").setInitialMax(plan.partitions().size())
-                    .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(500).showSpeed()
-                    .setConsumer(new ConsoleProgressBarConsumer(System.err)).build()) {
+            long warnings;
+            try (ProgressDisplay bar = new ProgressDisplay(spec.name() + " backfill", plan.partitions().size(), TerminalLines.stderr())) {
                 report = backfill.run(spec, plan, new Backfill.Options(parallelism, gateBatch, System.getProperty("user.name")),
-                        outcome -> {
-                            synchronized (bar) {
-                                bar.setExtraMessage(" " + outcome.partition() + " " + outcome.status());
-                                bar.step();
-                            }
-                        });
+                        outcome -> bar.step(outcome.partition() + " " + outcome.status()));
+                warnings = bar.warnings();
             }
             RunReport.printTable(out, report.outcomes());
             out.printf(Locale.ROOT, "backfill %s %s: %d partition(s) in %s wall time; quality gates %s in %d one-pass"
@@ -163,6 +156,7 @@ final class BackfillCommand implements Callable<Integer> {
                 out.println("gate time by step: " + report.gateMsByStep().entrySet().stream()
                         .map(e -> e.getKey() + " " + RunReport.seconds(e.getValue())).collect(java.util.stream.Collectors.joining(", ")));
             }
+            RunReport.printWarnings(out, warnings, ctx.home());
             if (!report.completed()) {
                 out.println("Invoking the same command again continues this backfill: completed partitions are skipped,"
                         + " failed ones restart from their failed step.");

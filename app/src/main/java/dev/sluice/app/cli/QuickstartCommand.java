@@ -49,10 +49,11 @@ final class QuickstartCommand implements Callable<Integer> {
             PipelineRunner runner = new PipelineRunner(warehouse, ctx.home());
             out.println("quickstart: running " + spec.name() + " for " + dates.get(0) + " .. " + dates.get(dates.size() - 1));
             code = RunCommand.runRange(runner, spec, dates.get(0), dates.get(dates.size() - 1),
-                    new RunOptions(false, System.getProperty("user.name"), "quickstart", false), out);
+                    new RunOptions(false, System.getProperty("user.name"), "quickstart", false), out,
+                    dev.sluice.app.console.TerminalLines.stderr(), ctx.home());
         }
         out.printf(java.util.Locale.ROOT, "quickstart finished in %s%n%n", RunReport.seconds((System.nanoTime() - started) / 1_000_000));
-        out.println("""
+        out.print("""
                 What to look at next:
                   ./sluice sql "SELECT * FROM gold.airport_daily_delays WHERE flight_date = DATE '2001-02-22' ORDER BY flights DESC"
                   ./sluice sql "SELECT rule_id, partition_key, source, source_pos, record_json FROM sluice.quarantine"
@@ -62,7 +63,8 @@ final class QuickstartCommand implements Callable<Integer> {
                   ./sluice lineage columns gold.airport_daily_delays.avg_delay_min
                   ./sluice run flights --partition 2001-02-22            (refused: already COMPLETED)
                   ./sluice run flights --partition 2001-02-22 --rerun    (attempt 1; Silver and Gold stay identical)
-                  the full log of every run: """ + ctx.home().resolve("logs/sluice.log"));
+                  the full log of every run: %s
+                """.formatted(ctx.home().resolve("logs/sluice.log")));
         return code;
     }
 

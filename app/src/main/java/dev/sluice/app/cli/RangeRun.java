@@ -7,41 +7,47 @@ import dev.sluice.batch.job.RunSummary;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.Partition;
 import dev.sluice.core.SluiceException;
-import java.io.PrintStream;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
-import me.tongfei.progressbar.ConsoleProgressBarConsumer;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
+import dev.sluice.app.console.ProgressDisplay;
+import dev.sluice.app.console.TerminalLines;
 
 /**
- * Runs each daily partition of an inclusive date range in order, with a progress bar. A COMPLETED
- * partition is skipped (unless rerun); a failure does not stop the partitions after it.
+ * Runs each daily partition of an inclusive date range in order, with a progress bar (log lines print
+ * above it). A COMPLETED partition is skipped (unless rerun); a failure does not stop the partitions
+ * after it.
  */
 final class RangeRun {
 
     private RangeRun() {
     }
 
-    static List<PartitionOutcome> run(PipelineRunner runner, PipelineSpec spec, LocalDate from, LocalDate to,
-            RunOptions options, PrintStream progressStream) {
+    /**
+     * The outcomes of a range run, in partition order.
+     *
+     * @param warnings warnings and errors the log printed on the terminal meanwhile (above the bar)
+     */
+    record Result(List<PartitionOutcome> outcomes, long warnings) {
+    }
+
+    /** Runs {@code from} … {@code to} with a progress bar on {@code terminal}. */
+    static Result run(PipelineRunner runner, PipelineSpec spec, LocalDate from, LocalDate to,
+            RunOptions options, TerminalLines terminal) {
         List<PartitionOutcome> outcomes = new ArrayList<>();
         long days = to.toEpochDay() - from.toEpochDay() + 1;
-        try (ProgressBar bar = new ProgressBarBuilder().setTaskName(spec.name()).setInitialMax(days)
-                .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(500).showSpeed()
-                .setConsumer(new ConsoleProgressBarConsumer(progressStream)).build()) {
+        try (ProgressDisplay bar = new ProgressDisplay(spec.name(), days, terminal)) {
             for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
                 Partition p = Partition.daily(d);
-                bar.setExtraMessage(" " + p.key());
-                outcomes.add(dev.sluice.batch.job.RunControl.get().shuttingDown()
+                bar.message(p.key() + " running");
+                PartitionOutcome o = dev.sluice.batch.job.RunControl.get().shuttingDown()
                         ? new PartitionOutcome(p, "STOPPED", null, "not started: the process is shutting down")
-                        : one(runner, spec, p, options));
-                bar.step();
+                        : one(runner, spec, p, options);
+                outcomes.add(o);
+                bar.step(p.key() + " " + o.status());
             }
+            return new Result(outcomes, bar.warnings());
         }
-        return outcomes;
     }
 
     private static PartitionOutcome one(PipelineRunner runner, PipelineSpec spec, Partition p, RunOptions options) {

@@ -1,5 +1,6 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.app.console.TerminalLines;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunSummary;
@@ -97,20 +98,27 @@ final class RunCommand implements Callable<Integer> {
                 throw new dev.sluice.core.BadInputException("--from/--to", -1, null, "ranges are of daily partitions; pipeline "
                         + spec.name() + " is partitioned " + spec.partitionKind().id() + ": run its partitions one by one with --partition");
             }
-            return runRange(runner, spec, which.range.from, which.range.to, options, out);
+            return runRange(runner, spec, which.range.from, which.range.to, options, out, TerminalLines.stderr(), ctx.home());
         }
     }
 
+    /**
+     * Runs an inclusive range with a progress bar on {@code terminal}, then prints the table, the wall
+     * time and how many warnings were printed above the bar and where they are in full
+     * ({@code home}/logs).
+     */
     static int runRange(PipelineRunner runner, PipelineSpec spec, LocalDate from, LocalDate to, RunOptions options,
-            PrintWriter out) {
+            PrintWriter out, TerminalLines terminal, java.nio.file.Path home) {
         if (to.isBefore(from)) {
             throw new dev.sluice.core.BadInputException("--to", -1, null, to + " is before --from " + from);
         }
         long started = System.nanoTime();
-        List<dev.sluice.batch.backfill.PartitionOutcome> outcomes = RangeRun.run(runner, spec, from, to, options, System.err);
+        RangeRun.Result result = RangeRun.run(runner, spec, from, to, options, terminal);
+        List<dev.sluice.batch.backfill.PartitionOutcome> outcomes = result.outcomes();
         RunReport.printTable(out, outcomes);
         out.printf(java.util.Locale.ROOT, "%d partitions in %s wall time%n", outcomes.size(),
                 RunReport.seconds((System.nanoTime() - started) / 1_000_000));
+        RunReport.printWarnings(out, result.warnings(), home);
         boolean failed = outcomes.stream().anyMatch(o -> o.status().equals("FAILED"));
         boolean refused = outcomes.stream().anyMatch(o -> o.status().equals("REFUSED"));
         boolean missing = outcomes.stream().anyMatch(o -> o.status().equals("MISSING") || o.status().equals("INVALID"));

@@ -79,6 +79,17 @@ final class RunReport {
         }
     }
 
+    /**
+     * How many warnings (and errors) were printed above a progress bar, and where each is in full:
+     * the log file, with its run, pipeline and partition. Nothing when there were none.
+     */
+    static void printWarnings(PrintWriter out, long warnings, java.nio.file.Path home) {
+        if (warnings > 0) {
+            out.printf(Locale.ROOT, "%,d warning(s) printed above; each in full, with its run and partition, in %s%n", warnings,
+                    home.resolve("logs/sluice.log"));
+        }
+    }
+
     static String seconds(long ms) {
         return String.format(Locale.ROOT, "%.2f s", ms / 1000.0);
     }

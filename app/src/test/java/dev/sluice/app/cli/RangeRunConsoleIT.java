@@ -1,0 +1,83 @@
+package dev.sluice.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.filter.ThresholdFilter;
+import dev.sluice.app.console.TerminalAppender;
+import dev.sluice.app.console.TerminalLines;
+import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.testkit.TestHome;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.warehouse.Warehouse;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A range run's console, captured: the real log's warnings (through the sluice console appender)
+ * print on lines of their own above the progress bar, never glued onto it; the bar's rate and ETA
+ * are "?" until two partitions are done; the summary counts the warnings and names the log file.
+ */
+class RangeRunConsoleIT {
+
+    @Test
+    void warningsPrintAboveTheBarAndTheSummaryCountsThem() {
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        TerminalLines terminal = new TerminalLines(new PrintStream(console, true, StandardCharsets.UTF_8));
+        LoggerContext logging = (LoggerContext) LoggerFactory.getILoggerFactory();
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(logging);
+        encoder.setPattern("%-5level %logger{30} - %msg%n%nopex");
+        encoder.start();
+        ThresholdFilter warn = new ThresholdFilter();
+        warn.setLevel("WARN");
+        warn.start();
+        TerminalAppender appender = new TerminalAppender();
+        appender.setContext(logging);
+        appender.setName("captured-console");
+        appender.setEncoder(encoder);
+        appender.setLines(terminal);
+        appender.addFilter(warn);
+        appender.start();
+        Logger root = logging.getLogger(Logger.ROOT_LOGGER_NAME);
+        root.addAppender(appender);
+        StringWriter out = new StringWriter();
+        PipelineSpec spec = TestHome.flightsSpec(TestHome.freshH2Url(), "sa", "");
+        int code;
+        long summaryWarnings;
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
+            code = RunCommand.runRange(runner, spec, LocalDate.parse("2001-06-30"), LocalDate.parse("2001-07-01"), RunOptions.plain(),
+                    new PrintWriter(out, true), terminal, TestHome.withSampleData());
+            summaryWarnings = w.dsl().fetchCount(w.dsl().selectFrom("sluice.quality_results").where("status = 'WARNED'"));
+        } finally {
+            root.detachAppender(appender);
+            appender.stop();
+        }
+        assertThat(code).as(out.toString()).isZero();
+        String text = console.toString(StandardCharsets.UTF_8);
+        // what a terminal shows of each line: the text after its last carriage return
+        List<String> shown = Arrays.stream(text.split("\n")).map(l -> l.substring(l.lastIndexOf('\r') + 1)).toList();
+        List<String> warnings = shown.stream().filter(l -> l.contains("WARN")).toList();
+        // 2001-06-30: exact duplicates; 2001-07-01: an incomplete day (each WARNED quality result is one warning line)
+        assertThat(warnings).hasSize((int) summaryWarnings).hasSizeGreaterThanOrEqualTo(2)
+                .allSatisfy(l -> assertThat(l).startsWith("WARN  d.s.batch.job.PipelineRunner - quality "));
+        assertThat(text).as("no warning glued onto the bar's line").doesNotContainPattern("(?s)\\] [0-9]/2 [^\\r\\n]*WARN");
+        assertThat(text).contains("\rflights   0% [").contains("0/2 (0:00:00 / ?) ?/min 2001-06-30 running")
+                .containsPattern("1/2 \\(\\d+:\\d\\d:\\d\\d / \\?\\) \\?/min 2001-07-01 running")
+                .containsPattern("2/2 \\(\\d+:\\d\\d:\\d\\d / 0:00:00\\) \\d+\\.\\d/min 2001-07-01 COMPLETED");
+        assertThat(out.toString()).contains("2 partitions in ").endsWith(summaryWarnings + " warning(s) printed above; each in full, with its run"
+                + " and partition, in " + TestHome.withSampleData().resolve("logs/sluice.log") + "\n");
+    }
+}
