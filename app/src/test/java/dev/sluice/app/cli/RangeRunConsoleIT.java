@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A range run's console, captured: the real log's warnings (through the sluice console appender)
- * print on lines of their own above the progress bar, never glued onto it; the bar's rate and ETA
- * are "?" until two partitions are done; the summary counts the warnings and names the log file.
+ * print on lines of their own above the progress bar, never glued onto it; the bar's last drawing
+ * has the rate per minute; the summary counts the warnings and names the log file. Nothing here
+ * depends on when the bar's thread draws.
  */
 class RangeRunConsoleIT {
 
@@ -74,9 +75,10 @@ class RangeRunConsoleIT {
         assertThat(warnings).hasSize((int) summaryWarnings).hasSizeGreaterThanOrEqualTo(2)
                 .allSatisfy(l -> assertThat(l).startsWith("WARN  d.s.batch.job.PipelineRunner - quality "));
         assertThat(text).as("no warning glued onto the bar's line").doesNotContainPattern("(?s)\\] [0-9]/2 [^\\r\\n]*WARN");
-        assertThat(text).contains("\rflights   0% [").contains("0/2 (0:00:00 / ?) ?/min 2001-06-30 running")
-                .containsPattern("1/2 \\(\\d+:\\d\\d:\\d\\d / \\?\\) \\?/min 2001-07-01 running")
-                .containsPattern("2/2 \\(\\d+:\\d\\d:\\d\\d / 0:00:00\\) \\d+\\.\\d/min 2001-07-01 COMPLETED");
+        // the bar redraws from its own thread every 500 ms, so only its last drawing (by close) is certain;
+        // the "?" before the second partition is RecentRateTest's
+        assertThat(shown.get(shown.size() - 1).stripTrailing()).matches("flights 100% \\[=+\\] 2/2 \\(\\d+:\\d\\d:\\d\\d / 0:00:00\\)"
+                + " \\d+\\.\\d/min 2001-07-01 COMPLETED");
         assertThat(out.toString()).contains("2 partitions in ").endsWith(summaryWarnings + " warning(s) printed above; each in full, with its run"
                 + " and partition, in " + TestHome.withSampleData().resolve("logs/sluice.log") + "\n");
     }
