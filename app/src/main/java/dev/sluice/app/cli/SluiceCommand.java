@@ -42,7 +42,15 @@ public final class SluiceCommand implements Runnable {
 
     /** Runs the command line with the process environment and returns the exit code. */
     public static int execute(String... args) {
-        return execute(SluiceEnvironment.system(), new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+        PrintWriter out = new PrintWriter(System.out, true);
+        PrintWriter err = new PrintWriter(System.err, true);
+        try {
+            return execute(SluiceEnvironment.system(), out, err, args);
+        } finally {
+            // autoflush flushes println and printf only: a command's last print() must not be lost at System.exit
+            out.flush();
+            err.flush();
+        }
     }
 
     /** Runs the command line in {@code env}, writing to {@code out} and {@code err}. */
