@@ -78,8 +78,9 @@ class RollbackIT {
 
         Outcome missing = sluice(env, "rollback", specPath, "gold.airport_daily_delays", "--partition", "2001-07-01",
                 "--to-version", "9", "--reason", "x");
-        assertThat(missing.code()).isEqualTo(ExitCodes.RUN_FAILED);
-        assertThat(missing.err()).contains("does not keep version 9 (kept: [1, 2]");
+        assertThat(missing.code()).as("a version not kept is a request that cannot be met, not a failed run").isEqualTo(ExitCodes.INVALID);
+        assertThat(missing.err()).startsWith("sluice: --to-version: gold.airport_daily_delays partition 2001-07-01 does not keep version 9"
+                + " (kept: [1, 2]");
 
         PipelineSpec s = TestHome.flightsSpec(env.get("SLUICE_WAREHOUSE_URL"), "sa", "");
         try (Warehouse w = Warehouse.open(s.warehouse())) {

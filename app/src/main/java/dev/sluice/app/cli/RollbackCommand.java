@@ -18,7 +18,8 @@ import picocli.CommandLine.Parameters;
  * {@code sluice rollback <pipeline> <dataset> --partition P [--to-version V] --reason R}: publishes
  * a kept earlier version of a Silver/Gold partition again, atomically, recorded with who, when and why.
  * Asking for the version already published (with {@code --to-version}, or by repeating a plain
- * rollback) changes nothing and exits 0 ("already at version V").
+ * rollback) changes nothing and exits 0 ("already at version V"); a version that is not kept, or none
+ * before the published one, is exit 2.
  */
 @Command(name = "rollback", mixinStandardHelpOptions = true,
         description = "Publish a kept earlier version of a Silver/Gold partition again (recorded in sluice.rollback_log).")
@@ -73,8 +74,14 @@ final class RollbackCommand implements Callable<Integer> {
                         + "; nothing changed. Kept versions " + versions.kept(ref, p) + (toVersion == null ? ": --to-version V publishes another" : ""));
                 return ExitCodes.OK;
             }
-            int to = new TransactionTemplate(w.transactionManager()).execute(status ->
-                    versions.rollback(ref, p, toVersion, System.getProperty("user.name"), reason));
+            int to;
+            try {
+                to = new TransactionTemplate(w.transactionManager()).execute(status ->
+                        versions.rollback(ref, p, toVersion, System.getProperty("user.name"), reason));
+            } catch (dev.sluice.core.SluiceException e) {
+                // nothing published, no earlier version, or not that one: a request that cannot be met (exit 2), not a failed run
+                throw new BadInputException(toVersion != null ? "--to-version" : "DATASET", -1, null, e.getMessage(), e);
+            }
             command.commandLine().getOut().println(ref + " partition " + p + ": published version " + to
                     + " (was " + from + "); kept versions " + versions.kept(ref, p));
             command.commandLine().getOut().println("Tables built from it are not rebuilt: re-run them with --rerun if they must follow.");
