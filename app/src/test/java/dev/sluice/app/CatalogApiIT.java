@@ -9,7 +9,7 @@ import dev.sluice.app.serve.LineageServer;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunSummary;
-import dev.sluice.batch.lineage.LineageRepository;
+import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.Partition;

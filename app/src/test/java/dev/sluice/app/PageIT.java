@@ -8,7 +8,7 @@ import dev.sluice.app.serve.WarehouseMetrics;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunSummary;
-import dev.sluice.batch.lineage.LineageRepository;
+import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.PipelineSpecLoader;

@@ -3,7 +3,7 @@ package dev.sluice.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.app.serve.LineageServer;
-import dev.sluice.batch.lineage.LineageRepository;
+import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.WarehouseSpec;

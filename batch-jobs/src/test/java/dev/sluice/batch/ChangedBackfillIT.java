@@ -8,7 +8,7 @@ import dev.sluice.batch.backfill.BackfillReport;
 import dev.sluice.batch.backfill.PartitionOutcome;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
-import dev.sluice.batch.lineage.LineageRepository;
+import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;

@@ -139,7 +139,7 @@ class LineageEventsIT {
     @Test
     void theStoreAnswersUpstreamDownstreamAndRuns() throws Exception {
         run(TestHome.projectRoot().resolve("pipelines/flights.yaml"), "2001-07-01", dir.resolve("store.ndjson"), w -> {
-            var repo = new dev.sluice.batch.lineage.LineageRepository(w.dsl());
+            var repo = new dev.sluice.lineage.store.LineageRepository(w.dsl());
             assertThat(repo.upstream("gold.airport_daily_delays", 10)).extracting(e -> e.from() + " -> " + e.to()).containsExactlyInAnyOrder(
                     "silver.flights -> gold.airport_daily_delays",
                     "bronze.flights_raw -> silver.flights", "silver.airports -> silver.flights",

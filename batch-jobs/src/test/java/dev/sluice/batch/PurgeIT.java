@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
-import dev.sluice.batch.lineage.LineageRepository;
+import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.batch.purge.Purge;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.warehouse.Warehouse;

@@ -1,6 +1,6 @@
 package dev.sluice.bench;
 
-import dev.sluice.batch.lineage.LineageRepository;
+import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.WarehouseSpec;
 import java.time.OffsetDateTime;

@@ -1,8 +1,8 @@
 package dev.sluice.app.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sluice.batch.lineage.LineageRepository;
-import dev.sluice.batch.lineage.LineageRepository.Edge;
+import dev.sluice.lineage.store.LineageRepository;
+import dev.sluice.lineage.store.LineageRepository.Edge;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;

@@ -104,7 +104,7 @@ final class SchedulerCommand implements Callable<Integer> {
                 java.time.Clock clock = java.time.Clock.systemUTC();
                 try {
                     server = new dev.sluice.app.serve.LineageServer(new java.net.InetSocketAddress(bind, servePort),
-                            new dev.sluice.batch.lineage.LineageRepository(warehouse.dsl()), ctx.env().apply("SLUICE_API_TOKEN"),
+                            new dev.sluice.lineage.store.LineageRepository(warehouse.dsl()), ctx.env().apply("SLUICE_API_TOKEN"),
                             new dev.sluice.app.serve.CatalogApi(warehouse.dsl(), first, clock),
                             new dev.sluice.app.serve.WarehouseMetrics(warehouse.dsl(), first, clock, scheduler.lineage()));
                 } catch (java.io.IOException e) {

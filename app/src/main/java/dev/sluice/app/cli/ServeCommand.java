@@ -1,7 +1,7 @@
 package dev.sluice.app.cli;
 
 import dev.sluice.app.serve.LineageServer;
-import dev.sluice.batch.lineage.LineageRepository;
+import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.batch.freshness.DatasetFreshness;
 import dev.sluice.batch.freshness.FreshnessMonitor;
-import dev.sluice.batch.lineage.LineageRepository;
+import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.DatasetRef;
 import java.io.IOException;

@@ -11,7 +11,7 @@ import dev.sluice.batch.job.RunRecord;
 import dev.sluice.batch.job.RunRefusedException;
 import dev.sluice.batch.job.RunRepository;
 import dev.sluice.batch.job.RunSummary;
-import dev.sluice.batch.lineage.LineageRepository;
+import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.BadInputException;

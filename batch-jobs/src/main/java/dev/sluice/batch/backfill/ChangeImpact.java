@@ -1,7 +1,7 @@
 package dev.sluice.batch.backfill;
 
-import dev.sluice.batch.lineage.ColumnLineage;
-import dev.sluice.batch.lineage.LineageRepository;
+import dev.sluice.lineage.store.ColumnLineage;
+import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.BadInputException;

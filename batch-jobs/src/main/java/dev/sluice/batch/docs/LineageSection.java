@@ -1,6 +1,6 @@
 package dev.sluice.batch.docs;
 
-import dev.sluice.batch.lineage.ColumnLineage;
+import dev.sluice.lineage.store.ColumnLineage;
 import dev.sluice.config.HotPathSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;

@@ -137,7 +137,7 @@ final class LineageListener implements JobExecutionListener {
             outputs.add(withColumns(table(table, null, done ? se.getWriteCount() : null), table, landing));
         } else {
             spec.table(table.inputTable().orElseThrow()).ifPresent(in -> inputs.add(table.isRollup() ? rolledUp(in, table) : table(in, null, null)));
-            dev.sluice.batch.lineage.ColumnLineage.referenced(spec, table).forEach(t -> inputs.add(table(t, null, null)));
+            dev.sluice.lineage.store.ColumnLineage.referenced(spec, table).forEach(t -> inputs.add(table(t, null, null)));
             String version = done && ctx.containsKey(StepMetrics.VERSION) ? Integer.toString(ctx.getInt(StepMetrics.VERSION)) : null;
             outputs.add(withColumns(table(table, version, done ? se.getWriteCount() : null), table, null));
         }
@@ -174,7 +174,7 @@ final class LineageListener implements JobExecutionListener {
     /** {@code d} with the column lineage of {@code table} (a Bronze table's columns come from {@code landing}). */
     private LineageDataset withColumns(LineageDataset d, TableSpec table, @Nullable LineageDataset landing) {
         List<LineageDataset.ColumnInput> columns = new ArrayList<>();
-        for (dev.sluice.batch.lineage.ColumnLineage.Input in : dev.sluice.batch.lineage.ColumnLineage.of(spec, table)) {
+        for (dev.sluice.lineage.store.ColumnLineage.Input in : dev.sluice.lineage.store.ColumnLineage.of(spec, table)) {
             String ns = landing != null ? landing.namespace() : warehouse;
             String name = landing != null ? landing.name() : in.dataset();
             columns.add(new LineageDataset.ColumnInput(in.column(), ns, name, in.field(), in.subtype(), in.masking()));

@@ -346,7 +346,7 @@ public final class PipelineRunner {
             RunOptions options) {
         try {
             dev.sluice.lineage.LineageEmitter emitter = lineage.track(dev.sluice.lineage.LineageEmitter.of(spec.lineage(), VERSION,
-                    new dev.sluice.batch.lineage.LineageRepository(warehouse.dsl())));
+                    new dev.sluice.lineage.store.LineageRepository(warehouse.dsl())));
             JobExecution execution;
             try (emitter) {
                 execution = batch.operator().start(jobs.job(spec, partition, run, emitter, restart, options.parent(), options.gates(),

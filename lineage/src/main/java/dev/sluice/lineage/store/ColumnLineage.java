@@ -1,4 +1,4 @@
-package dev.sluice.batch.lineage;
+package dev.sluice.lineage.store;
 
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.PiiPolicy;

@@ -1,4 +1,4 @@
-package dev.sluice.batch.lineage;
+package dev.sluice.lineage.store;
 
 import dev.sluice.core.Partition;
 import dev.sluice.lineage.LineageDataset;
