@@ -3,7 +3,7 @@ package dev.sluice.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.batch.bronze.LocalParquetFile;
+import dev.sluice.formats.LocalParquetFile;
 import dev.sluice.batch.contract.ContractViolationException;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;

@@ -2,7 +2,7 @@ package dev.sluice.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.batch.bronze.LocalParquetFile;
+import dev.sluice.formats.LocalParquetFile;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.testkit.TestHome;

@@ -1,7 +1,7 @@
 package dev.sluice.bench;
 
-import dev.sluice.batch.bronze.LocalParquetFile;
-import dev.sluice.batch.bronze.ParquetTimestamps;
+import dev.sluice.formats.LocalParquetFile;
+import dev.sluice.formats.ParquetTimestamps;
 import dev.sluice.batch.job.BatchInfrastructure;
 import dev.sluice.warehouse.Warehouse;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.sluice.app.cli;
 
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
-import dev.sluice.batch.landing.SampleDataInstaller;
+import dev.sluice.sampledata.SampleDataInstaller;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import java.io.IOException;

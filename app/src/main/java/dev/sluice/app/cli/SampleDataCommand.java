@@ -1,7 +1,7 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.batch.landing.SampleDataInstaller;
-import dev.sluice.batch.landing.SampleDataSpec;
+import dev.sluice.sampledata.SampleDataInstaller;
+import dev.sluice.sampledata.SampleDataSpec;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -4,6 +4,7 @@ import dev.sluice.config.SourceSpec;
 import dev.sluice.core.BadInputException;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
+import dev.sluice.formats.FileDigest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -160,7 +161,7 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
             }
             List<LandedFile> files = new ArrayList<>();
             for (Path p : LandingFiles.list(path)) {
-                files.add(new LandedFile(p, display(p), RowHasher.sha256(p), Files.size(p), -1));
+                files.add(new LandedFile(p, display(p), FileDigest.sha256(p), Files.size(p), -1));
             }
             return files;
         } catch (IOException e) {

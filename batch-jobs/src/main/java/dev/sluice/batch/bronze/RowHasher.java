@@ -46,18 +46,4 @@ public final class RowHasher {
     static String text(@org.jspecify.annotations.Nullable Object v) {
         return v == null ? "\\N" : v instanceof java.math.BigDecimal d ? d.toPlainString() : v.toString();
     }
-
-    /** SHA-256 (hex) of a file's bytes. */
-    public static String sha256(java.nio.file.Path file) throws java.io.IOException {
-        try (var in = java.nio.file.Files.newInputStream(file)) {
-            MessageDigest d = MessageDigest.getInstance("SHA-256");
-            byte[] buf = new byte[1 << 16];
-            for (int n; (n = in.read(buf)) > 0; ) {
-                d.update(buf, 0, n);
-            }
-            return HEX.formatHex(d.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

@@ -2,7 +2,7 @@ package dev.sluice.batch.contract;
 
 import dev.sluice.batch.bronze.CsvFile;
 import dev.sluice.batch.bronze.LandingFiles;
-import dev.sluice.batch.bronze.LocalParquetFile;
+import dev.sluice.formats.LocalParquetFile;
 import dev.sluice.config.ColumnType;
 import dev.sluice.config.DecimalSpec;
 import dev.sluice.config.SchemaDiff.FileColumn;

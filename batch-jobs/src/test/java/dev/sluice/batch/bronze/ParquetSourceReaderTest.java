@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.ColumnType;
 import dev.sluice.config.DecimalSpec;
+import dev.sluice.formats.LocalParquetFile;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.sluice.batch.testkit;
 
-import dev.sluice.batch.landing.SampleDataInstaller;
-import dev.sluice.batch.landing.SampleDataSpec;
+import dev.sluice.sampledata.SampleDataInstaller;
+import dev.sluice.sampledata.SampleDataSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.config.SluiceEnvironment;

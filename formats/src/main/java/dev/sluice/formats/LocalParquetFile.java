@@ -1,4 +1,4 @@
-package dev.sluice.batch.bronze;
+package dev.sluice.formats;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;

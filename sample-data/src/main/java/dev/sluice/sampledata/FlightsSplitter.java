@@ -1,7 +1,7 @@
-package dev.sluice.batch.landing;
+package dev.sluice.sampledata;
 
-import dev.sluice.batch.bronze.LocalParquetFile;
-import dev.sluice.batch.bronze.ParquetTimestamps;
+import dev.sluice.formats.LocalParquetFile;
+import dev.sluice.formats.ParquetTimestamps;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.sluice.batch.landing;
+package dev.sluice.sampledata;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,7 +1,7 @@
-package dev.sluice.batch.landing;
+package dev.sluice.sampledata;
 
-import dev.sluice.batch.bronze.RowHasher;
 import dev.sluice.core.SluiceException;
+import dev.sluice.formats.FileDigest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -79,10 +79,10 @@ public final class SampleDataInstaller {
             Path cache = Files.createDirectories(home.resolve("cache"));
             Path landing = Files.createDirectories(home.resolve("landing"));
             Path tarball = cache.resolve(tarballName(spec.packageSpec()));
-            if (!Files.isRegularFile(tarball) || !spec.sha256().equals(RowHasher.sha256(tarball))) {
+            if (!Files.isRegularFile(tarball) || !spec.sha256().equals(FileDigest.sha256(tarball))) {
                 pack(cache, tarball);
             }
-            String sha = RowHasher.sha256(tarball);
+            String sha = FileDigest.sha256(tarball);
             if (!sha.equals(spec.sha256())) {
                 Files.deleteIfExists(tarball);
                 throw new SluiceException("the sample tarball " + tarball.getFileName() + " has SHA-256 " + sha
@@ -179,7 +179,7 @@ public final class SampleDataInstaller {
             try (Stream<Path> files = Files.walk(landing)) {
                 for (Path f : files.filter(Files::isRegularFile).filter(f -> !f.startsWith(staging))
                         .filter(f -> !f.getFileName().toString().startsWith(".")).sorted().toList()) {
-                    manifest.setProperty("file." + landing.relativize(f), RowHasher.sha256(f));
+                    manifest.setProperty("file." + landing.relativize(f), FileDigest.sha256(f));
                 }
             }
             Path tmp = landing.resolve(MANIFEST + ".tmp");
@@ -219,7 +219,7 @@ public final class SampleDataInstaller {
         for (Path rel : staged) {
             Path target = to.resolve(rel);
             String recorded = previous.getProperty("file." + landing.relativize(target));
-            if (recorded != null && Files.isRegularFile(target) && recorded.equals(RowHasher.sha256(target))) {
+            if (recorded != null && Files.isRegularFile(target) && recorded.equals(FileDigest.sha256(target))) {
                 continue;
             }
             Files.createDirectories(target.getParent());
@@ -263,7 +263,7 @@ public final class SampleDataInstaller {
         }
         for (Map.Entry<String, String> e : files.entrySet()) {
             Path f = landing.resolve(e.getKey());
-            if (!Files.isRegularFile(f) || !e.getValue().equals(RowHasher.sha256(f))) {
+            if (!Files.isRegularFile(f) || !e.getValue().equals(FileDigest.sha256(f))) {
                 return false;
             }
         }

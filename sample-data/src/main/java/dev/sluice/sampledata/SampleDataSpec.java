@@ -1,4 +1,4 @@
-package dev.sluice.batch.landing;
+package dev.sluice.sampledata;
 
 import java.io.IOException;
 import java.io.InputStream;
