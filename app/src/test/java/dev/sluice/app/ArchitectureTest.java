@@ -1,6 +1,7 @@
 package dev.sluice.app;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -8,13 +9,18 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine import rules of ../shared/STYLE.md, checked over every Sluice module on this
- * classpath: each engine only where it is allowed, and the domain modules free of Spring.
+ * The engine import rules of ../shared/STYLE.md and the module boundaries of README "Modules",
+ * checked over every Sluice module on this classpath: each engine only where it is allowed, the
+ * domain modules free of Spring, each module used only by the modules above it, the lineage store
+ * and the operations module only where they belong.
  */
 class ArchitectureTest {
 
+    /** Main classes only: neither this module's tests nor the test kit of batch-jobs' test jar. */
     private static final JavaClasses SLUICE = new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.sluice");
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .withImportOption(location -> !location.contains("-tests.jar"))
+            .importPackages("dev.sluice");
 
     @Test
     void sparkAndDeequOnlyInTheQualityEngine() {
@@ -49,6 +55,50 @@ class ArchitectureTest {
     void coreAndConfigStayFreeOfFrameworks() {
         noClasses().that().resideInAnyPackage("dev.sluice.core..", "dev.sluice.config..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "org.jooq..", "org.apache..")
+                .check(SLUICE);
+    }
+
+    @Test
+    void modulesAreUsedOnlyByTheModulesAboveThem() {
+        layeredArchitecture().consideringOnlyDependenciesInAnyPackage("dev.sluice..")
+                .layer("core").definedBy("dev.sluice.core..")
+                .layer("formats").definedBy("dev.sluice.formats..")
+                .layer("config").definedBy("dev.sluice.config..")
+                .layer("warehouse").definedBy("dev.sluice.warehouse..")
+                .layer("quality").definedBy("dev.sluice.quality..")
+                .layer("lineage").definedBy("dev.sluice.lineage..")
+                .layer("sample-data").definedBy("dev.sluice.sampledata..")
+                .layer("batch-jobs").definedBy("dev.sluice.batch..")
+                .layer("operations").definedBy("dev.sluice.operations..")
+                .layer("hot-path").definedBy("dev.sluice.hotpath..")
+                .layer("app").definedBy("dev.sluice.app..")
+                .whereLayer("app").mayNotBeAccessedByAnyLayer()
+                .whereLayer("operations").mayOnlyBeAccessedByLayers("app")
+                .whereLayer("hot-path").mayOnlyBeAccessedByLayers("app")
+                .whereLayer("batch-jobs").mayOnlyBeAccessedByLayers("operations", "app")
+                .whereLayer("sample-data").mayOnlyBeAccessedByLayers("app")
+                .whereLayer("lineage").mayOnlyBeAccessedByLayers("batch-jobs", "operations", "app")
+                .whereLayer("quality").mayOnlyBeAccessedByLayers("batch-jobs", "operations", "app")
+                .whereLayer("warehouse").mayOnlyBeAccessedByLayers("lineage", "batch-jobs", "operations", "hot-path", "app")
+                .whereLayer("config").mayOnlyBeAccessedByLayers("warehouse", "quality", "lineage", "batch-jobs", "operations",
+                        "hot-path", "app")
+                .whereLayer("formats").mayOnlyBeAccessedByLayers("sample-data", "batch-jobs", "app")
+                .check(SLUICE);
+    }
+
+    @Test
+    void theLineageStoreIsReadByTheEngineTheOperationsAndTheCommandsOnly() {
+        noClasses().that().resideOutsideOfPackages("dev.sluice.lineage..", "dev.sluice.batch.job..", "dev.sluice.batch.backfill..",
+                        "dev.sluice.operations..", "dev.sluice.app..", "dev.sluice.bench..")
+                .should().dependOnClassesThat().resideInAPackage("dev.sluice.lineage.store..")
+                .check(SLUICE);
+    }
+
+    @Test
+    void theJobEngineKnowsNothingOfWhatFollowsItsRuns() {
+        // alerts hear of runs through RunListener: the engine never calls operations
+        noClasses().that().resideInAPackage("dev.sluice.batch..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.operations..", "dev.sluice.sampledata..", "dev.sluice.app..")
                 .check(SLUICE);
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.app.cli.ExitCodes;
 import dev.sluice.app.cli.SluiceCommand;
-import dev.sluice.batch.docs.DesignDocument;
+import dev.sluice.operations.docs.DesignDocument;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.SluiceEnvironment;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunSummary;
+import dev.sluice.batch.testkit.PiiTestKey;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.warehouse.Warehouse;
@@ -40,8 +41,7 @@ import org.junit.jupiter.api.Test;
  */
 class LaRiotsPiiIT {
 
-    /** A test key (48 bytes); real keys come from the environment. */
-    static final String KEY = "la-riots-test-key-0123456789abcdef0123456789abcd";
+    static final String KEY = PiiTestKey.KEY;
     static final List<String> PII_COLUMNS = List.of("first_name", "last_name", "address", "longitude", "latitude");
 
     static List<CSVRecord> rawRows() throws Exception {
@@ -51,9 +51,7 @@ class LaRiotsPiiIT {
     }
 
     static String hmac(String value) throws Exception {
-        Mac mac = Mac.getInstance("HmacSHA256");
-        mac.init(new SecretKeySpec(KEY.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-        return "v1:" + HexFormat.of().formatHex(mac.doFinal(value.getBytes(StandardCharsets.UTF_8)));
+        return PiiTestKey.hmac(value);
     }
 
     static String shape(String value) {

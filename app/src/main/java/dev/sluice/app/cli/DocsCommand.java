@@ -1,7 +1,7 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.batch.docs.DesignDocument;
-import dev.sluice.batch.docs.RunHistory;
+import dev.sluice.operations.docs.DesignDocument;
+import dev.sluice.operations.docs.RunHistory;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
 import dev.sluice.core.SluiceException;

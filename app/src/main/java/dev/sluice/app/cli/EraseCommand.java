@@ -1,6 +1,6 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.batch.erase.Erasure;
+import dev.sluice.operations.erase.Erasure;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import java.util.concurrent.Callable;

@@ -54,7 +54,7 @@ final class LineageCommand implements Runnable {
             for (var t : spec.tables()) {
                 columns.put(t.table().qualifiedName(), t.columns().stream().map(dev.sluice.config.ColumnSpec::name).toList());
             }
-            var landing = new dev.sluice.batch.docs.LandingNames(home);
+            var landing = new dev.sluice.operations.docs.LandingNames(home);
             for (var src : spec.sources()) {
                 columns.put(landing.dataset(src), src.contract().columns().stream().map(dev.sluice.config.ColumnSpec::name).toList());
             }

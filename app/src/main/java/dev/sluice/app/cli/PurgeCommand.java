@@ -1,6 +1,6 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.batch.purge.Purge;
+import dev.sluice.operations.purge.Purge;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;

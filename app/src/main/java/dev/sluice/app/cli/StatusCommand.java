@@ -3,8 +3,8 @@ package dev.sluice.app.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.batch.freshness.DatasetFreshness;
-import dev.sluice.batch.freshness.FreshnessMonitor;
+import dev.sluice.operations.freshness.DatasetFreshness;
+import dev.sluice.operations.freshness.FreshnessMonitor;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import java.io.PrintWriter;
@@ -178,7 +178,7 @@ final class StatusCommand implements Callable<Integer> {
     }
 
     /** Worse states rank higher: ok, never, warn, breach. */
-    private static int severity(dev.sluice.batch.freshness.FreshnessState s) {
+    private static int severity(dev.sluice.operations.freshness.FreshnessState s) {
         return switch (s) {
             case OK -> 0;
             case NEVER -> 1;

@@ -1,7 +1,7 @@
 package dev.sluice.app.schedule;
 
-import dev.sluice.batch.alert.AlertSink;
-import dev.sluice.batch.freshness.FreshnessMonitor;
+import dev.sluice.operations.alert.AlertSink;
+import dev.sluice.operations.freshness.FreshnessMonitor;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.SluiceException;
 import java.time.Clock;

@@ -2,8 +2,8 @@ package dev.sluice.app.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sluice.batch.freshness.DatasetFreshness;
-import dev.sluice.batch.freshness.FreshnessMonitor;
+import dev.sluice.operations.freshness.DatasetFreshness;
+import dev.sluice.operations.freshness.FreshnessMonitor;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.lineage.LineageEmitter;
 import dev.sluice.lineage.LineageTally;

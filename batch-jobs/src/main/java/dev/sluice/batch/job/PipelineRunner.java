@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +56,7 @@ public final class PipelineRunner {
     static final String VERSION = java.util.Objects.requireNonNullElse(PipelineRunner.class.getPackage().getImplementationVersion(), "dev");
     private final RunRepository runs;
     private final Path home;
+    private final List<RunListener> listeners;
     private final dev.sluice.lineage.LineageTally lineage = new dev.sluice.lineage.LineageTally();
 
     /**
@@ -66,6 +68,7 @@ public final class PipelineRunner {
         this.jobs = new MedallionJobFactory(warehouse, batch, home);
         this.runs = new RunRepository(warehouse.dsl());
         this.home = home;
+        this.listeners = ServiceLoader.load(RunListener.class).stream().map(ServiceLoader.Provider::get).toList();
     }
 
     /**
@@ -209,22 +212,20 @@ public final class PipelineRunner {
         }
         runs.finish(run, summary.status(), execution.getId(), summary.failure(), toJson(summary), lineageStats);
         summary.warnings().forEach(w -> LOG.warn("{}", w));
-        if (!summary.completed() && (stopped == null || stopped.contains("timeout"))) {
-            alert(spec, partition, summary);
-        }
+        notifyListeners(spec, summary);
         LOG.info("attempt {} {} in {} ms", attempt, summary.status(), summary.elapsedMs());
         return summary;
     }
 
-    /** A failed run's alert: GATE_FAILED when an error check blocked a gate, else RUN_FAILED. */
-    private static void alert(PipelineSpec spec, Partition partition, RunSummary summary) {
-        String failure = java.util.Objects.requireNonNullElse(summary.failure(), "the run failed");
-        java.util.regex.Matcher gate = java.util.regex.Pattern.compile("^step gate\\.(\\S+) failed").matcher(failure);
-        boolean atGate = gate.find();
-        dev.sluice.batch.alert.AlertSink.of(spec).send(new dev.sluice.batch.alert.Alert(
-                atGate ? dev.sluice.batch.alert.Alert.Kind.GATE_FAILED : dev.sluice.batch.alert.Alert.Kind.RUN_FAILED, spec.name(),
-                atGate ? gate.group(1) : null, partition.key(), "attempt " + summary.attempt() + " (run " + summary.runId() + "): " + failure,
-                java.time.Instant.now()));
+    /** Tells every {@link RunListener} of this runner; a listener's failure is logged, never the run's. */
+    private void notifyListeners(PipelineSpec spec, RunSummary summary) {
+        for (RunListener l : listeners) {
+            try {
+                l.finished(spec, summary);
+            } catch (RuntimeException e) {
+                LOG.warn("run listener {} failed: {}", l.getClass().getName(), e.toString());
+            }
+        }
     }
 
     /**

@@ -1,5 +1,0 @@
-/** Freshness: time since last update of each dataset against its update interval and SLA. */
-@NullMarked
-package dev.sluice.batch.freshness;
-
-import org.jspecify.annotations.NullMarked;
