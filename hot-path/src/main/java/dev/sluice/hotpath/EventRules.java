@@ -1,5 +1,6 @@
 package dev.sluice.hotpath;
 
+import dev.sluice.warehouse.ColumnTypes;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.ContractSpec;
 import dev.sluice.config.QuarantineRule;
@@ -106,7 +107,7 @@ public final class EventRules {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Field<?> typed(Object value, ColumnSpec c) {
-        org.jooq.DataType type = HotSink.type(c);
+        org.jooq.DataType type = ColumnTypes.of(c);
         return DSL.val(value, type).cast(type);
     }
 

@@ -1,5 +1,6 @@
 package dev.sluice.hotpath;
 
+import dev.sluice.warehouse.ColumnTypes;
 import dev.sluice.core.FaultPoints;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -76,7 +77,7 @@ public final class HotSink {
         dsl.createSchemaIfNotExists(DSL.name(hot.sink().schema())).execute();
         var create = dsl.createTableIfNotExists(sinkTable());
         for (ColumnSpec c : contract.columns()) {
-            create = create.column(DSL.name(c.name()), type(c));
+            create = create.column(DSL.name(c.name()), ColumnTypes.of(c));
         }
         create.column(DSL.name("_event_id"), SQLDataType.VARCHAR(200).notNull())
                 .column(DSL.name("_content_hash"), SQLDataType.VARCHAR(64).notNull())
@@ -96,22 +97,8 @@ public final class HotSink {
         windows.forEach(w -> w.create(dsl));
     }
 
-    /** Characters a text column of the sink holds; {@link EventDecoder} refuses a longer value. */
+    /** Characters of a text value an event may hold; {@link EventDecoder} refuses a longer value. */
     static final int MAX_TEXT_CHARS = 4000;
-
-    static org.jooq.DataType<?> type(ColumnSpec c) {
-        return switch (c.type()) {
-            case STRING -> SQLDataType.VARCHAR(MAX_TEXT_CHARS);
-            case INT -> SQLDataType.INTEGER;
-            case LONG -> SQLDataType.BIGINT;
-            case FLOAT -> SQLDataType.REAL;
-            case DOUBLE -> SQLDataType.DOUBLE;
-            case BOOLEAN -> SQLDataType.BOOLEAN;
-            case DATE -> SQLDataType.LOCALDATE;
-            case TIMESTAMP -> SQLDataType.LOCALDATETIME(6);
-            case DECIMAL -> SQLDataType.DECIMAL(c.decimal().precision(), c.decimal().scale());
-        };
-    }
 
     private Table<?> sinkTable() {
         return DSL.table(DSL.name(hot.sink().schema(), hot.sink().table()));
@@ -308,7 +295,7 @@ public final class HotSink {
 
     private List<Field<?>> sinkFields() {
         List<Field<?>> fields = new ArrayList<>();
-        contract.columns().forEach(c -> fields.add(DSL.field(DSL.name(c.name()), type(c))));
+        contract.columns().forEach(c -> fields.add(DSL.field(DSL.name(c.name()), ColumnTypes.of(c))));
         fields.add(DSL.field(DSL.name("_event_id"), SQLDataType.VARCHAR(200)));
         fields.add(DSL.field(DSL.name("_content_hash"), SQLDataType.VARCHAR(64)));
         fields.add(DSL.field(DSL.name("_event_time"), SQLDataType.LOCALDATETIME(6)));

@@ -1,5 +1,6 @@
 package dev.sluice.hotpath;
 
+import dev.sluice.warehouse.ColumnTypes;
 import dev.sluice.config.ColumnType;
 import dev.sluice.config.ContractSpec;
 import dev.sluice.config.WindowSpec;
@@ -190,7 +191,7 @@ final class WindowIncrement {
             set.put(DSL.field(DSL.name("_updated_at")), DSL.val(null, SQLDataType.TIMESTAMPWITHTIMEZONE));
             List<Condition> where = new ArrayList<>();
             for (String g : window.groupBy()) {
-                where.add(DSL.field(DSL.name(g)).eq(DSL.val(null, HotSink.type(column(g)))));
+                where.add(DSL.field(DSL.name(g)).eq(DSL.val(null, ColumnTypes.of(column(g)))));
             }
             where.add(DSL.field(DSL.name("window_start_s")).eq(DSL.val(null, SQLDataType.BIGINT)));
             var batch = tx.batch(tx.update(table).set(set).where(where));
@@ -202,7 +203,7 @@ final class WindowIncrement {
         if (!inserts.isEmpty()) {
             List<Field<?>> target = new ArrayList<>();
             for (String g : window.groupBy()) {
-                target.add(DSL.field(DSL.name(g), HotSink.type(column(g))));
+                target.add(DSL.field(DSL.name(g), ColumnTypes.of(column(g))));
             }
             target.add(DSL.field(DSL.name("window_start_s"), SQLDataType.BIGINT));
             target.add(DSL.field(DSL.name("window_end_s"), SQLDataType.BIGINT));
@@ -263,7 +264,7 @@ final class WindowIncrement {
         });
         List<Field<?>> select = new ArrayList<>();
         for (String g : window.groupBy()) {
-            select.add(DSL.field(DSL.name(g), HotSink.type(column(g))));
+            select.add(DSL.field(DSL.name(g), ColumnTypes.of(column(g))));
         }
         select.add(DSL.field(DSL.name("window_start_s"), Long.class));
         select.addAll(measureFields());

@@ -1,5 +1,6 @@
 package dev.sluice.hotpath;
 
+import dev.sluice.warehouse.ColumnTypes;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.ContractSpec;
 import dev.sluice.config.HotPathSpec;
@@ -113,7 +114,7 @@ final class WindowStore {
         var create = dsl.createTableIfNotExists(table());
         List<Name> key = new ArrayList<>();
         for (String g : window.groupBy()) {
-            create = create.column(DSL.name(g), HotSink.type(column(g)).notNull());
+            create = create.column(DSL.name(g), ColumnTypes.of(column(g)).notNull());
             key.add(DSL.name(g));
         }
         create = create.column(DSL.name("window_start"), SQLDataType.LOCALDATETIME(0).notNull())
@@ -224,7 +225,7 @@ final class WindowStore {
         for (Map.Entry<String, WindowSpec.Measure> m : window.measures().entrySet()) {
             WindowSpec.Measure v = m.getValue();
             @SuppressWarnings({"unchecked", "rawtypes"})
-            Field<Number> col = v.column() == null ? null : (Field) DSL.field(DSL.name(alias, v.column()), HotSink.type(column(v.column())));
+            Field<Number> col = v.column() == null ? null : (Field) DSL.field(DSL.name(alias, v.column()), ColumnTypes.of(column(v.column())));
             AggregateFunction<?> f = switch (v.function()) {
                 case "count" -> DSL.count();
                 case "sum" -> DSL.sum(col);
@@ -287,7 +288,7 @@ final class WindowStore {
         Map<List<Object>, long[]> spans = new java.util.LinkedHashMap<>();
         groups.forEach(g -> spans.put(g, new long[] {lo, hi}));
         List<Field<?>> groupFields = new ArrayList<>();
-        window.groupBy().forEach(g -> groupFields.add(DSL.field(DSL.name(g), HotSink.type(column(g)))));
+        window.groupBy().forEach(g -> groupFields.add(DSL.field(DSL.name(g), ColumnTypes.of(column(g)))));
         java.util.Set<List<Object>> open = new java.util.HashSet<>(spans.keySet());
         while (!open.isEmpty()) {
             Condition crossing = DSL.or(open.stream()

@@ -2,6 +2,7 @@ package dev.sluice.batch.contract;
 
 import dev.sluice.batch.bronze.LandingFiles;
 import dev.sluice.batch.warehouse.LayerTables;
+import dev.sluice.warehouse.ColumnTypes;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.ContractSpec;
 import dev.sluice.config.PipelineSpec;
@@ -114,7 +115,7 @@ public final class ContractGuard {
             if (source.name().equals(t.source())) {
                 ColumnSpec column = SchemaDriftRepository.evolvedColumn(change.column(), change.foundId());
                 dsl.alterTable(LayerTables.table(t.table())).addColumnIfNotExists(
-                        DSL.field(DSL.name(column.name()), LayerTables.dataType(column).nullable(true))).execute();
+                        DSL.field(DSL.name(column.name()), ColumnTypes.of(column).nullable(true))).execute();
                 LOG.info("{} gained column {} ({}) by drift: evolve", t.table(), column.name(), column.typeId());
             }
         }

@@ -5,6 +5,7 @@ import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Layer;
+import dev.sluice.warehouse.ColumnTypes;
 import java.util.ArrayList;
 import java.util.List;
 import org.jooq.DSLContext;
@@ -41,7 +42,7 @@ public final class LayerTables {
             idempotent(() -> dsl.createSchemaIfNotExists(DSL.name(t.table().schema())).execute());
             List<Field<?>> fields = new ArrayList<>();
             for (ColumnSpec c : t.columns()) {
-                fields.add(DSL.field(DSL.name(c.name()), dataType(c)));
+                fields.add(DSL.field(DSL.name(c.name()), ColumnTypes.of(c)));
             }
             fields.addAll(metadataFields(t.layer()));
             boolean versioned = t.layer() != Layer.BRONZE;
@@ -99,21 +100,6 @@ public final class LayerTables {
     /** The jOOQ table of a dataset. */
     public static Table<?> table(DatasetRef ref) {
         return DSL.table(DSL.name(ref.schema(), ref.table()));
-    }
-
-    /** The jOOQ type of a column: its type, and a decimal's precision and scale ({@code DECIMAL(p,s)}). */
-    public static DataType<?> dataType(ColumnSpec column) {
-        return switch (column.type()) {
-            case STRING -> SQLDataType.VARCHAR;
-            case INT -> SQLDataType.INTEGER;
-            case LONG -> SQLDataType.BIGINT;
-            case DOUBLE -> SQLDataType.DOUBLE;
-            case FLOAT -> SQLDataType.REAL;
-            case BOOLEAN -> SQLDataType.BOOLEAN;
-            case DATE -> SQLDataType.LOCALDATE;
-            case TIMESTAMP -> SQLDataType.LOCALDATETIME(6);
-            case DECIMAL -> SQLDataType.DECIMAL(column.decimal().precision(), column.decimal().scale());
-        };
     }
 
     private static List<Field<?>> metadataFields(Layer layer) {
