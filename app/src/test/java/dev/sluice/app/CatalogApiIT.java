@@ -38,7 +38,7 @@ class CatalogApiIT {
         PipelineSpec spec = TestHome.flightsSpec(TestHome.freshH2Url(), "sa", "");
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             RunSummary run = new PipelineRunner(w, TestHome.withSampleData()).run(spec, new Partition("2001-01-03"), RunOptions.plain());
-            assertThat(run.status()).isEqualTo("COMPLETED");
+            assertThat(run.status().name()).isEqualTo("COMPLETED");
             try (LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), TOKEN,
                     new CatalogApi(w.dsl(), spec, Clock.systemUTC()), new dev.sluice.app.serve.WarehouseMetrics(w.dsl(), spec, Clock.systemUTC()))) {
                 int port = server.port();

@@ -62,7 +62,7 @@ class HotPathEndToEndIT {
             try (Warehouse w = Warehouse.open(spec.warehouse(), 6)) {
                 DSLContext dsl = w.dsl();
                 // another day first: the airports snapshot the unknown_airport rule reads
-                assertThat(new PipelineRunner(w, home).run(spec, new Partition("2001-01-03"), RunOptions.plain()).status()).isEqualTo("COMPLETED");
+                assertThat(new PipelineRunner(w, home).run(spec, new Partition("2001-01-03"), RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
                 assertThat(sluice(env, "produce", "flights", "--partition", DAY.key(), "--shuffle-within", "PT5M"))
                         .startsWith("0 published 16,850 event(s) of flights 2001-01-02 to flights.events");
                 try (dev.sluice.hotpath.LivePublisher p = dev.sluice.hotpath.LivePublisher.of(spec.hotPath(), Map.of())) {
@@ -92,7 +92,7 @@ class HotPathEndToEndIT {
                             assertThat(q.get(2, String.class)).isEqualTo("origin or destination is not in silver.airports (rule unknown_airport of silver.flights)");
                         });
 
-                assertThat(new PipelineRunner(w, home).run(spec, DAY, RunOptions.plain()).status()).isEqualTo("COMPLETED");
+                assertThat(new PipelineRunner(w, home).run(spec, DAY, RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
                 assertThat(dsl.resultQuery("SELECT COUNT(*) FROM sluice.quarantine WHERE partition_key = ?", DAY.key()).fetchOne(0, Long.class))
                         .as("no row of the day is quarantined by Silver, so the counts must agree exactly").isZero();
                 var live = dsl.resultQuery("SELECT origin, SUM(flights), SUM(avg_delay_min * flights) / SUM(flights) FROM gold.airport_delays_live"

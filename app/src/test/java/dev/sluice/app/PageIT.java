@@ -66,13 +66,13 @@ class PageIT {
         try (Warehouse w = Warehouse.open(good.warehouse())) {
             PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
             RunSummary run = runner.run(good, new Partition("2001-01-03"), RunOptions.plain());
-            assertThat(run.status()).isEqualTo("COMPLETED");
-            assertThat(runner.run(strict, new Partition("2001-02-22"), RunOptions.plain()).status()).isEqualTo("FAILED");
+            assertThat(run.status().name()).isEqualTo("COMPLETED");
+            assertThat(runner.run(strict, new Partition("2001-02-22"), RunOptions.plain()).status().name()).isEqualTo("FAILED");
             // a backfill of 2001-01-02 … 2001-01-03: the first day runs, the second is already COMPLETED
             var backfill = new dev.sluice.batch.backfill.Backfill(runner, Clock.systemUTC());
             var report = backfill.run(good, backfill.plan(good, java.time.LocalDate.parse("2001-01-02"), java.time.LocalDate.parse("2001-01-03"), false),
                     new dev.sluice.batch.backfill.Backfill.Options(1, 64, "page-test"), dev.sluice.batch.backfill.Backfill.Progress.NONE);
-            assertThat(report.status()).isEqualTo("COMPLETED");
+            assertThat(report.status().name()).isEqualTo("COMPLETED");
             try (LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), TOKEN,
                     new CatalogApi(w.dsl(), good, Clock.systemUTC()), new WarehouseMetrics(w.dsl(), good, Clock.systemUTC()))) {
                 WebDriver browser = chromium(chromium, chromedriver);

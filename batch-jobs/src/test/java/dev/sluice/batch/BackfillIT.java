@@ -55,7 +55,7 @@ class BackfillIT {
         try (Warehouse a = Warehouse.open(one.warehouse()); Warehouse b = Warehouse.open(many.warehouse(), 8)) {
             PipelineRunner sequential = new PipelineRunner(a, TestHome.withSampleData());
             for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
-                assertThat(sequential.run(one, Partition.daily(d), RunOptions.plain()).status()).isEqualTo("COMPLETED");
+                assertThat(sequential.run(one, Partition.daily(d), RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
             }
 
             Backfill backfill = new Backfill(new PipelineRunner(b, TestHome.withSampleData()), Clock.systemUTC());
@@ -65,8 +65,8 @@ class BackfillIT {
                     "silver.airports", "silver.flights", "gate.silver.flights", "gold.airport_daily_delays",
                     "gate.gold.airport_daily_delays", "gold.route_daily", "gold.airport_monthly_delays");
             BackfillReport report = backfill.run(many, plan, TWO_WORKERS_WAVES_OF_4, Backfill.Progress.NONE);
-            assertThat(report.status()).as("%s", report.outcomes()).isEqualTo("COMPLETED");
-            assertThat(report.outcomes()).extracting(PartitionOutcome::status).containsOnly("COMPLETED");
+            assertThat(report.status().name()).as("%s", report.outcomes()).isEqualTo("COMPLETED");
+            assertThat(report.outcomes()).extracting(o -> o.status().name()).containsOnly("COMPLETED");
             // two waves (4 + 2 partitions) × three gates, each one pass
             assertThat(report.gateBatches()).isEqualTo(6);
 
@@ -140,7 +140,7 @@ class BackfillIT {
 
             BackfillReport first = backfill.run(strictSpec, backfill.plan(strictSpec, from, to, false), TWO_WORKERS_WAVES_OF_4,
                     Backfill.Progress.NONE);
-            assertThat(first.status()).isEqualTo("FAILED");
+            assertThat(first.status().name()).isEqualTo("FAILED");
             assertThat(first.outcomes()).extracting(o -> o.partition() + " " + o.status())
                     .containsExactly("2001-01-01 FAILED", "2001-01-02 COMPLETED", "2001-01-03 COMPLETED", "2001-01-04 COMPLETED");
             assertThat(first.outcomes().get(0).message()).startsWith("step gate.bronze.flights_raw failed: bronze.flights_raw partition"
@@ -155,7 +155,7 @@ class BackfillIT {
             resumed.partitions().forEach(p -> actions.add(p.partition() + " " + p.action()));
             assertThat(actions).containsExactly("2001-01-01 RESUME", "2001-01-02 SKIP", "2001-01-03 SKIP", "2001-01-04 SKIP");
             BackfillReport second = backfill.run(fixed, resumed, TWO_WORKERS_WAVES_OF_4, Backfill.Progress.NONE);
-            assertThat(second.status()).isEqualTo("COMPLETED");
+            assertThat(second.status().name()).isEqualTo("COMPLETED");
             assertThat(second.backfillId()).isEqualTo(first.backfillId());
             assertThat(second.lineageRun()).isNotEqualTo(first.lineageRun());
             PartitionOutcome restarted = second.outcomes().get(0);

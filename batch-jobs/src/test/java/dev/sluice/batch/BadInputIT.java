@@ -73,7 +73,7 @@ class BadInputIT {
     }
 
     private static void assertIdentity(RunSummary s, long read) {
-        assertThat(s.status()).isEqualTo("COMPLETED");
+        assertThat(s.status().name()).isEqualTo("COMPLETED");
         assertThat(s.rowsRead()).isEqualTo(read);
         assertThat(s.bronzeRows()).isEqualTo(read);
         assertThat(s.silverRows() + s.duplicatesCollapsed() + s.quarantined()).isEqualTo(read);

@@ -45,16 +45,16 @@ class BadLandedDataIT {
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             PipelineRunner runner = new PipelineRunner(w, home);
             RunSummary failed = runner.run(spec, DAY, RunOptions.plain());
-            assertThat(failed.status()).isEqualTo("FAILED");
+            assertThat(failed.status().name()).isEqualTo("FAILED");
             assertThat(failed.failure()).isEqualTo("step silver.airports failed: silver.airports: key [iata] is not unique"
                     + " in partition none ([ORD] ×2); a key identifies one row: check the input for duplicates");
             assertThat(w.dsl().fetchCount(w.dsl().selectFrom("silver.airports"))).as("nothing written").isZero();
 
             Files.writeString(airports, original);
-            assertThat(runner.run(spec, DAY, RunOptions.plain()).status())
+            assertThat(runner.run(spec, DAY, RunOptions.plain()).status().name())
                     .as("a restart resumes at the failed step, over the Bronze rows already loaded").isEqualTo("FAILED");
             RunSummary rerun = runner.run(spec, DAY, RunOptions.plain().withRerun(true));
-            assertThat(rerun.status()).isEqualTo("COMPLETED");
+            assertThat(rerun.status().name()).isEqualTo("COMPLETED");
             assertThat(rerun.attempt()).isEqualTo(1);
             assertThat(rerun.silverRows()).isEqualTo(6);
             assertThat(w.dsl().fetchCount(w.dsl().selectFrom("silver.airports"))).isEqualTo(3376);
@@ -126,11 +126,11 @@ class BadLandedDataIT {
 
             Files.writeString(day.resolve("r.csv"), "id,v\n1,10\n2,20\n3,30\n4,40\n5,50\n6,60\n");
             RunSummary refused = runner.run(spec, DAY, RunOptions.plain());
-            assertThat(refused.status()).isEqualTo("FAILED");
+            assertThat(refused.status().name()).isEqualTo("FAILED");
             assertThat(refused.failure()).contains("the file changed").contains("Start a new attempt with --rerun");
 
             RunSummary rerun = runner.run(spec, DAY, RunOptions.plain().withRerun(true));
-            assertThat(rerun.status()).isEqualTo("COMPLETED");
+            assertThat(rerun.status().name()).isEqualTo("COMPLETED");
             assertThat(rerun.bronzeRows()).isEqualTo(6);
             assertThat(rerun.silverRows()).isEqualTo(6);
             assertThat(w.dsl().resultQuery("SELECT total FROM gold.readings_total").fetchOne(0, Long.class)).isEqualTo(210L);
@@ -188,12 +188,12 @@ class BadLandedDataIT {
             Files.writeString(day.resolve("a.csv"), "id,v\n1,11\n2,22\n");
             Files.writeString(day.resolve("b.csv"), "id,v\n3,30\n4,40\n5,50\n");
             RunSummary refused = runner.run(spec, DAY, RunOptions.plain());
-            assertThat(refused.status()).isEqualTo("FAILED");
+            assertThat(refused.status().name()).isEqualTo("FAILED");
             assertThat(refused.failure()).contains("a.csv").contains("after this attempt had loaded it")
                     .contains("Start a new attempt with --rerun");
 
             RunSummary rerun = runner.run(spec, DAY, RunOptions.plain().withRerun(true));
-            assertThat(rerun.status()).isEqualTo("COMPLETED");
+            assertThat(rerun.status().name()).isEqualTo("COMPLETED");
             assertThat(rerun.silverRows()).isEqualTo(5);
             assertThat(w.dsl().resultQuery("SELECT total FROM gold.readings_total").fetchOne(0, Long.class)).isEqualTo(11 + 22 + 30 + 40 + 50);
         }

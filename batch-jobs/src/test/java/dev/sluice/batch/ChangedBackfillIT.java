@@ -37,7 +37,7 @@ class ChangedBackfillIT {
         try (Warehouse w = Warehouse.open(spec.warehouse(), 8)) {
             PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
             for (String d : List.of("2001-01-30", "2001-01-31", "2001-02-01", "2001-02-02")) {
-                assertThat(runner.run(spec, new Partition(d), RunOptions.plain()).status()).isEqualTo("COMPLETED");
+                assertThat(runner.run(spec, new Partition(d), RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
             }
             DSLContext dsl = w.dsl();
             // each day's run rebuilt its month from the month's published days
@@ -62,7 +62,7 @@ class ChangedBackfillIT {
             assertThat(plan.outside()).containsExactly("reports.delay_digest@2001-01-31");
 
             BackfillReport report = backfill.run(spec, plan, new Backfill.Options(2, 64, "test"), Backfill.Progress.NONE);
-            assertThat(report.status()).as("%s", report.outcomes()).isEqualTo("COMPLETED");
+            assertThat(report.status().name()).as("%s", report.outcomes()).isEqualTo("COMPLETED");
             assertThat(report.outcomes()).extracting(o -> o.partition() + " " + o.status() + " " + o.summary().steps().size())
                     .containsExactly("2001-01 COMPLETED 1", "2001-01-31 COMPLETED 3", "2001-02 COMPLETED 1", "2001-02-01 COMPLETED 3");
 

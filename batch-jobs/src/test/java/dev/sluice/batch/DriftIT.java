@@ -106,7 +106,7 @@ class DriftIT {
         land(D1, "r.csv", "v,gate,id,note\n10,A1,1,x\n20,B2,2,y\n");
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             RunSummary s = new PipelineRunner(w, home).run(spec, D1, RunOptions.plain());
-            assertThat(s.status()).isEqualTo("COMPLETED");
+            assertThat(s.status().name()).isEqualTo("COMPLETED");
             assertThat(s.silverRows()).isEqualTo(2);
             assertThat(w.dsl().resultQuery("SELECT total FROM gold.readings_total").fetchOne(0, Long.class)).isEqualTo(30L);
             assertThat(w.dsl().meta().getTables("READINGS_RAW").get(0).field("GATE")).isNull();
@@ -121,8 +121,8 @@ class DriftIT {
         land(D2, "r.csv", "id,v,note\n3,30,z\n");
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             PipelineRunner runner = new PipelineRunner(w, home);
-            assertThat(runner.run(spec, D1, RunOptions.plain()).status()).isEqualTo("COMPLETED");
-            assertThat(runner.run(spec, D2, RunOptions.plain()).status()).isEqualTo("COMPLETED");
+            assertThat(runner.run(spec, D1, RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
+            assertThat(runner.run(spec, D2, RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
             assertThat(w.dsl().resultQuery("SELECT _partition, id, gate FROM bronze.readings_raw ORDER BY id").fetch()
                     .map(r -> r.get(0) + "/" + r.get(1) + "/" + r.get(2)))
                     .containsExactly("2001-07-01/1/A1", "2001-07-01/2/B2", "2001-07-02/3/null");
@@ -143,7 +143,7 @@ class DriftIT {
         PipelineSpec lenient = pipeline("csv", "fail", "long", false);
         try (Warehouse w = Warehouse.open(lenient.warehouse())) {
             RunSummary s = new PipelineRunner(w, home).run(lenient, D1, RunOptions.plain());
-            assertThat(s.status()).isEqualTo("COMPLETED");
+            assertThat(s.status().name()).isEqualTo("COMPLETED");
             assertThat(w.dsl().resultQuery("SELECT note FROM silver.readings").fetchOne(0)).isNull();
             assertThat(drift(w.dsl())).containsExactly("MISSING note ACCEPTED");
         }
@@ -175,7 +175,7 @@ class DriftIT {
         parquet(D1, "message r { required int32 id; optional int64 v; optional binary note (STRING); }", 1, 10L, "a", 2, 20L, "b");
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             RunSummary s = new PipelineRunner(w, home).run(spec, D1, RunOptions.plain());
-            assertThat(s.status()).isEqualTo("COMPLETED");
+            assertThat(s.status().name()).isEqualTo("COMPLETED");
             assertThat(w.dsl().resultQuery("SELECT SUM(id) FROM silver.readings").fetchOne(0, Long.class)).isEqualTo(3L);
             assertThat(drift(w.dsl())).containsExactly("WIDENED id ACCEPTED");
         }
@@ -202,7 +202,7 @@ class DriftIT {
         }
         Files.delete(home.resolve("landing/readings/dt=2001-07-01/b.csv"));
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
-            assertThat(new PipelineRunner(w, home).run(spec, D1, RunOptions.plain()).status()).isEqualTo("COMPLETED");
+            assertThat(new PipelineRunner(w, home).run(spec, D1, RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
             assertThat(w.dsl().resultQuery("SELECT gate FROM bronze.readings_raw").fetchOne(0, String.class)).isEqualTo("A1");
         }
     }
@@ -223,7 +223,7 @@ class DriftIT {
         }
         PipelineSpec ignore = pipeline("csv", "ignore", "long", false);
         try (Warehouse w = Warehouse.open(ignore.warehouse())) {
-            assertThat(new PipelineRunner(w, home).run(ignore, D1, RunOptions.plain()).status()).isEqualTo("COMPLETED");
+            assertThat(new PipelineRunner(w, home).run(ignore, D1, RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
             assertThat(drift(w.dsl())).containsExactly("ADDED " + "g".repeat(182) + "… (300 characters) IGNORED");
         }
     }
@@ -250,7 +250,7 @@ class DriftIT {
         PipelineSpec evolve = pipeline("ndjson", "evolve", "long", false);
         try (Warehouse w = Warehouse.open(evolve.warehouse())) {
             RunSummary s = new PipelineRunner(w, home).run(evolve, D1, RunOptions.plain());
-            assertThat(s.status()).isEqualTo("COMPLETED");
+            assertThat(s.status().name()).isEqualTo("COMPLETED");
             assertThat(s.quarantined()).as("the line that is not JSON").isEqualTo(1);
             assertThat(w.dsl().resultQuery("SELECT id, gate FROM bronze.readings_raw WHERE id IS NOT NULL ORDER BY id").fetch()
                     .map(r -> r.get(0) + "/" + r.get(1))).containsExactly("1/null", "2/null", "3/B2");
@@ -313,7 +313,7 @@ class DriftIT {
                     continue;
                 }
                 RunSummary s = new PipelineRunner(w, home).run(spec, D1, RunOptions.plain());
-                assertThat(s.status()).isEqualTo("COMPLETED");
+                assertThat(s.status().name()).isEqualTo("COMPLETED");
                 assertThat(drift(w.dsl())).containsExactly("NARROWED amount ACCEPTED");
                 assertThat(w.dsl().resultQuery("SELECT amount FROM silver.ledger ORDER BY id").fetch(0, java.math.BigDecimal.class))
                         .containsExactly(new java.math.BigDecimal("-0.01"), new java.math.BigDecimal("12345678901234.56"));

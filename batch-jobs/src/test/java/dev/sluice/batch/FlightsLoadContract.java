@@ -102,7 +102,7 @@ abstract class FlightsLoadContract {
         for (LocalDate d : DATES) {
             RunSummary s = first.get(d);
             long raw = DuckDbReference.rawRows(TestHome.originalFlights(), d);
-            assertThat(s.status()).isEqualTo("COMPLETED");
+            assertThat(s.status().name()).isEqualTo("COMPLETED");
             assertThat(s.bronzeRows()).as("Bronze rows on %s", d).isEqualTo(raw);
             assertThat(s.silverRows() + s.duplicatesCollapsed() + s.quarantined()).isEqualTo(s.bronzeRows());
             long quarantineRows = warehouse.dsl().fetchCount(warehouse.dsl().selectFrom("sluice.quarantine")
@@ -134,7 +134,7 @@ abstract class FlightsLoadContract {
         Map<String, String> before = checksums(p);
         long bronzeBefore = bronzeRows();
         RunSummary rerun = runner.run(spec, p, RunOptions.plain().withRerun(true));
-        assertThat(rerun.status()).isEqualTo("COMPLETED");
+        assertThat(rerun.status().name()).isEqualTo("COMPLETED");
         assertThat(rerun.attempt()).isEqualTo(first.get(p.date()).attempt() + 1);
         assertThat(rerun.rowsRead()).as("an unchanged file adds no Bronze rows").isZero();
         assertThat(bronzeRows()).isEqualTo(bronzeBefore);

@@ -47,7 +47,7 @@ class FlightsQualityIT {
             DSLContext dsl = w.dsl();
             for (String day : days) {
                 RunSummary s = runner.run(spec, Partition.parseDaily(day), RunOptions.plain());
-                assertThat(s.status()).as(day + ": " + s.failure()).isEqualTo("COMPLETED");
+                assertThat(s.status().name()).as(day + ": " + s.failure()).isEqualTo("COMPLETED");
                 long dupes = DuckDbReference.duplicatedRows(original, LocalDate.parse(day));
                 assertThat(result(dsl, "bronze.flights_raw", day, "no_exact_duplicates"))
                         .as(day).startsWith((dupes > 0 ? "WARNED " : "PASSED ") + dupes + " ");
@@ -60,7 +60,7 @@ class FlightsQualityIT {
                             "INSUFFICIENT_HISTORY", "INSUFFICIENT_HISTORY", "PASSED");
 
             RunSummary last = runner.run(spec, Partition.parseDaily("2001-07-01"), RunOptions.plain());
-            assertThat(last.status()).as("warn results do not block: %s", last.failure()).isEqualTo("COMPLETED");
+            assertThat(last.status().name()).as("warn results do not block: %s", last.failure()).isEqualTo("COMPLETED");
             assertThat(result(dsl, "bronze.flights_raw", "2001-07-01", "row_count_in_line")).isEqualTo("WARNED 0 6.0");
             assertThat(dsl.resultQuery("SELECT message FROM sluice.quality_results WHERE partition_key = '2001-07-01'"
                     + " AND check_id = 'row_count_in_line'").fetchOne(0, String.class))
@@ -105,7 +105,7 @@ class FlightsQualityIT {
             PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
             DSLContext dsl = w.dsl();
             RunSummary failed = runner.run(strictSpec, day, RunOptions.plain());
-            assertThat(failed.status()).isEqualTo("FAILED");
+            assertThat(failed.status().name()).isEqualTo("FAILED");
             assertThat(failed.failure()).startsWith("step gate.gold.airport_daily_delays failed: gold.airport_daily_delays partition"
                     + " 2001-02-22: check avg_delay_in_range (expect_column_values_to_be_between) failed: ")
                     .contains("version 1 is not published");
@@ -119,7 +119,7 @@ class FlightsQualityIT {
 
             Files.writeString(specFile, good);
             RunSummary fixed = runner.run(loader.load(specFile), day, RunOptions.plain());
-            assertThat(fixed.status()).isEqualTo("COMPLETED");
+            assertThat(fixed.status().name()).isEqualTo("COMPLETED");
             assertThat(fixed.restarted()).isTrue();
             assertThat(result(dsl, "gold.airport_daily_delays", "2001-02-22", "avg_delay_in_range")).startsWith("PASSED 0 ");
             assertThat(dsl.resultQuery("SELECT SUM(flights) FROM gold.airport_daily_delays").fetchOne(0, Long.class)).isEqualTo(16563L);

@@ -58,18 +58,18 @@ class MergeOnKeyIT {
         Partition p = new Partition("2001-03-01");
         try (Warehouse w = Warehouse.open(s.warehouse())) {
             PipelineRunner runner = new PipelineRunner(w, home);
-            assertThat(runner.run(s, p, RunOptions.plain()).status()).isEqualTo("COMPLETED");
+            assertThat(runner.run(s, p, RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
             String silver = "SELECT code || '=' || price FROM silver.prices ORDER BY code";
             assertThat(w.dsl().resultQuery(silver).fetch(0, String.class)).containsExactly("a=10", "b=20");
 
             Files.writeString(day.resolve("prices.csv"), "code,price\nb,25\nc,30\n");
-            assertThat(runner.run(s, p, RunOptions.plain().withRerun(true)).status()).isEqualTo("COMPLETED");
+            assertThat(runner.run(s, p, RunOptions.plain().withRerun(true)).status().name()).isEqualTo("COMPLETED");
             assertThat(w.dsl().resultQuery(silver).fetch(0, String.class)).containsExactly("a=10", "b=25", "c=30");
             assertThat(w.dsl().resultQuery("SELECT codes || ' ' || total FROM gold.price_total").fetch(0, String.class)).containsExactly("3 65");
             assertThat(w.dsl().resultQuery("SELECT _version, COUNT(*) FROM silver.prices_versions GROUP BY _version ORDER BY 1")
                     .fetch(r -> r.get(0) + ":" + r.get(1))).containsExactly("1:2", "2:3");
 
-            assertThat(runner.run(s, p, RunOptions.plain().withRerun(true)).status()).isEqualTo("COMPLETED");
+            assertThat(runner.run(s, p, RunOptions.plain().withRerun(true)).status().name()).isEqualTo("COMPLETED");
             assertThat(w.dsl().resultQuery(silver).fetch(0, String.class)).as("idempotent").containsExactly("a=10", "b=25", "c=30");
         }
     }

@@ -36,7 +36,7 @@ class ReconciliationIT {
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             DSLContext dsl = w.dsl();
             RunSummary run = new PipelineRunner(w, TestHome.withSampleData()).run(spec, DAY, RunOptions.plain());
-            assertThat(run.status()).as("%s", run.failure()).isEqualTo("COMPLETED");
+            assertThat(run.status().name()).as("%s", run.failure()).isEqualTo("COMPLETED");
             assertThat(run.warnings()).noneSatisfy(wn -> assertThat(wn).contains("reconcile"));
             // the 6 flights of the day leave from 3 airports (DuckDB on the original file agrees)
             assertThat(DuckDbReference.airportDailyDelays(TestHome.originalFlights(), TestHome.originalAirports(), DAY.date())).hasSize(3);

@@ -43,17 +43,17 @@ class RestartFromFailedStepIT {
         try (Warehouse w = Warehouse.open(brokenSpec.warehouse())) {
             PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
             RunSummary failed = runner.run(brokenSpec, p, RunOptions.plain());
-            assertThat(failed.status()).isEqualTo("FAILED");
+            assertThat(failed.status().name()).isEqualTo("FAILED");
             assertThat(failed.failure()).startsWith("step gold.airport_daily_delays failed:")
                     .containsIgnoringCase("delay_minutes");
-            assertThat(failed.steps()).extracting(StepSummary::status)
+            assertThat(failed.steps()).extracting(st -> st.status().name())
                     .containsExactly("COMPLETED", "COMPLETED", "COMPLETED", "COMPLETED", "COMPLETED", "COMPLETED", "FAILED");
             long bronzeAfterFailure = w.dsl().fetchCount(w.dsl().selectFrom("bronze.flights_raw"));
 
             Files.writeString(spec, good);
             PipelineSpec fixed = loader.load(spec);
             RunSummary restarted = runner.run(fixed, p, RunOptions.plain());
-            assertThat(restarted.status()).isEqualTo("COMPLETED");
+            assertThat(restarted.status().name()).isEqualTo("COMPLETED");
             assertThat(restarted.restarted()).isTrue();
             assertThat(restarted.attempt()).isZero();
             assertThat(restarted.runId()).isEqualTo(failed.runId());
@@ -88,7 +88,7 @@ class RestartFromFailedStepIT {
         Partition p = Partition.daily(LocalDate.parse("2001-07-01"));
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
-            assertThat(runner.run(spec, p, RunOptions.plain()).status()).isEqualTo("COMPLETED");
+            assertThat(runner.run(spec, p, RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
             long deadPid = ProcessHandle.current().pid() + 1_000_000;
             assertThat(w.dsl().execute("UPDATE sluice.run SET status = 'STARTED', ended_at = NULL, pid = ?"
                     + " WHERE partition_key = ?", deadPid, p.key())).isEqualTo(1);

@@ -69,7 +69,7 @@ class RunControlIT {
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             List<String> retries = new CopyOnWriteArrayList<>();
             PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
-            assertThat(runner.run(spec, DAY, RunOptions.plain()).status()).isEqualTo("COMPLETED");
+            assertThat(runner.run(spec, DAY, RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
             try (Connection blocker = DriverManager.getConnection(url, "sa", "")) {
                 // another transaction holds the published row that the re-run of gold.route_daily replaces
                 blocker.setAutoCommit(false);
@@ -84,7 +84,7 @@ class RunControlIT {
                     }
                 });
                 RunSummary s = runner.run(spec, DAY, RunOptions.plain().withRerun(true));
-                assertThat(s.status()).as("%s", s.failure()).isEqualTo("COMPLETED");
+                assertThat(s.status().name()).as("%s", s.failure()).isEqualTo("COMPLETED");
                 assertThat(retries).containsExactly("gold.route_daily retry 1 after 50 ms");
                 assertThat(s.warnings()).anySatisfy(m -> assertThat(m).startsWith("step gold.route_daily failed with a retriable"
                         + " error (").contains("can not be updated by tx").contains("within allocated time interval 300 ms").endsWith("and was retried after 50 ms"));
@@ -103,7 +103,7 @@ class RunControlIT {
             PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData())
                     .observeRetries((run, step, retry, wait, cause) -> retries.add(step));
             RunSummary s = runner.run(broken, DAY, RunOptions.plain());
-            assertThat(s.status()).isEqualTo("FAILED");
+            assertThat(s.status().name()).isEqualTo("FAILED");
             assertThat(s.failure()).contains("step gold.route_daily failed").contains("Division by zero");
             assertThat(retries).isEmpty();
             assertThat(executions(w.dsl(), 0)).isEqualTo(1);
@@ -118,7 +118,7 @@ class RunControlIT {
         try (Warehouse w = Warehouse.open(slow.warehouse())) {
             PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
             RunSummary s = runner.run(slow, DAY, RunOptions.plain());
-            assertThat(s.status()).isEqualTo("STOPPED");
+            assertThat(s.status().name()).isEqualTo("STOPPED");
             assertThat(s.failure()).isEqualTo("stopped: step gold.route_daily ran past its timeout PT1S (execution.steps.gold.route_daily.timeout;"
                     + " a quality gate's Spark pass is not interrupted, so a gate may overrun it) (a plain run restarts it from the stopped step)");
             assertThat(w.dsl().resultQuery("SELECT status FROM sluice.run").fetch(0, String.class)).containsExactly("STOPPED");
@@ -127,7 +127,7 @@ class RunControlIT {
 
             PipelineSpec fixed = spec(url, ROUTES, ROUTES, "  control_poll: PT0.1S\n");
             RunSummary resumed = runner.run(fixed, DAY, RunOptions.plain());
-            assertThat(resumed.status()).isEqualTo("COMPLETED");
+            assertThat(resumed.status().name()).isEqualTo("COMPLETED");
             assertThat(resumed.restarted()).isTrue();
             assertThat(resumed.attempt()).isZero();
             assertThat(resumed.steps()).filteredOn(st -> !st.earlierExecution()).extracting(st -> st.step())
@@ -155,7 +155,7 @@ class RunControlIT {
             assertThat(runId).as("the slow step started").isNotNull();
             assertThat(RunControl.requestCancel(dsl, dev.sluice.core.RunId.parse(runId), "tester")).isTrue();
             RunSummary s = running.get(2, TimeUnit.MINUTES);
-            assertThat(s.status()).isEqualTo("STOPPED");
+            assertThat(s.status().name()).isEqualTo("STOPPED");
             assertThat(s.failure()).startsWith("stopped: cancelled by tester at ");
             assertThat(RunControl.requestCancel(dsl, s.runId(), "tester")).as("a stopped run is not running").isFalse();
         }

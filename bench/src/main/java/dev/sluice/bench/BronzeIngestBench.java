@@ -1,5 +1,6 @@
 package dev.sluice.bench;
 
+import dev.sluice.batch.backfill.PartitionStatus;
 import dev.sluice.batch.backfill.Backfill;
 import dev.sluice.batch.backfill.BackfillPlan;
 import dev.sluice.batch.backfill.BackfillReport;
@@ -124,7 +125,7 @@ final class BronzeIngestBench {
         try (Warehouse w = Warehouse.open(spec.warehouse(), 4)) {
             RunSummary run = new PipelineRunner(w, home).run(spec, new Partition(to.toString()),
                     RunOptions.plain().withTables(List.of("bronze.flights_raw")));
-            if (!"COMPLETED".equals(run.status())) {
+            if (!run.completed()) {
                 throw new IllegalStateException("Sluice's Bronze run ended " + run.status() + ": " + run.failure());
             }
             StepSummary step = run.steps().stream().filter(s -> s.step().equals("bronze.flights_raw")).findFirst().orElseThrow();
@@ -151,9 +152,9 @@ final class BronzeIngestBench {
             BackfillPlan plan = new BackfillPlan(all.pipeline(), all.from(), all.to(), all.backfillId(), all.resumed(), all.rerun(),
                     all.partitions().stream().map(p -> new PlannedPartition(p.partition(), p.action(), p.reason(), bronze)).toList(), bronze);
             BackfillReport report = backfill.run(spec, plan, new Backfill.Options(PARALLELISM, 64, "bench"), Backfill.Progress.NONE);
-            if (!"COMPLETED".equals(report.status())) {
+            if (!report.completed()) {
                 throw new IllegalStateException("Sluice's Bronze backfill ended " + report.status() + ": " + report.outcomes().stream()
-                        .filter(o -> !"COMPLETED".equals(o.status())).limit(3).map(o -> o.partition().key() + " " + o.status() + " " + o.message())
+                        .filter(o -> o.status() != PartitionStatus.COMPLETED).limit(3).map(o -> o.partition().key() + " " + o.status() + " " + o.message())
                         .toList());
             }
             long rows = w.dsl().fetchCount(org.jooq.impl.DSL.table(org.jooq.impl.DSL.name("bronze", "flights_raw")));

@@ -52,7 +52,7 @@ public final class LineageClosureBench {
     }
 
     static void load(DSLContext dsl, int runs) {
-        var insert = dsl.insertInto(DSL.table(DSL.name("sluice", "lineage_edge")),
+        var insert = dsl.insertInto(LineageRepository.EDGES,
                 DSL.field(DSL.name("run_id")), DSL.field(DSL.name("job")), DSL.field(DSL.name("partition_key")),
                 DSL.field(DSL.name("input_namespace")), DSL.field(DSL.name("input_name")), DSL.field(DSL.name("output_namespace")),
                 DSL.field(DSL.name("output_name")), DSL.field(DSL.name("output_version")), DSL.field(DSL.name("event_time")))

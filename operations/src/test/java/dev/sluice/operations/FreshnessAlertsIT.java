@@ -97,7 +97,7 @@ class FreshnessAlertsIT {
 
                 RunSummary run = new PipelineRunner(w, TestHome.withSampleData()).run(flights, Partition.parseDaily("2001-02-22"),
                         RunOptions.plain());
-                assertThat(run.status()).isEqualTo("FAILED");
+                assertThat(run.status().name()).isEqualTo("FAILED");
                 assertThat(received).hasSize(1);
                 assertThat(received.get(0).get("kind").asText()).isEqualTo("GATE_FAILED");
                 assertThat(received.get(0).get("dataset").asText()).isEqualTo("gold.airport_daily_delays");

@@ -1,5 +1,6 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.batch.backfill.PartitionStatus;
 import dev.sluice.app.console.ProgressDisplay;
 import dev.sluice.app.console.TerminalLines;
 import dev.sluice.batch.backfill.Action;
@@ -161,7 +162,7 @@ final class BackfillCommand implements Callable<Integer> {
                 out.println("Invoking the same command again continues this backfill: completed partitions are skipped,"
                         + " failed ones restart from their failed step.");
             }
-            boolean stopped = report.outcomes().stream().anyMatch(o -> o.status().equals("STOPPED"));
+            boolean stopped = report.outcomes().stream().anyMatch(o -> o.status() == PartitionStatus.STOPPED);
             return report.completed() ? ExitCodes.OK : stopped ? ExitCodes.STOPPED : ExitCodes.RUN_FAILED;
         }
     }

@@ -1,7 +1,7 @@
 package dev.sluice.app.cli;
 
 import dev.sluice.batch.backfill.BackfillRepository;
-import dev.sluice.batch.job.RunControl;
+import dev.sluice.batch.job.RunRepository;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
@@ -55,28 +55,25 @@ final class CancelCommand implements Callable<Integer> {
         PrintWriter out = command.commandLine().getOut();
         String requester = System.getProperty("user.name");
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
-            if (RunControl.requestCancel(w.dsl(), id, requester)) {
-                var owner = w.dsl().resultQuery("SELECT host, pid FROM sluice.run WHERE run_id = ?", id.toString()).fetchOne();
-                boolean gone = owner != null && dev.sluice.batch.job.RunRepository.thisHost().equals(owner.get(0, String.class))
-                        && owner.get(1) != null && ProcessHandle.of(owner.get(1, Long.class)).map(ph -> !ph.isAlive()).orElse(true);
-                out.println(gone ? "cancel requested for run " + id + ", but the process that ran it (pid " + owner.get(1)
+            RunRepository runs = new RunRepository(w.dsl());
+            if (runs.requestCancel(id, requester)) {
+                RunRepository.Owner owner = runs.owner(id).orElse(new RunRepository.Owner(null, null));
+                boolean gone = RunRepository.thisHost().equals(owner.host())
+                        && owner.pid() != null && ProcessHandle.of(owner.pid()).map(ph -> !ph.isAlive()).orElse(true);
+                out.println(gone ? "cancel requested for run " + id + ", but the process that ran it (pid " + owner.pid()
                         + ") is gone: nothing is running; a plain run recovers the attempt and restarts it"
                         : "cancel requested for run " + id + ": the process running it stops it within "
                         + spec.execution().controlPoll().toMillis() + " ms and records it STOPPED; a plain run resumes it");
                 return ExitCodes.OK;
             }
             if (new BackfillRepository(w.dsl()).requestCancel(id, requester)) {
-                List<String> children = w.dsl().resultQuery("SELECT run_id FROM sluice.run WHERE trace_id = ? AND status = 'STARTED'",
-                        id.toString()).fetch(0, String.class);
-                children.forEach(c -> RunControl.requestCancel(w.dsl(), RunId.parse(c), requester));
+                List<RunId> children = runs.startedWithTrace(id.toString());
+                children.forEach(c -> runs.requestCancel(c, requester));
                 out.println("cancel requested for backfill " + id + ": it starts no further partition, and its " + children.size()
                         + " running partition run(s) stop; invoking the same backfill again continues it");
                 return ExitCodes.OK;
             }
-            String status = w.dsl().resultQuery("SELECT status FROM sluice.run WHERE run_id = ?", id.toString()).fetchOne(0, String.class);
-            if (status == null) {
-                status = w.dsl().resultQuery("SELECT status FROM sluice.backfill WHERE backfill_id = ?", id.toString()).fetchOne(0, String.class);
-            }
+            String status = runs.status(id).map(Enum::name).or(() -> new BackfillRepository(w.dsl()).status(id)).orElse(null);
             throw new BadInputException("RUN_ID", -1, null, status == null
                     ? "no run or backfill " + id + " is recorded in the warehouse of pipeline " + spec.name()
                     : id + " is not running (it is " + status + "): nothing to cancel");

@@ -1,13 +1,14 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.config.PipelineSpec;
 import dev.sluice.operations.erase.Erasure;
 import dev.sluice.warehouse.Warehouse;
-import dev.sluice.config.PipelineSpec;
+import dev.sluice.warehouse.meta.ErasureLogTable;
 import java.util.concurrent.Callable;
 import org.springframework.transaction.support.TransactionTemplate;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code sluice erase --pipeline P --column C --value V --reason R}: redacts a data subject's raw
@@ -16,7 +17,7 @@ import picocli.CommandLine.Option;
  * are re-built without the subject's tokens.
  */
 @Command(name = "erase", mixinStandardHelpOptions = true,
-        description = "Redact a data subject's raw value of one column in Bronze and the quarantine (erasure request; audited in sluice.erasure_log).")
+        description = "Redact a data subject's raw value of one column in Bronze and the quarantine (erasure request; audited in " + ErasureLogTable.NAME + ").")
 final class EraseCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;

@@ -28,7 +28,7 @@ final class QualityCommand implements Runnable {
 
     /** The latest result of every check of every dataset of the pipeline for one partition. */
     @Command(name = "show", mixinStandardHelpOptions = true,
-            description = "The latest result of each check for a partition (sluice.quality_results).")
+            description = "The latest result of each check for a partition (" + QualityResultRepository.TABLE_NAME + ").")
     static final class Show implements Callable<Integer> {
         private final SluiceContext ctx;
 

@@ -1,21 +1,22 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.config.PipelineSpec;
-import dev.sluice.core.BadInputException;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.quarantine.BatchReprocess;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.BadInputException;
 import dev.sluice.hotpath.LiveQuarantine;
 import dev.sluice.warehouse.Warehouse;
+import dev.sluice.warehouse.meta.QuarantineTable;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.jooq.Condition;
 import org.jooq.impl.DSL;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code sluice quarantine list|show|reprocess}: the one quarantine store ({@code sluice.quarantine})
@@ -62,7 +63,7 @@ final class QuarantineCommand {
                 where = where.and(DSL.field(DSL.name("status")).eq(status.toUpperCase(Locale.ROOT)));
             }
             try (Warehouse w = Warehouse.open(spec.warehouse())) {
-                var q = DSL.table(DSL.name("sluice", "quarantine"));
+                var q = QuarantineTable.TABLE;
                 out.printf(Locale.ROOT, "%-32s %-24s %-12s %10s%n", "dataset", "rule", "status", "entries");
                 for (var r : w.dsl().select(DSL.field(DSL.name("dataset")), DSL.field(DSL.name("rule_id")), DSL.field(DSL.name("status")), DSL.count())
                         .from(q).where(where).groupBy(DSL.field(DSL.name("dataset")), DSL.field(DSL.name("rule_id")), DSL.field(DSL.name("status")))
@@ -102,7 +103,7 @@ final class QuarantineCommand {
         public Integer call() {
             PipelineSpec spec = ctx.loadForInspection(pipeline);
             try (Warehouse w = Warehouse.open(spec.warehouse())) {
-                var r = w.dsl().select().from(DSL.table(DSL.name("sluice", "quarantine")))
+                var r = w.dsl().select().from(QuarantineTable.TABLE)
                         .where(DSL.field(DSL.name("quarantine_id")).eq(id), DSL.field(DSL.name("pipeline")).eq(spec.name())).fetchOne();
                 if (r == null) {
                     throw new BadInputException("ID", -1, null, "no quarantine entry #" + id + " of pipeline " + spec.name());

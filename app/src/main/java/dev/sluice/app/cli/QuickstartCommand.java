@@ -2,9 +2,11 @@ package dev.sluice.app.cli;
 
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.job.RunRepository;
+import dev.sluice.config.PipelineSpec;
 import dev.sluice.sampledata.SampleDataInstaller;
 import dev.sluice.warehouse.Warehouse;
-import dev.sluice.config.PipelineSpec;
+import dev.sluice.warehouse.meta.QuarantineTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -14,9 +16,9 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code sluice quickstart}: sample-data, then the flights pipeline over every flight date the
@@ -56,15 +58,15 @@ final class QuickstartCommand implements Callable<Integer> {
         out.print("""
                 What to look at next:
                   ./sluice sql "SELECT * FROM gold.airport_daily_delays WHERE flight_date = DATE '2001-02-22' ORDER BY flights DESC"
-                  ./sluice sql "SELECT rule_id, partition_key, source, source_pos, record_json FROM sluice.quarantine"
-                  ./sluice sql "SELECT partition_key, attempt, status, spec_hash FROM sluice.run ORDER BY partition_key"
+                  ./sluice sql "SELECT rule_id, partition_key, source, source_pos, record_json FROM %s"
+                  ./sluice sql "SELECT partition_key, attempt, status, spec_hash FROM %s ORDER BY partition_key"
                   ./sluice quality show flights --partition 2001-07-01      (the 6-row day: a row-count anomaly, an incomplete day)
                   ./sluice lineage upstream gold.airport_daily_delays --format dot
                   ./sluice lineage columns gold.airport_daily_delays.avg_delay_min
                   ./sluice run flights --partition 2001-02-22            (refused: already COMPLETED)
                   ./sluice run flights --partition 2001-02-22 --rerun    (attempt 1; Silver and Gold stay identical)
                   the full log of every run: %s
-                """.formatted(ctx.home().resolve("logs/sluice.log")));
+                """.formatted(QuarantineTable.NAME, RunRepository.TABLE_NAME, ctx.home().resolve("logs/sluice.log")));
         return code;
     }
 

@@ -1,6 +1,7 @@
 package dev.sluice.app.cli;
 
 import dev.sluice.batch.backfill.PartitionOutcome;
+import dev.sluice.batch.backfill.PartitionStatus;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunSummary;
@@ -41,7 +42,7 @@ final class RangeRun {
                 Partition p = Partition.daily(d);
                 bar.message(p.key() + " running");
                 PartitionOutcome o = dev.sluice.batch.job.RunControl.get().shuttingDown()
-                        ? new PartitionOutcome(p, "STOPPED", null, "not started: the process is shutting down")
+                        ? new PartitionOutcome(p, PartitionStatus.STOPPED, null, "not started: the process is shutting down")
                         : one(runner, spec, p, options);
                 outcomes.add(o);
                 bar.step(p.key() + " " + o.status());
@@ -53,18 +54,18 @@ final class RangeRun {
     private static PartitionOutcome one(PipelineRunner runner, PipelineSpec spec, Partition p, RunOptions options) {
         try {
             RunSummary s = runner.run(spec, p, options);
-            return new PartitionOutcome(p, s.status(), s, "");
+            return new PartitionOutcome(p, PartitionStatus.of(s.status()), s, "");
         } catch (dev.sluice.batch.job.PartitionCompletedException e) {
-            return new PartitionOutcome(p, "SKIPPED", null, "already COMPLETED (--rerun re-runs it)");
+            return new PartitionOutcome(p, PartitionStatus.SKIPPED, null, "already COMPLETED (--rerun re-runs it)");
         } catch (dev.sluice.batch.job.RunRefusedException e) {
-            return new PartitionOutcome(p, "REFUSED", null, e.getMessage());
+            return new PartitionOutcome(p, PartitionStatus.REFUSED, null, e.getMessage());
         } catch (dev.sluice.batch.job.LandingMissingException e) {
-            return new PartitionOutcome(p, "MISSING", null, e.getMessage());
+            return new PartitionOutcome(p, PartitionStatus.MISSING, null, e.getMessage());
         } catch (dev.sluice.core.BadInputException e) {
             // refused before any write (a contract refusal, an unreadable file): exit 2, as for the partition alone
-            return new PartitionOutcome(p, "INVALID", null, e.getMessage());
+            return new PartitionOutcome(p, PartitionStatus.INVALID, null, e.getMessage());
         } catch (SluiceException e) {
-            return new PartitionOutcome(p, "FAILED", null, e.getMessage());
+            return new PartitionOutcome(p, PartitionStatus.FAILED, null, e.getMessage());
         }
     }
 }

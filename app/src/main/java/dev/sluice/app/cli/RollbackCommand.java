@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
  * before the published one, is exit 2.
  */
 @Command(name = "rollback", mixinStandardHelpOptions = true,
-        description = "Publish a kept earlier version of a Silver/Gold partition again (recorded in sluice.rollback_log).")
+        description = "Publish a kept earlier version of a Silver/Gold partition again (recorded in " + PartitionVersions.ROLLBACK_LOG_NAME + ").")
 final class RollbackCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;

@@ -1,5 +1,7 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.batch.backfill.PartitionStatus;
+import dev.sluice.batch.job.RunStatus;
 import dev.sluice.app.console.TerminalLines;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
@@ -92,7 +94,7 @@ final class RunCommand implements Callable<Integer> {
                 }
                 RunSummary s = runner.run(spec, p, options);
                 RunReport.printOne(out, s);
-                return s.completed() ? ExitCodes.OK : s.status().equals("STOPPED") ? ExitCodes.STOPPED : ExitCodes.RUN_FAILED;
+                return s.completed() ? ExitCodes.OK : s.status() == RunStatus.STOPPED ? ExitCodes.STOPPED : ExitCodes.RUN_FAILED;
             }
             if (spec.partitionKind() != dev.sluice.core.PartitionKind.DAILY) {
                 throw new dev.sluice.core.BadInputException("--from/--to", -1, null, "ranges are of daily partitions; pipeline "
@@ -119,10 +121,10 @@ final class RunCommand implements Callable<Integer> {
         out.printf(java.util.Locale.ROOT, "%d partitions in %s wall time%n", outcomes.size(),
                 RunReport.seconds((System.nanoTime() - started) / 1_000_000));
         RunReport.printWarnings(out, result.warnings(), home);
-        boolean failed = outcomes.stream().anyMatch(o -> o.status().equals("FAILED"));
+        boolean failed = outcomes.stream().anyMatch(o -> o.status() == PartitionStatus.FAILED);
         boolean refused = outcomes.stream().anyMatch(o -> o.status().equals("REFUSED"));
-        boolean missing = outcomes.stream().anyMatch(o -> o.status().equals("MISSING") || o.status().equals("INVALID"));
-        boolean stopped = outcomes.stream().anyMatch(o -> o.status().equals("STOPPED"));
+        boolean missing = outcomes.stream().anyMatch(o -> o.status() == PartitionStatus.MISSING || o.status() == PartitionStatus.INVALID);
+        boolean stopped = outcomes.stream().anyMatch(o -> o.status() == PartitionStatus.STOPPED);
         return failed && !stopped ? ExitCodes.RUN_FAILED : stopped ? ExitCodes.STOPPED : missing ? ExitCodes.INVALID : refused ? ExitCodes.REFUSED : ExitCodes.OK;
     }
 }

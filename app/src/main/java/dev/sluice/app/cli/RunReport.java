@@ -1,5 +1,6 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.batch.job.StepStatus;
 import dev.sluice.batch.job.RunSummary;
 import dev.sluice.batch.job.StepSummary;
 import java.io.PrintWriter;
@@ -32,7 +33,7 @@ final class RunReport {
             long in = st.layer() == dev.sluice.core.Layer.BRONZE ? st.rowsRead() : st.inputRows();
             String note = st.earlierExecution() ? "  (completed before the restart)"
                     : st.unchanged() ? "  (input unchanged: snapshot not rewritten)"
-                    : st.layer() == dev.sluice.core.Layer.BRONZE && st.rowsRead() == 0 && st.status().equals("COMPLETED")
+                    : st.layer() == dev.sluice.core.Layer.BRONZE && st.rowsRead() == 0 && st.status() == StepStatus.COMPLETED
                             ? "  (landed files already in Bronze)" : "";
             out.printf(Locale.ROOT, "  %-32s %-10s %,12d %,12d %9s%s%n", st.step(), st.status(), in, st.rowsWritten(),
                     seconds(st.elapsedMs()), note);

@@ -3,6 +3,9 @@ package dev.sluice.app.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.app.schedule.MissedPartitions;
+import dev.sluice.batch.job.RunRepository;
+import dev.sluice.batch.job.RunStatus;
 import dev.sluice.operations.freshness.DatasetFreshness;
 import dev.sluice.operations.freshness.FreshnessMonitor;
 import dev.sluice.warehouse.Warehouse;
@@ -59,8 +62,7 @@ final class StatusCommand implements Callable<Integer> {
         PipelineSpec spec = ctx.loadForInspection(pipeline);
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             List<DatasetFreshness> datasets = new FreshnessMonitor(w.dsl(), Clock.systemUTC()).status(spec);
-            List<String> missed = w.dsl().resultQuery("SELECT partition_key FROM sluice.missed_partition WHERE pipeline = ?"
-                    + " ORDER BY partition_key", spec.name()).fetch(0, String.class);
+            List<String> missed = MissedPartitions.keys(w.dsl(), spec.name());
             List<String> failed = failed(w, spec.name());
             if (format.equals("json")) {
                 ObjectMapper json = new ObjectMapper();
@@ -98,10 +100,9 @@ final class StatusCommand implements Callable<Integer> {
 
     /** The latest attempts of {@code pipeline} that are FAILED or STOPPED ({@code 2001-02-03 (STOPPED)}), by partition. */
     private static List<String> failed(Warehouse w, String pipeline) {
-        return w.dsl().resultQuery("SELECT r.partition_key || CASE WHEN r.status = 'STOPPED' THEN ' (STOPPED)' ELSE '' END"
-                + " FROM sluice.run r WHERE r.pipeline = ? AND r.status IN ('FAILED', 'STOPPED')"
-                + " AND r.attempt = (SELECT MAX(x.attempt) FROM sluice.run x WHERE x.pipeline = r.pipeline AND x.partition_key = r.partition_key)"
-                + " ORDER BY r.partition_key", pipeline).fetch(0, String.class);
+        return new RunRepository(w.dsl()).latestByPartition(pipeline).values().stream()
+                .filter(l -> l.status() == RunStatus.FAILED || l.status() == RunStatus.STOPPED)
+                .map(l -> l.partitionKey() + (l.status() == RunStatus.STOPPED ? " (STOPPED)" : "")).toList();
     }
 
     /**
@@ -166,8 +167,7 @@ final class StatusCommand implements Callable<Integer> {
             return new PipelineLine(name, null, worst, List.of(), null); // nothing has run: not created by looking
         }
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
-            String last = w.dsl().resultQuery("SELECT MAX(partition_key) FROM sluice.run WHERE pipeline = ? AND status = 'COMPLETED'",
-                    spec.name()).fetchOne(0, String.class);
+            String last = new RunRepository(w.dsl()).lastCompletedPartition(spec.name());
             List<DatasetFreshness> datasets = new FreshnessMonitor(w.dsl(), Clock.systemUTC()).status(spec);
             var state = datasets.stream().map(DatasetFreshness::state)
                     .max(java.util.Comparator.comparingInt(StatusCommand::severity));

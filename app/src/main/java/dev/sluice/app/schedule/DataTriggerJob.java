@@ -3,7 +3,9 @@ package dev.sluice.app.schedule;
 import dev.sluice.batch.job.RunControl;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunRepository;
+import dev.sluice.batch.job.RunStatus;
 import dev.sluice.batch.job.RunSummary;
+import dev.sluice.batch.refine.PartitionVersions;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
@@ -60,7 +62,7 @@ public final class DataTriggerJob extends PipelineJob {
         List<String> datasets = spec.schedule().after().stream().map(DatasetRef::qualifiedName).toList();
         // partition key → newest publication, for the keys every listed dataset has published
         Map<String, OffsetDateTime> ready = new TreeMap<>();
-        dsl.select(KEY, DSL.max(AT)).from(DSL.table(DSL.name("sluice", "published_partition"))).where(DATASET.in(datasets))
+        dsl.select(KEY, DSL.max(AT)).from(PartitionVersions.PUBLISHED).where(DATASET.in(datasets))
                 .groupBy(KEY).having(DSL.countDistinct(DATASET).eq(datasets.size()))
                 .forEach(r -> ready.put(r.value1(), r.value2()));
         Map<String, RunRepository.Latest> latest = new RunRepository(dsl).latestByPartition(pipeline);
@@ -79,12 +81,12 @@ public final class DataTriggerJob extends PipelineJob {
             RunRepository.Latest last = latest.get(p.key());
             boolean rerun = false;
             if (last != null) {
-                if (last.status().equals("COMPLETED")) {
+                if (last.status() == RunStatus.COMPLETED) {
                     if (!last.startedAt().isBefore(e.getValue())) {
                         continue; // built after the newest publication
                     }
                     rerun = true;
-                } else if (last.status().equals("STARTED") || last.status().equals("STOPPED") && !last.stoppedByShutdown()) {
+                } else if (last.status() == RunStatus.STARTED || last.status() == RunStatus.STOPPED && !last.stoppedByShutdown()) {
                     continue; // running, or stopped on purpose (cancel, timeout)
                 }
             }

@@ -1,18 +1,20 @@
 package dev.sluice.app.schedule;
 
 import dev.sluice.core.Partition;
+import dev.sluice.warehouse.meta.MissedPartitionTable;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 
-/** {@code sluice.missed_partition}: partitions a scheduled fire skipped on purpose. Auto-commits; thread-safe. */
-final class MissedPartitions {
+/** The partitions a scheduled fire skipped on purpose ({@link MissedPartitionTable}). Auto-commits; thread-safe. */
+public final class MissedPartitions {
 
-    private static final Table<?> T = DSL.table(DSL.name("sluice", "missed_partition"));
+    private static final Table<?> T = MissedPartitionTable.TABLE;
     private static final Field<String> PIPELINE = DSL.field(DSL.name("pipeline"), String.class);
     private static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);
     private static final Field<OffsetDateTime> SCHEDULED = DSL.field(DSL.name("scheduled_at"), OffsetDateTime.class);
@@ -33,5 +35,10 @@ final class MissedPartitions {
                     .set(SCHEDULED, scheduled.atOffset(ZoneOffset.UTC)).set(RECORDED, OffsetDateTime.now(ZoneOffset.UTC))
                     .set(REASON, reason).execute();
         }
+    }
+
+    /** The missed partition keys of {@code pipeline}, in order. */
+    public static List<String> keys(DSLContext dsl, String pipeline) {
+        return dsl.select(PARTITION).from(T).where(PIPELINE.eq(pipeline)).orderBy(PARTITION).fetch(PARTITION);
     }
 }

@@ -2,11 +2,15 @@ package dev.sluice.app.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sluice.operations.freshness.DatasetFreshness;
-import dev.sluice.operations.freshness.FreshnessMonitor;
-import dev.sluice.lineage.store.LineageRepository;
+import dev.sluice.batch.backfill.BackfillRepository;
+import dev.sluice.batch.gate.QualityResultRepository;
+import dev.sluice.batch.job.RunRepository;
+import dev.sluice.batch.refine.PartitionVersions;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.DatasetRef;
+import dev.sluice.lineage.store.LineageRepository;
+import dev.sluice.operations.freshness.DatasetFreshness;
+import dev.sluice.operations.freshness.FreshnessMonitor;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -63,7 +67,7 @@ public final class CatalogApi {
 
     /** A dataset's page, or empty when nothing recorded reads or writes it. */
     public Optional<Map<String, Object>> dataset(String name) {
-        boolean published = dsl.fetchExists(DSL.selectOne().from(table("published_partition")).where(f("dataset").eq(name)));
+        boolean published = dsl.fetchExists(DSL.selectOne().from(PartitionVersions.PUBLISHED).where(f("dataset").eq(name)));
         if (!lineage.known(name) && !published) {
             return Optional.empty();
         }
@@ -73,7 +77,7 @@ public final class CatalogApi {
         out.put("upstream", edges(lineage.upstream(name, LEVELS)));
         out.put("downstream", edges(lineage.downstream(name, LEVELS)));
         List<Map<String, Object>> partitions = new ArrayList<>();
-        for (Record r : dsl.select(f("partition_key"), f("version"), f("run_id"), f("published_at")).from(table("published_partition"))
+        for (Record r : dsl.select(f("partition_key"), f("version"), f("run_id"), f("published_at")).from(PartitionVersions.PUBLISHED)
                 .where(f("dataset").eq(name)).orderBy(f("partition_key").desc()).limit(400).fetch()) {
             partitions.add(row("partition", r.get(0), "version", r.get(1), "run_id", r.get(2), "published_at", String.valueOf(r.get(3))));
         }
@@ -86,7 +90,7 @@ public final class CatalogApi {
     /** A job run (from {@code sluice.run}) or a step run (from the lineage edges), or empty. */
     public Optional<Map<String, Object>> run(String id) {
         Record r = dsl.select(f("run_id"), f("pipeline"), f("partition_key"), f("attempt"), f("status"), f("requester"), f("started_at"),
-                f("ended_at"), f("exit_message"), f("summary_json")).from(table("run")).where(f("run_id").eq(id)).fetchOne();
+                f("ended_at"), f("exit_message"), f("summary_json")).from(RunRepository.TABLE).where(f("run_id").eq(id)).fetchOne();
         if (r != null) {
             Map<String, Object> out = row("run_id", r.get(0), "kind", "job", "pipeline", r.get(1), "partition", r.get(2), "attempt", r.get(3),
                     "status", r.get(4), "requester", r.get(5), "started_at", String.valueOf(r.get(6)),
@@ -107,7 +111,7 @@ public final class CatalogApi {
     /** A backfill's plan and per-partition progress, or empty. */
     public Optional<Map<String, Object>> backfill(String id) {
         Record b = dsl.select(f("backfill_id"), f("pipeline"), f("from_key"), f("to_key"), f("rerun"), f("status"), f("invocations"),
-                f("requester"), f("started_at"), f("ended_at")).from(table("backfill")).where(f("backfill_id").eq(id)).fetchOne();
+                f("requester"), f("started_at"), f("ended_at")).from(BackfillRepository.BACKFILLS).where(f("backfill_id").eq(id)).fetchOne();
         if (b == null) {
             return Optional.empty();
         }
@@ -117,7 +121,7 @@ public final class CatalogApi {
         List<Map<String, Object>> partitions = new ArrayList<>();
         Map<String, Integer> byStatus = new LinkedHashMap<>();
         for (Record p : dsl.select(f("partition_key"), f("action"), f("status"), f("run_id"), f("message"), f("updated_at"))
-                .from(table("backfill_partition")).where(f("backfill_id").eq(id)).orderBy(f("partition_key")).fetch()) {
+                .from(BackfillRepository.PARTITIONS).where(f("backfill_id").eq(id)).orderBy(f("partition_key")).fetch()) {
             partitions.add(row("partition", p.get(0), "action", p.get(1), "status", p.get(2), "run_id", p.get(3), "message", p.get(4),
                     "updated_at", String.valueOf(p.get(5))));
             byStatus.merge(String.valueOf(p.get(2)), 1, Integer::sum);
@@ -135,7 +139,7 @@ public final class CatalogApi {
     private List<Map<String, Object>> schema(String name) {
         Map<String, List<String>> from = new LinkedHashMap<>();
         for (Record r : dsl.selectDistinct(f("output_column"), f("input_name"), f("input_column"), f("subtype"), f("masking"))
-                .from(table("lineage_column")).where(f("output_name").eq(name)).orderBy(f("output_column"), f("input_name"), f("input_column"))
+                .from(LineageRepository.COLUMNS).where(f("output_name").eq(name)).orderBy(f("output_column"), f("input_name"), f("input_column"))
                 .fetch()) {
             from.computeIfAbsent(String.valueOf(r.get(0)), k -> new ArrayList<>()).add(r.get(1) + "." + r.get(2) + " (" + r.get(3)
                     + (Boolean.TRUE.equals(r.get(4, Boolean.class)) ? ", masked" : "") + ")");
@@ -166,7 +170,7 @@ public final class CatalogApi {
 
     /** Per partition (newest first, at most 50) and check, the latest result. */
     private List<Map<String, Object>> quality(String dataset) {
-        Table<?> q = table("quality_results").as("r");
+        Table<?> q = QualityResultRepository.TABLE.as("r");
         Field<Long> id = DSL.field(DSL.name("r", "result_id"), Long.class);
         Field<Long> latest = dev.sluice.batch.gate.QualityResultRepository.latestOf("r");
         List<Map<String, Object>> out = new ArrayList<>();
@@ -213,7 +217,7 @@ public final class CatalogApi {
         List<Map<String, Object>> out = new ArrayList<>();
         for (Record r : dsl.select(f("run_id"), f("job"), f("output_name"), f("partition_key"), f("output_version"), f("output_rows"), inputs,
                         DSL.max(DSL.field(DSL.name("event_time"))).as("completed_at"))
-                .from(table("lineage_edge")).where(f(column).eq(id))
+                .from(LineageRepository.EDGES).where(f(column).eq(id))
                 .groupBy(f("run_id"), f("job"), f("output_name"), f("partition_key"), f("output_version"), f("output_rows"))
                 .orderBy(DSL.field(DSL.name("completed_at"))).fetch()) {
             out.add(row("run_id", r.get(0), "job", r.get(1), "output", r.get(2), "partition", r.get(3), "version", r.get(4), "rows", r.get(5),
@@ -239,10 +243,6 @@ public final class CatalogApi {
             m.put((String) kv[i], kv[i + 1]);
         }
         return m;
-    }
-
-    private static Table<?> table(String name) {
-        return DSL.table(DSL.name("sluice", name));
     }
 
     private static Field<Object> f(String name) {

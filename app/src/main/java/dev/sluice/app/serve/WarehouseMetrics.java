@@ -2,11 +2,14 @@ package dev.sluice.app.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sluice.operations.freshness.DatasetFreshness;
-import dev.sluice.operations.freshness.FreshnessMonitor;
+import dev.sluice.batch.gate.QualityResultRepository;
+import dev.sluice.batch.job.RunRepository;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.lineage.LineageEmitter;
 import dev.sluice.lineage.LineageTally;
+import dev.sluice.operations.freshness.DatasetFreshness;
+import dev.sluice.operations.freshness.FreshnessMonitor;
+import dev.sluice.warehouse.meta.HotOffsetTable;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
@@ -105,13 +108,13 @@ public final class WarehouseMetrics {
     }
 
     private void runs(PrometheusMeterRegistry r) {
-        for (Record row : dsl.select(f("pipeline"), f("status"), DSL.count()).from(t("run")).groupBy(f("pipeline"), f("status")).fetch()) {
-            gauge(r, "sluice.runs", "attempts recorded in sluice.run", "attempts", Tags.of("pipeline", s(row.get(0)), "status", s(row.get(1))),
+        for (Record row : dsl.select(f("pipeline"), f("status"), DSL.count()).from(RunRepository.TABLE).groupBy(f("pipeline"), f("status")).fetch()) {
+            gauge(r, "sluice.runs", "attempts recorded in " + RunRepository.TABLE_NAME, "attempts", Tags.of("pipeline", s(row.get(0)), "status", s(row.get(1))),
                     row.get(2, Number.class).doubleValue());
         }
-        for (Record row : dsl.select(f("pipeline"), f("status"), f("started_at"), f("ended_at")).from(t("run").as("x"))
+        for (Record row : dsl.select(f("pipeline"), f("status"), f("started_at"), f("ended_at")).from(RunRepository.TABLE.as("x"))
                 .where(DSL.field(DSL.name("x", "started_at")).eq(DSL.field(DSL.select(DSL.max(DSL.field(DSL.name("y", "started_at"))))
-                        .from(t("run").as("y")).where(DSL.field(DSL.name("y", "pipeline")).eq(DSL.field(DSL.name("x", "pipeline")))))))
+                        .from(RunRepository.TABLE.as("y")).where(DSL.field(DSL.name("y", "pipeline")).eq(DSL.field(DSL.name("x", "pipeline")))))))
                 .fetch()) {
             OffsetDateTime start = row.get(2, OffsetDateTime.class);
             OffsetDateTime end = row.get(3, OffsetDateTime.class);
@@ -124,10 +127,10 @@ public final class WarehouseMetrics {
     }
 
     private void steps(PrometheusMeterRegistry r) {
-        for (Record row : dsl.select(f("pipeline"), f("summary_json")).from(t("run").as("x"))
+        for (Record row : dsl.select(f("pipeline"), f("summary_json")).from(RunRepository.TABLE.as("x"))
                 .where(DSL.field(DSL.name("x", "status")).eq("COMPLETED"),
                         DSL.field(DSL.name("x", "ended_at")).eq(DSL.field(DSL.select(DSL.max(DSL.field(DSL.name("y", "ended_at"))))
-                                .from(t("run").as("y")).where(DSL.field(DSL.name("y", "pipeline")).eq(DSL.field(DSL.name("x", "pipeline"))),
+                                .from(RunRepository.TABLE.as("y")).where(DSL.field(DSL.name("y", "pipeline")).eq(DSL.field(DSL.name("x", "pipeline"))),
                                         DSL.field(DSL.name("y", "status")).eq("COMPLETED")))))
                 .fetch()) {
             JsonNode summary;
@@ -161,7 +164,7 @@ public final class WarehouseMetrics {
         var d = DSL.field(DSL.name("r", "dataset"));
         var fam = DSL.field(DSL.name("r", "family"));
         var st = DSL.field(DSL.name("r", "status"));
-        for (Record row : dsl.select(p, d, fam, st, DSL.count()).from(t("quality_results").as("r"))
+        for (Record row : dsl.select(p, d, fam, st, DSL.count()).from(QualityResultRepository.TABLE.as("r"))
                 .where(DSL.field(DSL.name("r", "result_id"), Long.class).eq(latest)).groupBy(p, d, fam, st).fetch()) {
             gauge(r, "sluice.gate.results", "latest result of each check of each partition, counted", "checks",
                     Tags.of("pipeline", s(row.get(0)), "dataset", s(row.get(1)), "family", s(row.get(2)), "status", s(row.get(3))),
@@ -190,7 +193,7 @@ public final class WarehouseMetrics {
     private void hotPath(PrometheusMeterRegistry r) {
         OffsetDateTime now = OffsetDateTime.now(clock);
         for (Record row : dsl.select(f("group_id"), f("topic"), f("kafka_partition"), f("next_offset"), f("lag_records"), f("events_stored"),
-                f("latency_max_ms"), f("latency_p50_ms"), f("rate_eps"), f("updated_at")).from(t("hot_offset")).fetch()) {
+                f("latency_max_ms"), f("latency_p50_ms"), f("rate_eps"), f("updated_at")).from(HotOffsetTable.TABLE).fetch()) {
             Tags tags = Tags.of("group", s(row.get(0)), "topic", s(row.get(1)), "partition", s(row.get(2)));
             gauge(r, "sluice.hotpath.stored.offset", "the next offset the hot path stored per topic partition", "offset", tags,
                     row.get(3, Number.class).doubleValue());
@@ -221,7 +224,7 @@ public final class WarehouseMetrics {
     private void lineage(PrometheusMeterRegistry r) {
         for (Record row : dsl.select(f("pipeline"), DSL.sum(DSL.field(DSL.name("lineage_sent"), Long.class)),
                 DSL.sum(DSL.field(DSL.name("lineage_dropped"), Long.class)), DSL.sum(DSL.field(DSL.name("lineage_failed"), Long.class)))
-                .from(t("run")).groupBy(f("pipeline")).fetch()) {
+                .from(RunRepository.TABLE).groupBy(f("pipeline")).fetch()) {
             String[] outcomes = {"sent", "dropped", "failed"};
             for (int i = 0; i < outcomes.length; i++) {
                 counter(r, "sluice.lineage.run.events", "lineage events of the recorded attempts, by outcome",
@@ -253,10 +256,6 @@ public final class WarehouseMetrics {
 
     private static String s(@Nullable Object o) {
         return o == null ? "" : o.toString();
-    }
-
-    private static org.jooq.Table<?> t(String name) {
-        return DSL.table(DSL.name("sluice", name));
     }
 
     private static Field<Object> f(String name) {

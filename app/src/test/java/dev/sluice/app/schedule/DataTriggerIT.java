@@ -65,7 +65,7 @@ class DataTriggerIT {
         String attempts = "SELECT attempt || ' ' || status FROM sluice.run WHERE pipeline = 'digest' ORDER BY attempt";
         try (Warehouse w = Warehouse.open(flights.warehouse(), 12)) {
             PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
-            assertThat(runner.run(flights, DAY, RunOptions.plain()).status()).isEqualTo("COMPLETED");
+            assertThat(runner.run(flights, DAY, RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
             try (PipelineScheduler scheduler = new PipelineScheduler(w, TestHome.withSampleData(), name -> loader.load(digestFile), FAST)) {
                 PipelineScheduler.Registered r = scheduler.schedule(digest);
                 assertThat(r.cron()).isEqualTo("-");
@@ -81,7 +81,7 @@ class DataTriggerIT {
                         .fetchOne(0, Long.class) + quarantined).as("every landed row, counted or quarantined").isEqualTo(bronze);
 
                 // flights re-publishes the day: digest follows with its next attempt
-                assertThat(runner.run(flights, DAY, RunOptions.plain().withRerun(true)).status()).isEqualTo("COMPLETED");
+                assertThat(runner.run(flights, DAY, RunOptions.plain().withRerun(true)).status().name()).isEqualTo("COMPLETED");
                 Waits.until("digest re-loads the re-published day", Duration.ofSeconds(60),
                         () -> w.dsl().resultQuery(attempts).fetch(0, String.class).equals(List.of("0 COMPLETED", "1 COMPLETED")));
             }

@@ -10,6 +10,7 @@ import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunRecord;
 import dev.sluice.batch.job.RunRefusedException;
 import dev.sluice.batch.job.RunRepository;
+import dev.sluice.batch.job.RunStatus;
 import dev.sluice.batch.job.RunSummary;
 import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.config.PipelineSpec;
@@ -129,7 +130,7 @@ public final class Backfill {
         Optional<BackfillRepository.Unfinished> unfinished = backfills.unfinished(spec.name(), from, to, null);
         RunId id = unfinished.map(BackfillRepository.Unfinished::id).orElseGet(RunId::newId);
         boolean rr = unfinished.map(BackfillRepository.Unfinished::rerun).orElse(rerun);
-        Map<String, String> begun = unfinished.map(u -> backfills.partitionStates(u.id())).orElse(Map.of());
+        Map<String, PartitionStatus> begun = unfinished.map(u -> backfills.partitionStates(u.id())).orElse(Map.of());
         List<PlannedPartition> planned = new ArrayList<>();
         for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
             planned.add(plan(spec, Partition.daily(d), id, rr, stale, begun.get(d.toString())));
@@ -168,7 +169,7 @@ public final class Backfill {
         ChangeImpact.Result impact = ChangeImpact.of(spec, changed, from, to, new LineageRepository(runner.warehouse().dsl()));
         Optional<BackfillRepository.Unfinished> unfinished = backfills.unfinished(spec.name(), from, to, changed);
         RunId id = unfinished.map(BackfillRepository.Unfinished::id).orElseGet(RunId::newId);
-        Map<String, String> begun = unfinished.map(u -> backfills.partitionStates(u.id())).orElse(Map.of());
+        Map<String, PartitionStatus> begun = unfinished.map(u -> backfills.partitionStates(u.id())).orElse(Map.of());
         List<PlannedPartition> planned = new ArrayList<>();
         java.util.Set<Partition> built = new HashSet<>();
         for (Partition p : impact.partitions()) {
@@ -197,9 +198,9 @@ public final class Backfill {
     }
 
     /** One stale partition of a changed backfill: re-run {@code tables} (the next attempt), unless this backfill did already. */
-    private PlannedPartition planStale(PipelineSpec spec, Partition p, RunId backfill, @Nullable String begun, List<String> tables,
+    private PlannedPartition planStale(PipelineSpec spec, Partition p, RunId backfill, @Nullable PartitionStatus begun, List<String> tables,
             DatasetRef changed) {
-        if ("COMPLETED".equals(begun)) {
+        if (begun != null && begun.done()) { // completed, or found already COMPLETED, in an invocation of this backfill
             return new PlannedPartition(p, Action.SKIP, "completed by this backfill", tables);
         }
         Optional<RunRecord> latest = runs.latest(spec.name(), p);
@@ -207,12 +208,12 @@ public final class Backfill {
             return new PlannedPartition(p, Action.RESUME, "attempt " + latest.get().attempt() + " begun by this backfill, "
                     + latest.get().status(), tables);
         }
-        if (begun != null && latest.isPresent() && latest.get().status().equals("COMPLETED")
+        if (begun != null && latest.isPresent() && latest.get().status() == RunStatus.COMPLETED
                 && backfill.toString().equals(latest.get().traceId())) {
             return new PlannedPartition(p, Action.SKIP, "completed by this backfill", tables);
         }
         boolean rollup = p.kind().filter(k -> k != spec.partitionKind()).isPresent();
-        if (!rollup && (latest.isEmpty() || !latest.get().status().equals("COMPLETED"))) {
+        if (!rollup && (latest.isEmpty() || latest.get().status() != RunStatus.COMPLETED)) {
             return new PlannedPartition(p, Action.SKIP, latest.isEmpty() ? "never built: nothing downstream of " + changed + " exists here"
                     : "not built: attempt " + latest.get().attempt() + " is " + latest.get().status()
                             + "; a plain run completes it, which builds everything downstream", tables);
@@ -224,17 +225,17 @@ public final class Backfill {
                         + String.join(", ", tables), tables);
     }
 
-    private PlannedPartition plan(PipelineSpec spec, Partition p, RunId backfill, boolean rerun, boolean stale, @Nullable String begun) {
+    private PlannedPartition plan(PipelineSpec spec, Partition p, RunId backfill, boolean rerun, boolean stale, @Nullable PartitionStatus begun) {
         Optional<String> missing = runner.landingProblem(spec, p);
         if (missing.isPresent()) {
             return new PlannedPartition(p, Action.MISSING, missing.get());
         }
-        if ("COMPLETED".equals(begun)) {
+        if (begun != null && begun.done()) { // completed, or found already COMPLETED, in an invocation of this backfill
             return new PlannedPartition(p, Action.SKIP, "completed by this backfill");
         }
         Optional<RunRecord> latest = runs.latest(spec.name(), p);
         if (begun != null && latest.isPresent() && backfill.toString().equals(latest.get().traceId())) {
-            return latest.get().status().equals("COMPLETED") ? new PlannedPartition(p, Action.SKIP, "completed by this backfill")
+            return latest.get().status() == RunStatus.COMPLETED ? new PlannedPartition(p, Action.SKIP, "completed by this backfill")
                     : new PlannedPartition(p, Action.RESUME, "attempt " + latest.get().attempt() + " begun by this backfill, "
                             + latest.get().status());
         }
@@ -243,21 +244,21 @@ public final class Backfill {
                     : new PlannedPartition(p, Action.RUN, "never run");
         }
         RunRecord last = latest.get();
-        if (stale && last.status().equals("COMPLETED")) {
+        if (stale && last.status() == RunStatus.COMPLETED) {
             return last.specHash().equals(spec.hash())
                     ? new PlannedPartition(p, Action.SKIP, "built with the current spec (sha256 " + PipelineRunner.abbreviate(spec.hash()) + ")")
                     : new PlannedPartition(p, Action.RERUN, "built with spec sha256 " + PipelineRunner.abbreviate(last.specHash()) + ", now "
                             + PipelineRunner.abbreviate(spec.hash()) + ": opens attempt " + (last.attempt() + 1));
         }
         return switch (last.status()) {
-            case "COMPLETED" -> rerun
+            case COMPLETED -> rerun
                     ? new PlannedPartition(p, Action.RERUN, "attempt " + last.attempt() + " COMPLETED; --rerun opens attempt " + (last.attempt() + 1))
                     : new PlannedPartition(p, Action.SKIP, "attempt " + last.attempt() + " COMPLETED (--rerun runs it again)");
-            case "FAILED", "STOPPED" -> rerun
+            case FAILED, STOPPED -> rerun
                     ? new PlannedPartition(p, Action.RERUN, "attempt " + last.attempt() + " " + last.status() + "; --rerun opens attempt "
                             + (last.attempt() + 1))
                     : new PlannedPartition(p, Action.RESTART, "attempt " + last.attempt() + " " + last.status()
-                            + ": restarts from its " + last.status().toLowerCase(java.util.Locale.ROOT) + " step");
+                            + ": restarts from its " + last.status().name().toLowerCase(java.util.Locale.ROOT) + " step");
             default -> new PlannedPartition(p, Action.RESUME, "attempt " + last.attempt() + " " + last.status()
                     + " (a killed run is restarted; one still running is refused)");
         };
@@ -265,12 +266,7 @@ public final class Backfill {
 
     /** The first and last daily partition {@code spec}'s pipeline has runs of, if any: the range of {@code --stale}. */
     public Optional<LocalDate[]> builtRange(PipelineSpec spec) {
-        var r = runner.warehouse().dsl().resultQuery("SELECT MIN(partition_key), MAX(partition_key) FROM sluice.run WHERE pipeline = ?"
-                + " AND status = 'COMPLETED' AND CHAR_LENGTH(partition_key) = 10", spec.name()).fetchOne();
-        if (r == null || r.get(0) == null) {
-            return Optional.empty();
-        }
-        return Optional.of(new LocalDate[] {LocalDate.parse(r.get(0, String.class)), LocalDate.parse(r.get(1, String.class))});
+        return runs.completedDailyRange(spec.name()).map(r -> new LocalDate[] {LocalDate.parse(r[0]), LocalDate.parse(r[1])});
     }
 
     /** The step names of one partition's job, in order. */
@@ -311,7 +307,7 @@ public final class Backfill {
         long[] batches = new long[1];
         java.util.Map<String, Long> byGate = new java.util.LinkedHashMap<>();
         plan.steps().stream().filter(st -> st.startsWith("gate.")).forEach(g -> byGate.put(g, 0L));
-        String status;
+        RunStatus status;
         try (LineageEmitter lineage = runner.lineage().track(LineageEmitter.of(spec.lineage(), PipelineRunner.version(),
                 new LineageRepository(runner.warehouse().dsl())))) {
             lineage.emit(event(RunEventType.START, lineageRun, job, spec, plan, id, null));
@@ -319,10 +315,11 @@ public final class Backfill {
                     spec.name(), plan.range(), plan.toRun().size(), options.parallelism(), options.gateBatch());
             for (PlannedPartition p : plan.partitions()) {
                 if (!p.action().runs()) {
-                    PartitionOutcome o = new PartitionOutcome(p.partition(), p.action() == Action.MISSING ? "MISSING" : "SKIPPED", null, p.reason());
+                    PartitionOutcome o = new PartitionOutcome(p.partition(), p.action() == Action.MISSING ? PartitionStatus.MISSING
+                            : PartitionStatus.SKIPPED, null, p.reason());
                     outcomes.add(o);
                     if (p.action() == Action.MISSING) {
-                        backfills.partition(id, p.partition(), p.tables(), p.action(), "MISSING", null, p.reason());
+                        backfills.partition(id, p.partition(), p.tables(), p.action(), PartitionStatus.MISSING, null, p.reason());
                     }
                     progress.finished(o);
                 }
@@ -343,10 +340,10 @@ public final class Backfill {
             }
             outcomes.sort((a, b) -> a.partition().compareTo(b.partition()));
             List<PartitionOutcome> notDone = outcomes.stream()
-                    .filter(o -> !o.status().equals("COMPLETED") && !o.status().equals("SKIPPED")).toList();
+                    .filter(o -> !o.status().done()).toList();
             boolean ok = notDone.isEmpty();
-            boolean stopped = !ok && notDone.stream().allMatch(o -> o.status().equals("STOPPED"));
-            status = ok ? "COMPLETED" : stopped ? "STOPPED" : "FAILED";
+            boolean stopped = !ok && notDone.stream().allMatch(o -> o.status() == PartitionStatus.STOPPED);
+            status = ok ? RunStatus.COMPLETED : stopped ? RunStatus.STOPPED : RunStatus.FAILED;
             String error = ok ? null : notDone.size() + " partition(s) did not complete, the first " + notDone.get(0).partition()
                     + " " + notDone.get(0).status() + ": " + notDone.get(0).message();
             lineage.emit(event(ok ? RunEventType.COMPLETE : RunEventType.FAIL, lineageRun, job, spec, plan, id, error));
@@ -383,13 +380,13 @@ public final class Backfill {
                     try {
                         String cancelled = backfills.cancelRequest(backfill);
                         if (cancelled != null || dev.sluice.batch.job.RunControl.get().shuttingDown()) {
-                            PartitionOutcome o = new PartitionOutcome(p.partition(), "STOPPED", null, "not started: "
+                            PartitionOutcome o = new PartitionOutcome(p.partition(), PartitionStatus.STOPPED, null, "not started: "
                                     + (cancelled != null ? "the backfill was cancelled by " + cancelled : "the process is shutting down")
                                     + " (invoking the backfill again continues it)");
                             progress.finished(o);
                             return o;
                         }
-                        backfills.partition(backfill, p.partition(), p.tables(), p.action(), "RUNNING", null, p.reason());
+                        backfills.partition(backfill, p.partition(), p.tables(), p.action(), PartitionStatus.RUNNING, null, p.reason());
                         RunOptions o = base.withRerun(p.action() == Action.RERUN).withParent(parent, barrier).withTables(p.tables());
                         PartitionOutcome outcome = one(spec, p.partition(), o);
                         backfills.partition(backfill, p.partition(), p.tables(), p.action(), outcome.status(),
@@ -419,15 +416,15 @@ public final class Backfill {
     private PartitionOutcome one(PipelineSpec spec, Partition p, RunOptions options) {
         try {
             RunSummary s = runner.run(spec, p, options);
-            return new PartitionOutcome(p, s.status(), s, s.failure() == null ? "" : s.failure());
+            return new PartitionOutcome(p, PartitionStatus.of(s.status()), s, s.failure() == null ? "" : s.failure());
         } catch (PartitionCompletedException e) {
-            return new PartitionOutcome(p, "COMPLETED", null, "completed before this invocation");
+            return new PartitionOutcome(p, PartitionStatus.SKIPPED, null, "already COMPLETED before this invocation");
         } catch (RunRefusedException e) {
-            return new PartitionOutcome(p, "REFUSED", null, e.getMessage());
+            return new PartitionOutcome(p, PartitionStatus.REFUSED, null, e.getMessage());
         } catch (LandingMissingException e) {
-            return new PartitionOutcome(p, "MISSING", null, e.getMessage());
+            return new PartitionOutcome(p, PartitionStatus.MISSING, null, e.getMessage());
         } catch (SluiceException e) {
-            return new PartitionOutcome(p, "FAILED", null, e.getMessage());
+            return new PartitionOutcome(p, PartitionStatus.FAILED, null, e.getMessage());
         }
     }
 

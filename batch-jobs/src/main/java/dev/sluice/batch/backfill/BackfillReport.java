@@ -1,5 +1,6 @@
 package dev.sluice.batch.backfill;
 
+import dev.sluice.batch.job.RunStatus;
 import dev.sluice.core.RunId;
 import java.util.List;
 
@@ -8,14 +9,14 @@ import java.util.List;
  *
  * @param backfillId the backfill's id (kept when it is continued)
  * @param lineageRun this invocation's OpenLineage run: the parent of the partition runs it started
- * @param status COMPLETED when no partition failed, was missing or refused; else FAILED
+ * @param status COMPLETED when every partition completed or was skipped; STOPPED when all the others were stopped; else FAILED
  * @param outcomes each partition of the plan, in order
  * @param elapsedMs wall time of this invocation, in milliseconds
  * @param gateBatches one-pass gate evaluations run (a gate of a wave is one)
  * @param gateMsByStep wall time of those evaluations per gate step name (e.g. {@code gate.bronze.flights_raw}),
  *     in job order, in milliseconds
  */
-public record BackfillReport(RunId backfillId, RunId lineageRun, String status, List<PartitionOutcome> outcomes, long elapsedMs,
+public record BackfillReport(RunId backfillId, RunId lineageRun, RunStatus status, List<PartitionOutcome> outcomes, long elapsedMs,
         long gateBatches, java.util.Map<String, Long> gateMsByStep) {
 
     public BackfillReport {
@@ -33,6 +34,6 @@ public record BackfillReport(RunId backfillId, RunId lineageRun, String status, 
 
     /** True when nothing failed. */
     public boolean completed() {
-        return "COMPLETED".equals(status);
+        return status == RunStatus.COMPLETED;
     }
 }

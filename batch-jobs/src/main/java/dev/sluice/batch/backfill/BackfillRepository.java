@@ -1,5 +1,6 @@
 package dev.sluice.batch.backfill;
 
+import dev.sluice.batch.job.RunStatus;
 import dev.sluice.core.FaultPoints;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
@@ -24,14 +25,20 @@ import org.jspecify.annotations.Nullable;
  */
 public final class BackfillRepository {
 
-    private static final Table<?> B = DSL.table(DSL.name("sluice", "backfill"));
-    private static final Table<?> P = DSL.table(DSL.name("sluice", "backfill_partition"));
+    /** {@code sluice.backfill}, for read-only queries of other modules (the catalog API). */
+    public static final Table<?> BACKFILLS = DSL.table(DSL.name("sluice", "backfill"));
+    /** {@code sluice.backfill_partition}, for read-only queries of other modules (the catalog API). */
+    public static final Table<?> PARTITIONS = DSL.table(DSL.name("sluice", "backfill_partition"));
+    private static final Table<?> B = BACKFILLS;
+    private static final Table<?> P = PARTITIONS;
     private static final Field<String> ID = DSL.field(DSL.name("backfill_id"), String.class);
     private static final Field<String> PIPELINE = DSL.field(DSL.name("pipeline"), String.class);
     private static final Field<String> FROM = DSL.field(DSL.name("from_key"), String.class);
     private static final Field<String> TO = DSL.field(DSL.name("to_key"), String.class);
     private static final Field<Boolean> RERUN = DSL.field(DSL.name("rerun"), Boolean.class);
     private static final Field<String> STATUS = DSL.field(DSL.name("status"), String.class);
+    /** A backfill's state while an invocation runs it. */
+    private static final String RUNNING = "RUNNING";
     private static final Field<Integer> INVOCATIONS = DSL.field(DSL.name("invocations"), Integer.class);
     private static final Field<String> SPEC_HASH = DSL.field(DSL.name("spec_hash"), String.class);
     private static final Field<String> REQUESTER = DSL.field(DSL.name("requester"), String.class);
@@ -71,18 +78,23 @@ public final class BackfillRepository {
                 .where(PIPELINE.eq(pipeline), FROM.eq(from.toString()), TO.eq(to.toString()),
                         changed == null ? CHANGED.isNull() : CHANGED.eq(changed.qualifiedName()))
                 .orderBy(STARTED.desc()).limit(1).fetchOne();
-        if (r == null || "COMPLETED".equals(r.get(STATUS))) {
+        if (r == null || RunStatus.COMPLETED.name().equals(r.get(STATUS))) {
             return Optional.empty();
         }
         return Optional.of(new Unfinished(RunId.parse(r.get(ID)), r.get(RERUN), r.get(INVOCATIONS)));
     }
 
     /** The state of each partition {@code backfill} has begun: key → status (RUNNING, COMPLETED, FAILED, …). */
-    public Map<String, String> partitionStates(RunId backfill) {
-        Map<String, String> out = new LinkedHashMap<>();
+    public Map<String, PartitionStatus> partitionStates(RunId backfill) {
+        Map<String, PartitionStatus> out = new LinkedHashMap<>();
         dsl.select(PARTITION, STATUS).from(P).where(ID.eq(backfill.toString())).orderBy(PARTITION)
-                .forEach(r -> out.put(r.get(PARTITION), r.get(STATUS)));
+                .forEach(r -> out.put(r.get(PARTITION), PartitionStatus.valueOf(r.get(STATUS))));
         return out;
+    }
+
+    /** The status of backfill {@code id} (RUNNING, COMPLETED, FAILED or STOPPED), if it is recorded. */
+    public Optional<String> status(RunId id) {
+        return dsl.select(STATUS).from(B).where(ID.eq(id.toString())).fetchOptional(STATUS);
     }
 
     /** Records a new backfill, RUNNING, first invocation. */
@@ -90,34 +102,34 @@ public final class BackfillRepository {
             @Nullable DatasetRef changed) {
         dsl.insertInto(B).set(ID, id.toString()).set(PIPELINE, pipeline).set(FROM, from.toString()).set(TO, to.toString())
                 .set(CHANGED, changed == null ? null : changed.qualifiedName())
-                .set(RERUN, rerun).set(STATUS, "RUNNING").set(INVOCATIONS, 1).set(SPEC_HASH, specHash).set(REQUESTER, requester)
+                .set(RERUN, rerun).set(STATUS, RUNNING).set(INVOCATIONS, 1).set(SPEC_HASH, specHash).set(REQUESTER, requester)
                 .set(STARTED, now()).execute();
     }
 
     /** Marks an unfinished backfill RUNNING again, one invocation more. */
     public void resume(RunId id, String specHash) {
-        dsl.update(B).set(STATUS, "RUNNING").set(INVOCATIONS, INVOCATIONS.plus(1)).set(SPEC_HASH, specHash)
+        dsl.update(B).set(STATUS, RUNNING).set(INVOCATIONS, INVOCATIONS.plus(1)).set(SPEC_HASH, specHash)
                 .setNull(ENDED).setNull(DSL.field(DSL.name("cancel_requested_at"))).setNull(DSL.field(DSL.name("cancel_requested_by"))).where(ID.eq(id.toString())).execute();
     }
 
     /** Records the state of one partition of {@code backfill}, running every table. */
-    public void partition(RunId backfill, Partition partition, Action action, String status, @Nullable RunId run, @Nullable String message) {
+    public void partition(RunId backfill, Partition partition, Action action, PartitionStatus status, @Nullable RunId run, @Nullable String message) {
         partition(backfill, partition, null, action, status, run, message);
     }
 
     /** Records the state of one partition of {@code backfill} that runs {@code tables} (null: every table). */
-    public void partition(RunId backfill, Partition partition, @Nullable List<String> tables, Action action, String status,
+    public void partition(RunId backfill, Partition partition, @Nullable List<String> tables, Action action, PartitionStatus status,
             @Nullable RunId run, @Nullable String message) {
         String steps = tables == null ? null : String.join(",", tables);
         String m = message == null || message.length() <= 4000 ? message : message.substring(0, 3997) + "...";
         String runId = run == null ? null : run.toString();
         // one writer per (backfill, partition): an update, else the first insert
-        int updated = dsl.update(P).set(ACTION, action.name()).set(STATUS, status).set(RUN_ID, runId).set(MESSAGE, m).set(UPDATED, now())
+        int updated = dsl.update(P).set(ACTION, action.name()).set(STATUS, status.name()).set(RUN_ID, runId).set(MESSAGE, m).set(UPDATED, now())
                 .set(STEPS, steps)
                 .where(ID.eq(backfill.toString()), PARTITION.eq(partition.key())).execute();
         if (updated == 0) {
             dsl.insertInto(P).set(ID, backfill.toString()).set(PARTITION, partition.key()).set(ACTION, action.name())
-                    .set(STATUS, status).set(RUN_ID, runId).set(MESSAGE, m).set(UPDATED, now()).set(STEPS, steps).execute();
+                    .set(STATUS, status.name()).set(RUN_ID, runId).set(MESSAGE, m).set(UPDATED, now()).set(STEPS, steps).execute();
         }
         FaultPoints.reach("backfill-partition:" + status);
     }
@@ -148,8 +160,8 @@ public final class BackfillRepository {
     }
 
     /** Ends an invocation: COMPLETED or FAILED. */
-    public void finish(RunId id, String status) {
-        dsl.update(B).set(STATUS, status).set(ENDED, now()).where(ID.eq(id.toString())).execute();
+    public void finish(RunId id, RunStatus status) {
+        dsl.update(B).set(STATUS, status.name()).set(ENDED, now()).where(ID.eq(id.toString())).execute();
     }
 
     private static OffsetDateTime now() {

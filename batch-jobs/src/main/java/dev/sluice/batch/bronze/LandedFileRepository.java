@@ -25,7 +25,9 @@ public final class LandedFileRepository {
     /** Status of a complete load. */
     public static final String LOADED = "LOADED";
 
-    static final Table<?> T = DSL.table(DSL.name("sluice", "landed_file"));
+    /** {@code sluice.landed_file}: every landed file loaded into Bronze, for purge and read-only queries. */
+    public static final Table<?> LANDED_FILES = DSL.table(DSL.name("sluice", "landed_file"));
+    static final Table<?> T = LANDED_FILES;
     static final Field<String> PIPELINE = DSL.field(DSL.name("pipeline"), String.class);
     static final Field<String> TABLE = DSL.field(DSL.name("bronze_table"), String.class);
     static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);

@@ -94,7 +94,7 @@ public final class ContractGuard {
             }
             int unrecorded = drift.record(spec.name(), j.source(), j.partition(), j.file(), recorded);
             if (unrecorded > 0) {
-                LOG.warn("{}: {} of its {} changes are not recorded in sluice.schema_drift (at most {} per file)", j.file(),
+                LOG.warn("{}: {} of its {} changes are not recorded in " + SchemaDriftRepository.TABLE_NAME + " (at most {} per file)", j.file(),
                         unrecorded, recorded.size(), SchemaDriftRepository.MAX_RECORDED_CHANGES);
             }
         }

@@ -25,6 +25,8 @@ import org.jooq.impl.DSL;
  */
 public final class SchemaDriftRepository {
 
+    /** The table's qualified name, {@code sluice.schema_drift}, for messages. */
+    public static final String TABLE_NAME = "sluice.schema_drift";
     private static final Table<?> T = DSL.table(DSL.name("sluice", "schema_drift"));
     private static final Field<String> PIPELINE = DSL.field(DSL.name("pipeline"), String.class);
     private static final Field<String> SOURCE = DSL.field(DSL.name("source"), String.class);

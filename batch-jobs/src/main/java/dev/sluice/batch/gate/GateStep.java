@@ -39,6 +39,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 public final class GateStep implements GateEvaluator {
 
+    /** Prefix of a gate step's name: {@code gate.<schema.table>}. */
+    public static final String PREFIX = "gate.";
+
     private final Warehouse warehouse;
     private final PipelineSpec spec;
     private final TableSpec table;
@@ -53,7 +56,7 @@ public final class GateStep implements GateEvaluator {
 
     /** The step name of {@code table}'s gate. */
     public static String stepName(TableSpec table) {
-        return "gate." + table.stepName();
+        return PREFIX + table.stepName();
     }
 
     /**

@@ -31,7 +31,11 @@ public final class QualityResultRepository {
     /** How many accepted earlier partitions an anomaly check sees at most. */
     static final int HISTORY_LIMIT = 400;
     private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules();
-    private static final Table<?> T = DSL.table(DSL.name("sluice", "quality_results"));
+    /** The table's qualified name, {@code sluice.quality_results}, for messages and help texts. */
+    public static final String TABLE_NAME = "sluice.quality_results";
+    /** The table, for read-only queries of other modules (design documents, the catalog API, metrics). */
+    public static final Table<?> TABLE = DSL.table(DSL.name("sluice", "quality_results"));
+    private static final Table<?> T = TABLE;
     private static final Field<Long> ID = DSL.field(DSL.name("result_id"), Long.class);
     private static final Field<String> DATASET = DSL.field(DSL.name("dataset"), String.class);
     private static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);

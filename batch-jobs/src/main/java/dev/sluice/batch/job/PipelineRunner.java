@@ -2,23 +2,38 @@ package dev.sluice.batch.job;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.batch.bronze.BronzeItemReader;
+import dev.sluice.batch.bronze.LandingFiles;
 import dev.sluice.batch.contract.ContractGuard;
+import dev.sluice.batch.gate.GateStep;
 import dev.sluice.batch.warehouse.LayerTables;
-import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.RetrySpec;
 import dev.sluice.config.SourceSpec;
 import dev.sluice.config.TableSpec;
+import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import dev.sluice.core.SluiceException;
+import dev.sluice.lineage.LineageEmitter;
+import dev.sluice.lineage.LineageTally;
+import dev.sluice.lineage.store.LineageRepository;
+import dev.sluice.warehouse.Warehouse;
+import dev.sluice.warehouse.meta.ErasureLogTable;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import org.jooq.exception.IntegrityConstraintViolationException;
+import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,16 +63,19 @@ public final class PipelineRunner {
 
     private static final Logger LOG = LoggerFactory.getLogger(PipelineRunner.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Sluice's version, reported in lineage (the jar's Implementation-Version, else "dev"). */
+    static final String VERSION = Objects.requireNonNullElse(PipelineRunner.class.getPackage().getImplementationVersion(), "dev");
+    /** The job parameter naming the tables an attempt runs (comma-separated step names; empty: every table). */
+    static final String TABLES = "tables";
 
     private final Warehouse warehouse;
     private final BatchInfrastructure batch;
     private final MedallionJobFactory jobs;
-    /** Sluice's version, reported in lineage (the jar's Implementation-Version, else "dev"). */
-    static final String VERSION = java.util.Objects.requireNonNullElse(PipelineRunner.class.getPackage().getImplementationVersion(), "dev");
     private final RunRepository runs;
     private final Path home;
     private final List<RunListener> listeners;
-    private final dev.sluice.lineage.LineageTally lineage = new dev.sluice.lineage.LineageTally();
+    private final LineageTally lineage = new LineageTally();
+    private volatile RetryObserver retryObserver = RetryObserver.NONE;
 
     /**
      * @param home the Sluice home ({@code SLUICE_HOME}); landed files are named relative to it
@@ -93,10 +111,38 @@ public final class PipelineRunner {
         }
     }
 
-    private RunSummary runInContext(PipelineSpec spec, Partition partition, RunOptions options) {
+    /**
+     * One run, in named steps: which tables it runs, what must hold before anything is written,
+     * which attempt it is, its record in {@code sluice.run}, the job (with retries) and its end.
+     */
+    private RunSummary runInContext(PipelineSpec spec, Partition partition, RunOptions requested) {
         Optional<RunRecord> latest = runs.latest(spec.name(), partition);
-        if (options.tables() == null && latest.isPresent() && !latest.get().status().equals("COMPLETED") && !options.rerun()) {
-            options = options.withTables(tablesOf(spec, partition, latest.get().attempt())); // a restart runs what its attempt ran
+        RunOptions options = scope(spec, partition, requested, latest);
+        prepare(spec, partition, options);
+        Attempt attempt = chooseAttempt(spec, partition, options, latest);
+        MDC.put("run_id", attempt.run().toString());
+        record(spec, partition, options, attempt);
+        Executed executed = execute(spec, partition, options, attempt);
+        return finish(spec, partition, attempt, executed);
+    }
+
+    /** Which attempt a run is: its number, run id, and whether it restarts that attempt. */
+    private record Attempt(int number, RunId run, boolean restart) {
+    }
+
+    /** The last job execution of a run (after its retries), what its lineage emitters did and the retries' warnings. */
+    private record Executed(JobExecution execution, LineageEmitter.Stats lineage, List<String> retried) {
+    }
+
+    /**
+     * The tables a run runs: a restart runs what its attempt ran; a month of a daily pipeline its
+     * rollups only; else what {@code options} names (null: all).
+     *
+     * @throws SluiceException when the partition's kind has no rollup in the pipeline
+     */
+    private RunOptions scope(PipelineSpec spec, Partition partition, RunOptions options, Optional<RunRecord> latest) {
+        if (options.tables() == null && latest.isPresent() && latest.get().status() != RunStatus.COMPLETED && !options.rerun()) {
+            options = options.withTables(tablesOf(spec, partition, latest.get().attempt()));
         }
         var kind = partition.kind().orElse(null);
         if (options.tables() == null && kind != null && kind != spec.partitionKind()) {
@@ -105,8 +151,13 @@ public final class PipelineRunner {
                 throw new SluiceException("partition " + partition + " is a " + kind.id() + " partition; pipeline " + spec.name()
                         + " is partitioned " + spec.partitionKind().id() + " and has no " + kind.id() + " rollup");
             }
-            options = options.withTables(rollups); // a month of a daily pipeline: its rollups only
+            options = options.withTables(rollups);
         }
+        return options;
+    }
+
+    /** What must hold before anything is written: landed files, the layer tables, the contracts of the files. */
+    private void prepare(PipelineSpec spec, Partition partition, RunOptions options) {
         List<String> only = options.tables();
         boolean loads = only == null || spec.tables(Layer.BRONZE).stream().anyMatch(t -> only.contains(t.stepName()));
         if (loads) {
@@ -116,65 +167,86 @@ public final class PipelineRunner {
         if (loads) {
             new ContractGuard(warehouse.dsl(), home).check(spec, partition);
         }
-        int attempt = 0;
-        RunId run = RunId.newId();
-        boolean restart = false;
-        if (latest.isPresent()) {
-            RunRecord last = reconcile(spec, partition, latest.get());
-            MDC.put("run_id", last.runId().toString());
-            if (last.status().equals("COMPLETED")) {
-                if (!options.rerun()) {
-                    throw new PartitionCompletedException("partition " + partition + " of pipeline " + spec.name()
-                            + " is already COMPLETED (attempt " + last.attempt() + ", run " + last.runId()
-                            + ", ended " + last.endedAt() + "). Running it again is refused so that a repeated"
-                            + " command cannot re-load by accident; add --rerun to open attempt "
-                            + (last.attempt() + 1) + ".");
-                }
-                attempt = last.attempt() + 1;
-            } else if (options.rerun() && (last.status().equals("FAILED") || last.status().equals("STOPPED"))) {
-                abandon(spec, partition, last);
-                attempt = last.attempt() + 1;
-            } else {
-                attempt = last.attempt();
-                run = last.runId();
-                restart = true;
-                if (last.status().equals("STARTED")) {
-                    claimStarted(spec, partition, last, options.recoverStale());
-                }
-                if (!last.specHash().equals(spec.hash())) {
-                    LOG.warn("the spec or a contract changed since attempt {} started (sha256 {} → {}): the steps"
-                            + " that completed before keep what they wrote", attempt, abbreviate(last.specHash()),
-                            abbreviate(spec.hash()));
-                }
-            }
+    }
+
+    /**
+     * The attempt a run is: the first (0), the next one ({@code --rerun} after a COMPLETED, FAILED
+     * or STOPPED attempt), or a restart of the newest attempt from its failed step.
+     *
+     * @throws PartitionCompletedException when the partition is COMPLETED and {@code rerun} is not set
+     */
+    private Attempt chooseAttempt(PipelineSpec spec, Partition partition, RunOptions options, Optional<RunRecord> latest) {
+        if (latest.isEmpty()) {
+            return new Attempt(0, RunId.newId(), false);
         }
-        MDC.put("run_id", run.toString());
-        if (restart) {
-            LOG.info("restarting attempt {} from its failed step", attempt);
-            runs.restart(run, spec.hash());
-        } else {
-            LOG.info("starting attempt {}", attempt);
-            try {
-                runs.start(run, spec.name(), partition, attempt, spec.hash(), options.requester(), options.traceId());
-            } catch (org.jooq.exception.IntegrityConstraintViolationException e) {
-                throw new RunRefusedException("another process has just started attempt " + attempt
-                        + " of partition " + partition + " of pipeline " + spec.name());
+        RunRecord last = reconcile(spec, partition, latest.get());
+        MDC.put("run_id", last.runId().toString());
+        if (last.status() == RunStatus.COMPLETED) {
+            if (!options.rerun()) {
+                throw new PartitionCompletedException("partition " + partition + " of pipeline " + spec.name()
+                        + " is already COMPLETED (attempt " + last.attempt() + ", run " + last.runId()
+                        + ", ended " + last.endedAt() + "). Running it again is refused so that a repeated"
+                        + " command cannot re-load by accident; add --rerun to open attempt "
+                        + (last.attempt() + 1) + ".");
             }
+            return new Attempt(last.attempt() + 1, RunId.newId(), false);
         }
+        if (options.rerun() && last.status().restartable()) {
+            abandon(spec, partition, last);
+            return new Attempt(last.attempt() + 1, RunId.newId(), false);
+        }
+        if (last.status() == RunStatus.STARTED) {
+            claimStarted(spec, partition, last, options.recoverStale());
+        }
+        if (!last.specHash().equals(spec.hash())) {
+            LOG.warn("the spec or a contract changed since attempt {} started (sha256 {} → {}): the steps"
+                    + " that completed before keep what they wrote", last.attempt(), abbreviate(last.specHash()),
+                    abbreviate(spec.hash()));
+        }
+        return new Attempt(last.attempt(), last.runId(), true);
+    }
+
+    /**
+     * Records the attempt in {@code sluice.run}: STARTED again for a restart, a new row otherwise.
+     *
+     * @throws RunRefusedException when another process has just started the same attempt
+     */
+    private void record(PipelineSpec spec, Partition partition, RunOptions options, Attempt attempt) {
+        if (attempt.restart()) {
+            LOG.info("restarting attempt {} from its failed step", attempt.number());
+            runs.restart(attempt.run(), spec.hash());
+            return;
+        }
+        LOG.info("starting attempt {}", attempt.number());
+        try {
+            runs.start(attempt.run(), spec.name(), partition, attempt.number(), spec.hash(), options.requester(), options.traceId());
+        } catch (IntegrityConstraintViolationException e) {
+            throw new RunRefusedException("another process has just started attempt " + attempt.number()
+                    + " of partition " + partition + " of pipeline " + spec.name());
+        }
+    }
+
+    /**
+     * Launches the job and retries a step that failed with a retriable error, as its
+     * {@code execution.retry} allows, until it completes, is stopped or fails otherwise.
+     */
+    private Executed execute(PipelineSpec spec, Partition partition, RunOptions options, Attempt attempt) {
+        RunId run = attempt.run();
+        List<String> only = options.tables();
         JobParameters params = new JobParametersBuilder()
                 .addString("partition", partition.key(), true)
-                .addLong("attempt", (long) attempt, true)
+                .addLong("attempt", (long) attempt.number(), true)
                 .addString("run.id", run.toString(), false)
                 .addString("spec.hash", spec.hash(), false)
                 .addString("requester", String.valueOf(options.requester()), false)
                 .addString("trace.id", String.valueOf(options.traceId()), false)
                 .addString(TABLES, only == null ? "" : String.join(",", only), false)
                 .toJobParameters();
-        Launched launched = launch(spec, partition, run, params, attempt, restart, options);
+        Launched launched = launch(spec, partition, run, params, attempt.number(), attempt.restart(), options);
         JobExecution execution = launched.execution();
-        dev.sluice.lineage.LineageEmitter.Stats lineageStats = launched.lineage();
+        LineageEmitter.Stats lineageStats = launched.lineage();
         List<String> retried = new ArrayList<>();
-        java.util.Map<String, Integer> tries = new java.util.HashMap<>();
+        Map<String, Integer> tries = new HashMap<>();
         while (execution.getStatus() != BatchStatus.COMPLETED && RunControl.get().reason(run) == null
                 && !RunControl.get().shuttingDown()) {
             StepExecution failed = execution.getStepExecutions().stream().filter(se -> se.getStatus() == BatchStatus.FAILED)
@@ -184,7 +256,7 @@ public final class PipelineRunner {
                 break;
             }
             String step = failed.getStepName();
-            dev.sluice.config.RetrySpec policy = spec.execution().retry(step);
+            RetrySpec policy = spec.execution().retry(step);
             int tried = tries.merge(step, 1, Integer::sum);
             if (tried >= policy.maxAttempts()) {
                 retried.add("step " + step + " failed with a retriable error " + tried + " time(s), its execution.retry.max_attempts");
@@ -199,21 +271,29 @@ public final class PipelineRunner {
                 break;
             }
             retried.add("step " + step + " failed with a retriable error (" + why + ") and was retried after " + wait.toMillis() + " ms");
-            launched = launch(spec, partition, run, params, attempt, true, options);
+            launched = launch(spec, partition, run, params, attempt.number(), true, options);
             execution = launched.execution();
             lineageStats = lineageStats.plus(launched.lineage());
         }
-        String stopped = RunControl.get().takeReason(run);
-        RunSummary summary = summarize(spec, partition, attempt, run, restart, execution);
+        return new Executed(execution, lineageStats, retried);
+    }
+
+    /** The run's summary (STOPPED with its cause when it was stopped), recorded, logged and told to the listeners. */
+    private RunSummary finish(PipelineSpec spec, Partition partition, Attempt attempt, Executed executed) {
+        RunControl.Stop stopped = RunControl.get().takeStop(attempt.run());
+        JobExecution execution = executed.execution();
+        RunSummary summary = summarize(spec, partition, attempt.number(), attempt.run(), attempt.restart(), execution);
         if (stopped != null && !summary.completed()) {
-            summary = summary.with("STOPPED", "stopped: " + stopped + " (a plain run restarts it from the stopped step)", retried);
-        } else if (!retried.isEmpty()) {
-            summary = summary.with(summary.status(), summary.failure(), retried);
+            summary = summary.stopped(stopped.cause(), "stopped: " + stopped.reason() + " (a plain run restarts it from the stopped step)",
+                    executed.retried());
+        } else if (!executed.retried().isEmpty()) {
+            summary = summary.withWarnings(executed.retried());
         }
-        runs.finish(run, summary.status(), execution.getId(), summary.failure(), toJson(summary), lineageStats);
+        runs.finish(attempt.run(), summary.status(), summary.stopCause(), execution.getId(), summary.failure(), toJson(summary),
+                executed.lineage());
         summary.warnings().forEach(w -> LOG.warn("{}", w));
         notifyListeners(spec, summary);
-        LOG.info("attempt {} {} in {} ms", attempt, summary.status(), summary.elapsedMs());
+        LOG.info("attempt {} {} in {} ms", attempt.number(), summary.status(), summary.elapsedMs());
         return summary;
     }
 
@@ -234,7 +314,7 @@ public final class PipelineRunner {
      * COMPLETED there; the job's record wins.
      */
     private RunRecord reconcile(PipelineSpec spec, Partition partition, RunRecord last) {
-        if (last.status().equals("COMPLETED")) {
+        if (last.status() == RunStatus.COMPLETED) {
             return last;
         }
         JobExecution done = batch.repository().getLastJobExecution(spec.name(), identity(partition, last.attempt()));
@@ -244,7 +324,7 @@ public final class PipelineRunner {
         LOG.warn("attempt {} of {} completed in Spring Batch but was recorded {}: recording COMPLETED",
                 last.attempt(), partition, last.status());
         RunSummary summary = summarize(spec, partition, last.attempt(), last.runId(), false, done);
-        runs.finish(last.runId(), "COMPLETED", done.getId(), null, toJson(summary), dev.sluice.lineage.LineageEmitter.Stats.NONE);
+        runs.finish(last.runId(), RunStatus.COMPLETED, null, done.getId(), null, toJson(summary), LineageEmitter.Stats.NONE);
         return runs.latest(spec.name(), partition).orElse(last);
     }
 
@@ -276,11 +356,9 @@ public final class PipelineRunner {
         void retrying(RunId run, String step, int retry, Duration wait, Throwable cause);
     }
 
-    private volatile RetryObserver retryObserver = RetryObserver.NONE;
-
     /** Tells {@code observer} of each retry from now on; returns this. */
     public PipelineRunner observeRetries(RetryObserver observer) {
-        this.retryObserver = java.util.Objects.requireNonNull(observer);
+        this.retryObserver = Objects.requireNonNull(observer);
         return this;
     }
 
@@ -300,9 +378,6 @@ public final class PipelineRunner {
             return false;
         }
     }
-
-    /** The job parameter naming the tables an attempt runs (comma-separated step names; empty: every table). */
-    static final String TABLES = "tables";
 
     /** The tables attempt {@code attempt} of {@code partition} ran, or null for every table. */
     private @Nullable List<String> tablesOf(PipelineSpec spec, Partition partition, int attempt) {
@@ -340,14 +415,14 @@ public final class PipelineRunner {
     }
 
     /** A job execution and what its lineage emitter did (final: the emitter is closed). */
-    private record Launched(JobExecution execution, dev.sluice.lineage.LineageEmitter.Stats lineage) {
+    private record Launched(JobExecution execution, LineageEmitter.Stats lineage) {
     }
 
     private Launched launch(PipelineSpec spec, Partition partition, RunId run, JobParameters params, int attempt, boolean restart,
             RunOptions options) {
         try {
-            dev.sluice.lineage.LineageEmitter emitter = lineage.track(dev.sluice.lineage.LineageEmitter.of(spec.lineage(), VERSION,
-                    new dev.sluice.lineage.store.LineageRepository(warehouse.dsl())));
+            LineageEmitter emitter = lineage.track(LineageEmitter.of(spec.lineage(), VERSION,
+                    new LineageRepository(warehouse.dsl())));
             JobExecution execution;
             try (emitter) {
                 execution = batch.operator().start(jobs.job(spec, partition, run, emitter, restart, options.parent(), options.gates(),
@@ -398,8 +473,8 @@ public final class PipelineRunner {
 
     private static List<Path> landingFiles(Path path) {
         try {
-            return dev.sluice.batch.bronze.LandingFiles.list(path);
-        } catch (java.io.IOException e) {
+            return LandingFiles.list(path);
+        } catch (IOException e) {
             throw new LandingMissingException("cannot list the landed files at " + path + ": " + e.getMessage());
         }
     }
@@ -410,7 +485,7 @@ public final class PipelineRunner {
         long rowsRead = 0, bronze = 0, silver = 0, collapsed = 0, quarantined = 0, gold = 0;
         List<String> warnings = new ArrayList<>();
         String failure = null;
-        java.util.Map<String, StepExecution> current = new java.util.HashMap<>();
+        Map<String, StepExecution> current = new HashMap<>();
         execution.getStepExecutions().forEach(se -> current.put(se.getStepName(), se));
         for (TableSpec t : spec.tables()) {
             // this execution's steps carry their exceptions; steps completed before a restart come from the repository
@@ -420,7 +495,7 @@ public final class PipelineRunner {
                 continue;
             }
             ExecutionContext ctx = se.getExecutionContext();
-            String stepWarnings = ctx.getString(dev.sluice.batch.bronze.BronzeItemReader.WARNINGS_KEY, "");
+            String stepWarnings = ctx.getString(BronzeItemReader.WARNINGS_KEY, "");
             if (!stepWarnings.isEmpty() && se.getJobExecutionId() == execution.getId()) {
                 warnings.addAll(List.of(stepWarnings.split("\n")));
             }
@@ -430,7 +505,7 @@ public final class PipelineRunner {
             long elapsed = se.getStartTime() == null || se.getEndTime() == null ? 0
                     : Duration.between(se.getStartTime(), se.getEndTime()).toMillis();
             boolean earlier = se.getJobExecutionId() != execution.getId();
-            steps.add(new StepSummary(t.stepName(), t.layer(), se.getStatus().name(),
+            steps.add(new StepSummary(t.stepName(), t.layer(), StepStatus.of(se.getStatus().name()),
                     t.layer() == Layer.BRONZE ? se.getReadCount() : 0, se.getWriteCount(), in, q, c, elapsed, earlier,
                     Boolean.parseBoolean(ctx.getString(StepMetrics.UNCHANGED, "false")), false));
             boolean partitionedData = t.partitioned();
@@ -451,18 +526,17 @@ public final class PipelineRunner {
                 failure = summarizeGate(t, execution, current, steps, warnings, failure);
             }
         }
-        if (bronze == 0 && steps.stream().noneMatch(st -> st.layer() == Layer.SILVER && st.status().equals("COMPLETED"))) {
+        if (bronze == 0 && steps.stream().noneMatch(st -> st.layer() == Layer.SILVER && st.status() == StepStatus.COMPLETED)) {
             // Silver did not complete: the Bronze rows are what this attempt's Bronze steps wrote
             bronze = steps.stream().filter(st -> st.layer() == Layer.BRONZE && !st.gate())
-                    .filter(st -> spec.table(dev.sluice.core.DatasetRef.parse(st.step())).map(TableSpec::partitioned).orElse(false))
+                    .filter(st -> spec.table(DatasetRef.parse(st.step())).map(TableSpec::partitioned).orElse(false))
                     .mapToLong(StepSummary::rowsWritten).sum();
         }
         if (rowsRead > 0) {
-            Integer erasures = warehouse.dsl().resultQuery("SELECT COUNT(*) FROM sluice.erasure_log WHERE pipeline = ?", spec.name())
-                    .fetchOne(0, Integer.class);
-            if (erasures != null && erasures > 0) {
+            int erasures = warehouse.dsl().fetchCount(ErasureLogTable.TABLE, DSL.field(DSL.name("pipeline")).eq(spec.name()));
+            if (erasures > 0) {
                 warnings.add("this run loaded " + rowsRead + " row(s) from landed files and " + erasures + " erasure request(s) are on"
-                        + " record for " + spec.name() + " (sluice.erasure_log): a landed file can bring an erased value back;"
+                        + " record for " + spec.name() + " (" + ErasureLogTable.NAME + "): a landed file can bring an erased value back;"
                         + " repeat those erasures (sluice erase) and ask the source to remove the values");
             }
         }
@@ -471,15 +545,15 @@ public final class PipelineRunner {
         }
         long elapsed = execution.getStartTime() == null || execution.getEndTime() == null ? 0
                 : Duration.between(execution.getStartTime(), execution.getEndTime()).toMillis();
-        String status = execution.getStatus() == BatchStatus.COMPLETED ? "COMPLETED" : "FAILED";
+        RunStatus status = execution.getStatus() == BatchStatus.COMPLETED ? RunStatus.COMPLETED : RunStatus.FAILED;
         return new RunSummary(spec.name(), partition, attempt, run, status, restart, rowsRead, bronze, silver,
-                collapsed, quarantined, gold, steps, elapsed, failure, warnings);
+                collapsed, quarantined, gold, steps, elapsed, null, failure, warnings);
     }
 
     /** Adds the gate step of {@code t} (when it ran) to the summary; returns the run's failure so far. */
-    private @Nullable String summarizeGate(TableSpec t, JobExecution execution, java.util.Map<String, StepExecution> current,
+    private @Nullable String summarizeGate(TableSpec t, JobExecution execution, Map<String, StepExecution> current,
             List<StepSummary> steps, List<String> warnings, @Nullable String failure) {
-        String name = dev.sluice.batch.gate.GateStep.stepName(t);
+        String name = GateStep.stepName(t);
         StepExecution g = current.containsKey(name) ? current.get(name)
                 : batch.repository().getLastStepExecution(execution.getJobInstance(), name);
         if (g == null) {
@@ -489,7 +563,7 @@ public final class PipelineRunner {
         boolean earlier = g.getJobExecutionId() != execution.getId();
         long elapsed = g.getStartTime() == null || g.getEndTime() == null ? ctx.getLong(StepMetrics.GATE_ELAPSED_MS, 0L)
                 : Duration.between(g.getStartTime(), g.getEndTime()).toMillis();
-        steps.add(new StepSummary(name, t.layer(), g.getStatus().name(), 0, 0, 0, 0, 0, elapsed, earlier, false, true));
+        steps.add(new StepSummary(name, t.layer(), StepStatus.of(g.getStatus().name()), 0, 0, 0, 0, 0, elapsed, earlier, false, true));
         String w = ctx.getString(StepMetrics.GATE_WARNINGS, "");
         if (!w.isEmpty() && !earlier) {
             warnings.addAll(List.of(w.split("\n")));
@@ -531,7 +605,7 @@ public final class PipelineRunner {
      * The lineage statistics of every emitter this runner (and a {@link dev.sluice.batch.backfill.Backfill}
      * on it) created: the queues of the runs going on, the events of all so far.
      */
-    public dev.sluice.lineage.LineageTally lineage() {
+    public LineageTally lineage() {
         return lineage;
     }
 

@@ -5,9 +5,8 @@ import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.RunId;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -18,9 +17,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.jooq.DSLContext;
 import org.jooq.ExecuteContext;
 import org.jooq.ExecuteListener;
-import org.jooq.Field;
-import org.jooq.Table;
-import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,11 +43,6 @@ public final class RunControl {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunControl.class);
     private static final RunControl INSTANCE = new RunControl();
-    private static final Table<?> RUN = DSL.table(DSL.name("sluice", "run"));
-    private static final Field<String> RUN_ID = DSL.field(DSL.name("run_id"), String.class);
-    private static final Field<String> STATUS = DSL.field(DSL.name("status"), String.class);
-    private static final Field<OffsetDateTime> CANCEL_AT = DSL.field(DSL.name("cancel_requested_at"), OffsetDateTime.class);
-    private static final Field<String> CANCEL_BY = DSL.field(DSL.name("cancel_requested_by"), String.class);
 
     /** Words every shutdown's stop reason holds: runs stopped so are resumed by the scheduler's restart. */
     public static final String SHUTDOWN = "shutting down";
@@ -81,7 +72,7 @@ public final class RunControl {
         volatile @Nullable String step;
         volatile long deadlineNanos = Long.MAX_VALUE;
         volatile @Nullable Duration timeout;
-        final AtomicReference<@Nullable String> reason = new AtomicReference<>();
+        final AtomicReference<@Nullable Stop> reason = new AtomicReference<>();
         final AtomicReference<@Nullable Statement> statement = new AtomicReference<>();
         volatile @Nullable ScheduledFuture<?> poll;
 
@@ -100,7 +91,7 @@ public final class RunControl {
         long poll = Math.max(10, spec.execution().controlPoll().toMillis());
         r.poll = checks.scheduleWithFixedDelay(() -> check(run), poll, poll, TimeUnit.MILLISECONDS);
         if (shuttingDown.getCount() == 0) {
-            stop(run, "this process is shutting down");
+            stop(run, StopCause.SHUTDOWN, "this process is shutting down");
         }
     }
 
@@ -156,7 +147,7 @@ public final class RunControl {
     }
 
     /** Why {@code run} was stopped, or null when it was not; forgets it. */
-    @Nullable String takeReason(RunId run) {
+    @Nullable Stop takeStop(RunId run) {
         Running r = running.remove(run);
         return r == null ? null : r.reason.get();
     }
@@ -178,7 +169,8 @@ public final class RunControl {
     /** Why {@code run} was stopped, or null while it was not. */
     public @Nullable String reason(RunId run) {
         Running r = running.get(run);
-        return r == null ? null : r.reason.get();
+        Stop stop = r == null ? null : r.reason.get();
+        return stop == null ? null : stop.reason();
     }
 
     /**
@@ -188,11 +180,11 @@ public final class RunControl {
      */
     public void stopAll(String why) {
         if (!why.contains(SHUTDOWN)) {
-            throw new IllegalArgumentException("a shutdown's reason says '" + SHUTDOWN + "'");
+            throw new IllegalArgumentException("a shutdown's reason says '" + SHUTDOWN + "' (people read it in " + RunRepository.TABLE_NAME + ")");
         }
         shuttingDown.countDown();
         FaultPoints.release();
-        running.keySet().forEach(run -> stop(run, why));
+        running.keySet().forEach(run -> stop(run, StopCause.SHUTDOWN, why));
     }
 
     /** True when {@link #stopAll} was called. */
@@ -200,10 +192,10 @@ public final class RunControl {
         return shuttingDown.getCount() == 0;
     }
 
-    /** Stops {@code run} if it runs in this process; the first reason given is kept. */
-    public boolean stop(RunId run, String why) {
+    /** Stops {@code run} for {@code cause} if it runs in this process; the first stop given is kept. */
+    public boolean stop(RunId run, StopCause cause, String why) {
         Running r = running.get(run);
-        if (r == null || !r.reason.compareAndSet(null, why)) {
+        if (r == null || !r.reason.compareAndSet(null, new Stop(cause, why))) {
             return r != null;
         }
         MDC.put("run_id", run.toString());
@@ -240,14 +232,14 @@ public final class RunControl {
         }
         try {
             if (System.nanoTime() > r.deadlineNanos) {
-                stop(run, "step " + r.step + " ran past its timeout " + r.timeout + " (execution."
+                stop(run, StopCause.TIMEOUT, "step " + r.step + " ran past its timeout " + r.timeout + " (execution."
                         + (r.spec.execution().stepTimeouts().containsKey(r.step) ? "steps." + r.step + ".timeout" : "step_timeout")
                         + "; a quality gate's Spark pass is not interrupted, so a gate may overrun it)");
                 return;
             }
-            var request = r.dsl.select(CANCEL_AT, CANCEL_BY).from(RUN).where(RUN_ID.eq(run.toString()), CANCEL_AT.isNotNull()).fetchOne();
-            if (request != null) {
-                stop(run, "cancelled by " + request.value2() + " at " + request.value1());
+            Optional<RunRepository.CancelRequest> request = new RunRepository(r.dsl).cancelRequest(run);
+            if (request.isPresent()) {
+                stop(run, StopCause.CANCEL, "cancelled by " + request.get().requestedBy() + " at " + request.get().requestedAt());
             }
         } catch (RuntimeException e) {
             LOG.debug("run control check of {} failed: {}", run, e.toString());
@@ -261,7 +253,15 @@ public final class RunControl {
      * @return true when the run was running (STARTED) and the request was recorded
      */
     public static boolean requestCancel(DSLContext dsl, RunId run, String requester) {
-        return dsl.update(RUN).set(CANCEL_AT, OffsetDateTime.now(ZoneOffset.UTC)).set(CANCEL_BY, requester)
-                .where(RUN_ID.eq(run.toString()), STATUS.eq("STARTED")).execute() == 1;
+        return new RunRepository(dsl).requestCancel(run, requester);
+    }
+
+    /**
+     * Why a run was stopped.
+     *
+     * @param cause what stopped it
+     * @param reason one line for people (recorded in {@code sluice.run.exit_message})
+     */
+    public record Stop(StopCause cause, String reason) {
     }
 }

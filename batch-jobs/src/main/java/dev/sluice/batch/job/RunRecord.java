@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * @param pipeline the pipeline
  * @param partitionKey the partition key
  * @param attempt 0, 1, …
- * @param status STARTED, COMPLETED or FAILED
+ * @param status its status
  * @param specHash SHA-256 of the spec and contracts of the latest execution
  * @param startedAt when the attempt first started
  * @param endedAt when its latest execution ended, or null
@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * @param pid that process's id, or null
  * @param traceId the caller's correlation id (a backfill's id for the partitions it runs), or null
  */
-public record RunRecord(RunId runId, String pipeline, String partitionKey, int attempt, String status,
+public record RunRecord(RunId runId, String pipeline, String partitionKey, int attempt, RunStatus status,
         String specHash, OffsetDateTime startedAt, @Nullable OffsetDateTime endedAt, @Nullable String host,
         @Nullable Long pid, @Nullable String traceId) {
 
@@ -28,7 +28,7 @@ public record RunRecord(RunId runId, String pipeline, String partitionKey, int a
      * process with its pid is alive (a killed run). A run on another host is never judged dead.
      */
     public boolean isOrphaned(String thisHost) {
-        return status.equals("STARTED") && thisHost.equals(host) && pid != null
+        return status == RunStatus.STARTED && thisHost.equals(host) && pid != null
                 && pid != ProcessHandle.current().pid()
                 && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
     }

@@ -5,9 +5,11 @@ import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Record;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
@@ -19,7 +21,13 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RunRepository {
 
-    private static final Table<?> T = DSL.table(DSL.name("sluice", "run"));
+    /** The table's qualified name, {@code sluice.run}, for messages and help texts. */
+    public static final String TABLE_NAME = "sluice.run";
+    /** The table, for the few read-only queries of other modules (purge, design documents, metrics); prefer the methods. */
+    public static final Table<Record> TABLE = DSL.table(DSL.name("sluice", "run"));
+    private static final Table<?> T = TABLE;
+    private static final Field<OffsetDateTime> CANCEL_AT = DSL.field(DSL.name("cancel_requested_at"), OffsetDateTime.class);
+    private static final Field<String> CANCEL_BY = DSL.field(DSL.name("cancel_requested_by"), String.class);
     private static final Field<String> RUN_ID = DSL.field(DSL.name("run_id"), String.class);
     private static final Field<String> PIPELINE = DSL.field(DSL.name("pipeline"), String.class);
     private static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);
@@ -32,6 +40,7 @@ public final class RunRepository {
     private static final Field<OffsetDateTime> STARTED = DSL.field(DSL.name("started_at"), OffsetDateTime.class);
     private static final Field<OffsetDateTime> ENDED = DSL.field(DSL.name("ended_at"), OffsetDateTime.class);
     private static final Field<String> MESSAGE = DSL.field(DSL.name("exit_message"), String.class);
+    private static final Field<String> STOP_CAUSE = DSL.field(DSL.name("stop_cause"), String.class);
     private static final Field<String> SUMMARY = DSL.field(DSL.name("summary_json"), String.class);
     private static final Field<String> HOST = DSL.field(DSL.name("host"), String.class);
     private static final Field<Long> PID = DSL.field(DSL.name("pid"), Long.class);
@@ -51,22 +60,24 @@ public final class RunRepository {
                 .where(PIPELINE.eq(pipeline), PARTITION.eq(partition.key()))
                 .orderBy(ATTEMPT.desc()).limit(1)
                 .fetchOptional(r -> new RunRecord(RunId.parse(r.value1()), r.value2(), r.value3(), r.value4(),
-                        r.value5(), r.value6(), r.value7(), r.value8(), r.value9(), r.value10(), r.value11()));
+                        RunStatus.of(r.value5()), r.value6(), r.value7(), r.value8(), r.value9(), r.value10(), r.value11()));
     }
 
     /**
      * The newest attempt of one partition, as a scheduler judges it.
      *
      * @param partitionKey the partition
-     * @param status STARTED, COMPLETED, FAILED, STOPPED or ABANDONED
+     * @param status its status
      * @param startedAt when the attempt first started
      * @param message why it ended so (a failure, a stop's reason), or null
+     * @param stopCause why a STOPPED attempt was stopped; null for any other status
      */
-    public record Latest(String partitionKey, String status, OffsetDateTime startedAt, @Nullable String message) {
+    public record Latest(String partitionKey, RunStatus status, OffsetDateTime startedAt, @Nullable String message,
+            @Nullable StopCause stopCause) {
 
         /** True when a shutdown stopped it (not a cancel or a timeout): a scheduler resumes it. */
         public boolean stoppedByShutdown() {
-            return status.equals("STOPPED") && message != null && message.contains(RunControl.SHUTDOWN);
+            return status == RunStatus.STOPPED && stopCause == StopCause.SHUTDOWN;
         }
     }
 
@@ -76,8 +87,9 @@ public final class RunRepository {
                 .where(DSL.field(DSL.name("x", "pipeline")).eq(DSL.field(DSL.name("r", "pipeline"))),
                         DSL.field(DSL.name("x", "partition_key")).eq(DSL.field(DSL.name("r", "partition_key")))).asField();
         java.util.SortedMap<String, Latest> out = new java.util.TreeMap<>();
-        dsl.select(PARTITION, STATUS, STARTED, MESSAGE).from(T.as("r")).where(PIPELINE.eq(pipeline), ATTEMPT.eq(newest))
-                .forEach(r -> out.put(r.value1(), new Latest(r.value1(), r.value2(), r.value3(), r.value4())));
+        dsl.select(PARTITION, STATUS, STARTED, MESSAGE, STOP_CAUSE).from(T.as("r")).where(PIPELINE.eq(pipeline), ATTEMPT.eq(newest))
+                .forEach(r -> out.put(r.value1(), new Latest(r.value1(), RunStatus.of(r.value2()), r.value3(), r.value4(),
+                        r.value5() == null ? null : StopCause.valueOf(r.value5()))));
         return out;
     }
 
@@ -85,7 +97,7 @@ public final class RunRepository {
     public void start(RunId run, String pipeline, Partition partition, int attempt, String specHash,
             @Nullable String requester, @Nullable String traceId) {
         dsl.insertInto(T).set(RUN_ID, run.toString()).set(PIPELINE, pipeline).set(PARTITION, partition.key())
-                .set(ATTEMPT, attempt).set(STATUS, "STARTED").set(SPEC_HASH, specHash).set(REQUESTER, requester)
+                .set(ATTEMPT, attempt).set(STATUS, RunStatus.STARTED.name()).set(SPEC_HASH, specHash).set(REQUESTER, requester)
                 .set(TRACE, traceId).set(STARTED, now()).set(HOST, thisHost()).set(PID, ProcessHandle.current().pid())
                 .execute();
         FaultPoints.reach("run-record:started");
@@ -93,8 +105,8 @@ public final class RunRepository {
 
     /** Marks a failed or stopped attempt as STARTED again for its restart (a cancel request it had is cleared), with the spec hash it now runs with. */
     public void restart(RunId run, String specHash) {
-        dsl.update(T).set(STATUS, "STARTED").set(SPEC_HASH, specHash).setNull(ENDED).setNull(MESSAGE)
-                .setNull(DSL.field(DSL.name("cancel_requested_at"))).setNull(DSL.field(DSL.name("cancel_requested_by")))
+        dsl.update(T).set(STATUS, RunStatus.STARTED.name()).set(SPEC_HASH, specHash).setNull(ENDED).setNull(MESSAGE).setNull(STOP_CAUSE)
+                .setNull(CANCEL_AT).setNull(CANCEL_BY)
                 .set(HOST, thisHost()).set(PID, ProcessHandle.current().pid())
                 .where(RUN_ID.eq(run.toString())).execute();
         FaultPoints.reach("run-record:started");
@@ -102,25 +114,81 @@ public final class RunRepository {
 
     /** Marks a failed attempt ABANDONED (given up for a --rerun). */
     public void abandon(RunId run) {
-        dsl.update(T).set(STATUS, "ABANDONED").where(RUN_ID.eq(run.toString())).execute();
+        dsl.update(T).set(STATUS, RunStatus.ABANDONED.name()).where(RUN_ID.eq(run.toString())).execute();
     }
 
     /**
      * Records the end of an attempt's execution.
      *
+     * @param stopCause why a STOPPED attempt was stopped; null for any other status
      * @param lineage what the execution's lineage emitters did (its queue is not used): added to
      *     what earlier executions of the attempt recorded ({@code lineage_sent}, {@code lineage_dropped},
      *     {@code lineage_failed}, events)
      */
-    public void finish(RunId run, String status, long jobExecutionId, @Nullable String message, String summaryJson,
-            dev.sluice.lineage.LineageEmitter.Stats lineage) {
-        dsl.update(T).set(STATUS, status).set(ENDED, now()).set(JOB_EXECUTION, jobExecutionId)
+    public void finish(RunId run, RunStatus status, @Nullable StopCause stopCause, long jobExecutionId, @Nullable String message,
+            String summaryJson, dev.sluice.lineage.LineageEmitter.Stats lineage) {
+        dsl.update(T).set(STATUS, status.name()).set(STOP_CAUSE, stopCause == null ? null : stopCause.name())
+                .set(ENDED, now()).set(JOB_EXECUTION, jobExecutionId)
                 .set(MESSAGE, message == null ? null : dev.sluice.core.BoundedText.cut(message, 4000))
                 .set(SUMMARY, summaryJson)
                 .set(LINEAGE_SENT, LINEAGE_SENT.plus(lineage.sent())).set(LINEAGE_DROPPED, LINEAGE_DROPPED.plus(lineage.dropped()))
                 .set(LINEAGE_FAILED, LINEAGE_FAILED.plus(lineage.failed()))
                 .where(RUN_ID.eq(run.toString())).execute();
         FaultPoints.reach("run-record:finished");
+    }
+
+    /**
+     * Records a cancel request for {@code run} when it is STARTED (any process may): the process
+     * running it sees it within its {@code execution.control_poll} ({@link RunControl}).
+     *
+     * @return true when the run was STARTED and the request was recorded
+     */
+    public boolean requestCancel(RunId run, String requester) {
+        return dsl.update(T).set(CANCEL_AT, now()).set(CANCEL_BY, requester)
+                .where(RUN_ID.eq(run.toString()), STATUS.eq(RunStatus.STARTED.name())).execute() == 1;
+    }
+
+    /** A cancel request recorded for a run: who asked, when. */
+    public record CancelRequest(String requestedBy, OffsetDateTime requestedAt) {
+    }
+
+    /** The cancel request recorded for {@code run}, if any. */
+    public Optional<CancelRequest> cancelRequest(RunId run) {
+        return dsl.select(CANCEL_BY, CANCEL_AT).from(T).where(RUN_ID.eq(run.toString()), CANCEL_AT.isNotNull())
+                .fetchOptional(r -> new CancelRequest(String.valueOf(r.value1()), r.value2()));
+    }
+
+    /** Where an attempt runs or last ran: host and pid (either may be null). */
+    public record Owner(@Nullable String host, @Nullable Long pid) {
+    }
+
+    /** The host and pid recorded for {@code run}, if the run is recorded. */
+    public Optional<Owner> owner(RunId run) {
+        return dsl.select(HOST, PID).from(T).where(RUN_ID.eq(run.toString())).fetchOptional(r -> new Owner(r.value1(), r.value2()));
+    }
+
+    /** The status of {@code run}, if it is recorded. */
+    public Optional<RunStatus> status(RunId run) {
+        return dsl.select(STATUS).from(T).where(RUN_ID.eq(run.toString())).fetchOptional(r -> RunStatus.of(r.value1()));
+    }
+
+    /** The STARTED attempts whose trace id is {@code traceId} (a backfill's running partitions). */
+    public List<RunId> startedWithTrace(String traceId) {
+        return dsl.select(RUN_ID).from(T).where(TRACE.eq(traceId), STATUS.eq(RunStatus.STARTED.name()))
+                .fetch(r -> RunId.parse(r.value1()));
+    }
+
+    /** The newest partition key of {@code pipeline} with a COMPLETED attempt, or null. */
+    public @Nullable String lastCompletedPartition(String pipeline) {
+        return dsl.select(DSL.max(PARTITION)).from(T).where(PIPELINE.eq(pipeline), STATUS.eq(RunStatus.COMPLETED.name()))
+                .fetchOne(0, String.class);
+    }
+
+    /** The first and last daily partition keys ({@code YYYY-MM-DD}) of {@code pipeline} with a COMPLETED attempt, if any. */
+    public Optional<String[]> completedDailyRange(String pipeline) {
+        var r = dsl.select(DSL.min(PARTITION), DSL.max(PARTITION)).from(T)
+                .where(PIPELINE.eq(pipeline), STATUS.eq(RunStatus.COMPLETED.name()), DSL.charLength(PARTITION).eq(10)).fetchOne();
+        return r == null || r.value1() == null ? Optional.empty() : Optional.of(new String[] {r.value1(), r.value2()});
     }
 
     /** This machine's host name, as recorded with each run. */

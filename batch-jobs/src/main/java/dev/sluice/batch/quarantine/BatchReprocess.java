@@ -8,6 +8,7 @@ import dev.sluice.config.TableSpec;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
+import dev.sluice.warehouse.meta.QuarantineTable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -52,7 +53,7 @@ public final class BatchReprocess {
                 .forEach(t -> silver.put(t.table().qualifiedName(), t));
         TreeMap<Partition, Set<String>> partitions = new TreeMap<>();
         for (Record r : dsl.selectDistinct(DSL.field(DSL.name("dataset"), String.class), DSL.field(DSL.name("partition_key"), String.class))
-                .from(DSL.table(DSL.name("sluice", "quarantine")))
+                .from(QuarantineTable.TABLE)
                 .where(DSL.field(DSL.name("pipeline")).eq(spec.name()), DSL.field(DSL.name("status")).eq("OPEN"),
                         DSL.field(DSL.name("dataset"), String.class).in(silver.keySet()))
                 .fetch()) {
@@ -87,7 +88,7 @@ public final class BatchReprocess {
     }
 
     private static long count(DSLContext dsl, PipelineSpec spec, Partition p, Set<String> datasets, String status) {
-        return dsl.fetchCount(DSL.table(DSL.name("sluice", "quarantine")), DSL.field(DSL.name("pipeline")).eq(spec.name())
+        return dsl.fetchCount(QuarantineTable.TABLE, DSL.field(DSL.name("pipeline")).eq(spec.name())
                 .and(DSL.field(DSL.name("partition_key")).eq(p.key())).and(DSL.field(DSL.name("dataset"), String.class).in(datasets))
                 .and(DSL.field(DSL.name("status")).eq(status)));
     }

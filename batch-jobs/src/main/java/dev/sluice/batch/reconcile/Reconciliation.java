@@ -11,6 +11,7 @@ import dev.sluice.quality.Boundary;
 import dev.sluice.quality.CheckResult;
 import dev.sluice.quality.CheckStatus;
 import dev.sluice.quality.GateResult;
+import dev.sluice.warehouse.meta.HotOffsetTable;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -180,7 +181,7 @@ public final class Reconciliation {
 
     /** True when the hot path stored a position of consumer group {@code groupId}: it has run, its tables exist. */
     private static boolean storedPositions(DSLContext dsl, String groupId) {
-        return dsl.fetchExists(DSL.selectOne().from(DSL.table(DSL.name("sluice", "hot_offset")))
+        return dsl.fetchExists(DSL.selectOne().from(HotOffsetTable.TABLE)
                 .where(DSL.field(DSL.name("group_id"), String.class).eq(groupId)));
     }
 

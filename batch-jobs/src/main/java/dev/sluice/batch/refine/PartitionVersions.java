@@ -22,7 +22,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PartitionVersions {
 
-    private static final Table<?> PUBLISHED = DSL.table(DSL.name("sluice", "published_partition"));
+    /** {@code sluice.published_partition}: the published version of each (dataset, partition), for read-only queries. */
+    public static final Table<?> PUBLISHED = DSL.table(DSL.name("sluice", "published_partition"));
+    /** {@code sluice.partition_version}: every written version of each (dataset, partition). */
+    public static final Table<?> VERSIONS = DSL.table(DSL.name("sluice", "partition_version"));
+    /** The rollback log's qualified name, {@code sluice.rollback_log}, for messages and help texts. */
+    public static final String ROLLBACK_LOG_NAME = "sluice.rollback_log";
     private static final Table<?> LOG = DSL.table(DSL.name("sluice", "rollback_log"));
     private static final Field<String> DATASET = DSL.field(DSL.name("dataset"), String.class);
     private static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);

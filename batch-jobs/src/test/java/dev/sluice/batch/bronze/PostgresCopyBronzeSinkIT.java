@@ -208,7 +208,7 @@ class PostgresCopyBronzeSinkIT {
             PipelineSpec spec = decimalsSpec(target[0], target[1]);
             try (Warehouse w = Warehouse.open(spec.warehouse())) {
                 var summary = new dev.sluice.batch.job.PipelineRunner(w, home).run(spec, day, dev.sluice.batch.job.RunOptions.plain());
-                assertThat(summary.status()).isEqualTo("COMPLETED");
+                assertThat(summary.status().name()).isEqualTo("COMPLETED");
                 assertThat(summary.quarantined()).as("0.125 does not fit decimal(5,2)").isEqualTo(1);
                 bronze.add(w.dsl().fetch("SELECT _source_pos, _row_hash, amount, cents, whole FROM bronze.decimals_raw"
                         + " WHERE _partition = '2024-03-01' ORDER BY _source_pos").map(r -> r.intoList().toString()));

@@ -29,9 +29,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LineageRepository implements LineageEmitter.Store {
 
-    private static final Table<?> EVENTS = DSL.table(DSL.name("sluice", "lineage_event"));
-    private static final Table<?> EDGES = DSL.table(DSL.name("sluice", "lineage_edge"));
-    private static final Table<?> COLUMNS = DSL.table(DSL.name("sluice", "lineage_column"));
+    /** {@code sluice.lineage_event}: every stored event (for purge and read-only queries of other modules). */
+    public static final Table<?> EVENTS = DSL.table(DSL.name("sluice", "lineage_event"));
+    /** {@code sluice.lineage_edge}: dataset → dataset edges of each run. */
+    public static final Table<?> EDGES = DSL.table(DSL.name("sluice", "lineage_edge"));
+    /** {@code sluice.lineage_column}: column → column edges of each run. */
+    public static final Table<?> COLUMNS = DSL.table(DSL.name("sluice", "lineage_column"));
     private static final Field<String> INPUT = DSL.field(DSL.name("input_name"), String.class);
     private static final Field<String> OUTPUT = DSL.field(DSL.name("output_name"), String.class);
     private static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);

@@ -1,36 +1,33 @@
 package dev.sluice.operations.alert;
 
 import dev.sluice.batch.job.RunListener;
+import dev.sluice.batch.job.RunStatus;
 import dev.sluice.batch.job.RunSummary;
+import dev.sluice.batch.job.StepSummary;
+import dev.sluice.batch.job.StopCause;
 import dev.sluice.config.PipelineSpec;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Optional;
 
 /**
- * Alerts on a run that did not complete: GATE_FAILED when an ERROR check blocked a gate, else
- * RUN_FAILED; a run stopped on request (cancel, shutdown) is not alerted, one stopped by a step
- * timeout is. Sent to {@link AlertSink#of the spec's sinks}. Registered as a {@link RunListener}
- * (ServiceLoader), so every runner of a JVM with this module alerts. Stateless and thread-safe.
+ * Alerts on a run that did not complete: GATE_FAILED (naming the dataset) when the step that failed
+ * is a gate's (an ERROR check blocked it), else RUN_FAILED; a run stopped on request (cancel,
+ * shutdown) is not alerted, one stopped by a step timeout is. Sent to {@link AlertSink#of the spec's
+ * sinks}. Registered as a {@link RunListener} (ServiceLoader), so every runner of a JVM with this
+ * module alerts. Stateless and thread-safe.
  */
 public final class RunAlerts implements RunListener {
 
-    private static final Pattern GATE = Pattern.compile("^step gate\\.(\\S+) failed");
-
     @Override
     public void finished(PipelineSpec spec, RunSummary summary) {
-        if (summary.completed()) {
+        if (summary.completed() || summary.status() == RunStatus.STOPPED && summary.stopCause() != StopCause.TIMEOUT) {
             return;
         }
+        Optional<String> gate = summary.failedStep().flatMap(StepSummary::judgedDataset);
         String failure = Objects.requireNonNullElse(summary.failure(), "the run failed");
-        if (summary.status().equals("STOPPED") && !failure.contains("timeout")) {
-            return;
-        }
-        Matcher gate = GATE.matcher(failure);
-        boolean atGate = gate.find();
-        AlertSink.of(spec).send(new Alert(atGate ? Alert.Kind.GATE_FAILED : Alert.Kind.RUN_FAILED, spec.name(),
-                atGate ? gate.group(1) : null, summary.partition().key(),
+        AlertSink.of(spec).send(new Alert(gate.isPresent() ? Alert.Kind.GATE_FAILED : Alert.Kind.RUN_FAILED, spec.name(),
+                gate.orElse(null), summary.partition().key(),
                 "attempt " + summary.attempt() + " (run " + summary.runId() + "): " + failure, Instant.now()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.operations.docs;
 
+import dev.sluice.batch.gate.QualityResultRepository;
 import dev.sluice.config.CheckSpec;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.HotPathSpec;
@@ -9,6 +10,7 @@ import dev.sluice.config.ReconcileSpec;
 import dev.sluice.config.SourceSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.Layer;
+import dev.sluice.warehouse.meta.QuarantineTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -31,7 +33,7 @@ final class GateSection {
         md.heading(2, "Quality gates");
         md.paragraph("Each boundary's gate judges a partition before its new version is published. A failed `error` check"
                 + " fails the step (restartable after a fix); a failed `warn` check is recorded and the partition goes on."
-                + " Results are kept in `sluice.quality_results` (`sluice quality show " + spec.name() + " --partition KEY`).");
+                + " Results are kept in `" + QualityResultRepository.TABLE_NAME + "` (`sluice quality show " + spec.name() + " --partition KEY`).");
         boundary(md, spec, Layer.BRONZE, "Source (Bronze)");
         boundary(md, spec, Layer.SILVER, "Transform (Silver)");
         boundary(md, spec, Layer.GOLD, "Sink (Gold)");
@@ -94,7 +96,7 @@ final class GateSection {
             return;
         }
         md.paragraph(Markdown.code(t.stepName()) + " quarantine rules (first match wins; a quarantined row never reaches Silver,"
-                + " it is kept in `sluice.quarantine` with its raw record):");
+                + " it is kept in `" + QuarantineTable.NAME + "` with its raw record):");
         md.table(List.of("rule", "when", "reason", "max share", "severity"), rows);
     }
 

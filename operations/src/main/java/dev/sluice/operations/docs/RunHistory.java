@@ -2,6 +2,8 @@ package dev.sluice.operations.docs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.batch.gate.QualityResultRepository;
+import dev.sluice.batch.job.RunRepository;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -33,8 +35,8 @@ public record RunHistory(List<Run> runs, List<String> partitions, List<CheckHist
     public static final int PARTITIONS = 7;
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Table<?> RUN = DSL.table(DSL.name("sluice", "run"));
-    private static final Table<?> QUALITY = DSL.table(DSL.name("sluice", "quality_results"));
+    private static final Table<?> RUN = RunRepository.TABLE;
+    private static final Table<?> QUALITY = QualityResultRepository.TABLE;
 
     public RunHistory {
         runs = List.copyOf(runs);

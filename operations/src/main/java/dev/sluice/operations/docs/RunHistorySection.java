@@ -1,5 +1,7 @@
 package dev.sluice.operations.docs;
 
+import dev.sluice.batch.gate.QualityResultRepository;
+import dev.sluice.batch.job.RunRepository;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -21,7 +23,7 @@ final class RunHistorySection {
 
     static void write(Markdown md, RunHistory h) {
         md.heading(2, "Recent runs");
-        md.paragraph("The " + RunHistory.RUNS + " newest attempts, newest first (from `sluice.run`).");
+        md.paragraph("The " + RunHistory.RUNS + " newest attempts, newest first (from `" + RunRepository.TABLE_NAME + "`).");
         List<List<String>> rows = new ArrayList<>();
         for (RunHistory.Run r : h.runs()) {
             rows.add(List.of(r.partitionKey(), Integer.toString(r.attempt()), Markdown.code(r.runId()), r.status(),
@@ -37,7 +39,7 @@ final class RunHistorySection {
             return;
         }
         md.paragraph("The latest status of each check in the " + h.partitions().size() + " newest partitions with results"
-                + " (from `sluice.quality_results`; `-` = not evaluated).");
+                + " (from `" + QualityResultRepository.TABLE_NAME + "`; `-` = not evaluated).");
         List<String> header = new ArrayList<>(List.of("dataset", "boundary", "check"));
         header.addAll(h.partitions());
         List<List<String>> checks = new ArrayList<>();

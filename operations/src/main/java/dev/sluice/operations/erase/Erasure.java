@@ -12,6 +12,8 @@ import dev.sluice.config.SourceSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.BadInputException;
 import dev.sluice.core.Layer;
+import dev.sluice.warehouse.meta.ErasureLogTable;
+import dev.sluice.warehouse.meta.QuarantineTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.OffsetDateTime;
@@ -52,8 +54,8 @@ import org.jspecify.annotations.Nullable;
 public final class Erasure {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Table<?> QUARANTINE = DSL.table(DSL.name("sluice", "quarantine"));
-    private static final Table<?> LOG = DSL.table(DSL.name("sluice", "erasure_log"));
+    private static final Table<?> QUARANTINE = QuarantineTable.TABLE;
+    private static final Table<?> LOG = ErasureLogTable.TABLE;
     private static final Field<Long> ERASURE_ID = DSL.field(DSL.name("erasure_id"), Long.class);
 
     private final DSLContext dsl;

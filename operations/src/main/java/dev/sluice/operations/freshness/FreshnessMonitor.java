@@ -1,10 +1,11 @@
 package dev.sluice.operations.freshness;
 
-import dev.sluice.operations.alert.Alert;
-import dev.sluice.operations.alert.AlertSink;
+import dev.sluice.batch.refine.PartitionVersions;
 import dev.sluice.config.DatasetPolicy;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.DatasetRef;
+import dev.sluice.operations.alert.Alert;
+import dev.sluice.operations.alert.AlertSink;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,8 +52,8 @@ public final class FreshnessMonitor {
     }
 
     private DatasetFreshness of(DatasetRef ref, DatasetPolicy policy, Instant now) {
-        Record r = dsl.resultQuery("SELECT MAX(partition_key), MAX(published_at) FROM sluice.published_partition WHERE dataset = ?",
-                ref.qualifiedName()).fetchOne();
+        Record r = dsl.select(DSL.max(DSL.field(DSL.name("partition_key"))), DSL.max(DSL.field(DSL.name("published_at"))))
+                .from(PartitionVersions.PUBLISHED).where(DSL.field(DSL.name("dataset")).eq(ref.qualifiedName())).fetchOne();
         if (r == null || r.get(1) == null) {
             return new DatasetFreshness(ref, policy, null, null, null, FreshnessState.NEVER);
         }

@@ -1,11 +1,16 @@
 package dev.sluice.operations.purge;
 
+import dev.sluice.batch.bronze.LandedFileRepository;
+import dev.sluice.batch.job.RunRepository;
+import dev.sluice.batch.refine.PartitionVersions;
 import dev.sluice.batch.warehouse.LayerTables;
-import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
+import dev.sluice.lineage.store.LineageRepository;
+import dev.sluice.warehouse.Warehouse;
+import dev.sluice.warehouse.meta.MissedPartitionTable;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -94,7 +99,7 @@ public final class Purge {
         removed.put("Spring Batch job instances", inTransaction(dryRun, tx -> batch(tx, spec, cutoff, windowStart, dryRun)));
         Condition missed = DSL.field(DSL.name("pipeline")).eq(spec.name())
                 .and(DSL.field(DSL.name("recorded_at"), OffsetDateTime.class).lt(cutoff));
-        Table<?> missedTable = DSL.table(DSL.name("sluice", "missed_partition"));
+        Table<?> missedTable = MissedPartitionTable.TABLE;
         List<String> missedKeys = outside(dsl.selectDistinct(DSL.field(DSL.name("partition_key"), String.class)).from(missedTable)
                 .where(missed).fetch(0, String.class), windowStart);
         Condition m = missed.and(DSL.field(DSL.name("partition_key")).in(missedKeys));
@@ -126,8 +131,8 @@ public final class Purge {
         return out;
     }
 
-    private static final Table<?> VERSIONS = DSL.table(DSL.name("sluice", "partition_version"));
-    private static final Table<?> PUBLISHED = DSL.table(DSL.name("sluice", "published_partition"));
+    private static final Table<?> VERSIONS = PartitionVersions.VERSIONS;
+    private static final Table<?> PUBLISHED = PartitionVersions.PUBLISHED;
     private static final Field<String> DATASET = DSL.field(DSL.name("dataset"), String.class);
     private static final Field<String> KEY = DSL.field(DSL.name("partition_key"), String.class);
     private static final Field<Integer> VERSION = DSL.field(DSL.name("version"), Integer.class);
@@ -164,7 +169,7 @@ public final class Purge {
 
     private long bronze(DSLContext dsl, PipelineSpec spec, OffsetDateTime cutoff, LocalDate windowStart, boolean dryRun) {
         long n = 0;
-        Table<?> landed = DSL.table(DSL.name("sluice", "landed_file"));
+        Table<?> landed = LandedFileRepository.LANDED_FILES;
         for (TableSpec t : spec.tables(Layer.BRONZE)) {
             String name = t.table().qualifiedName();
             // the table's declared retention is a floor: nothing younger goes, whatever --older-than says
@@ -193,8 +198,8 @@ public final class Purge {
         Field<String> job = DSL.field(DSL.name("job"), String.class);
         Field<OffsetDateTime> time = DSL.field(DSL.name("event_time"), OffsetDateTime.class);
         Condition ours = job.eq(spec.name()).or(job.like(spec.name() + ".%"));
-        Table<?> events = DSL.table(DSL.name("sluice", "lineage_event"));
-        Table<?> edges = DSL.table(DSL.name("sluice", "lineage_edge"));
+        Table<?> events = LineageRepository.EVENTS;
+        Table<?> edges = LineageRepository.EDGES;
         List<String> eventKeys = outside(dsl.selectDistinct(KEY).from(events).where(ours, time.lt(cutoff)).fetch(KEY), windowStart);
         Condition oldEvents = ours.and(time.lt(cutoff)).and(KEY.in(eventKeys));
         // edges: keep the newest run's edges of every output partition
@@ -215,9 +220,9 @@ public final class Purge {
             // column lineage of runs that kept no edge
             for (int i = 0; i < runs.size(); i += 500) {
                 List<String> some = runs.subList(i, Math.min(runs.size(), i + 500));
-                tx.deleteFrom(DSL.table(DSL.name("sluice", "lineage_column"))).where(DSL.field(DSL.name("run_id")).in(some))
+                tx.deleteFrom(LineageRepository.COLUMNS).where(DSL.field(DSL.name("run_id")).in(some))
                         .andNotExists(DSL.selectOne().from(edges.as("k")).where(DSL.field(DSL.name("k", "run_id"))
-                                .eq(DSL.field(DSL.name("sluice", "lineage_column", "run_id"))))).execute();
+                                .eq(LineageRepository.COLUMNS.field(DSL.name("run_id"))))).execute();
             }
             long v = tx.deleteFrom(events).where(oldEvents).execute();
             return new long[] {v, e};
@@ -226,7 +231,7 @@ public final class Purge {
 
     private long batch(DSLContext dsl, PipelineSpec spec, OffsetDateTime cutoff, LocalDate windowStart, boolean dryRun) {
         String p = Warehouse.METADATA_SCHEMA + ".BATCH_";
-        var ended = dsl.select(KEY, DSL.field(DSL.name("job_execution_id"), Long.class)).from(DSL.table(DSL.name("sluice", "run")))
+        var ended = dsl.select(KEY, DSL.field(DSL.name("job_execution_id"), Long.class)).from(RunRepository.TABLE)
                 .where(DSL.field(DSL.name("pipeline")).eq(spec.name()), DSL.field(DSL.name("status")).in("COMPLETED", "ABANDONED"),
                         DSL.field(DSL.name("ended_at"), OffsetDateTime.class).lt(cutoff), DSL.field(DSL.name("job_execution_id")).isNotNull())
                 .fetch();
@@ -253,7 +258,7 @@ public final class Purge {
             dsl.execute("DELETE FROM " + p + "JOB_EXECUTION WHERE JOB_INSTANCE_ID IN (" + in + ")");
             dsl.execute("DELETE FROM " + p + "JOB_INSTANCE WHERE JOB_INSTANCE_ID IN (" + in + ")");
         }
-        dsl.update(DSL.table(DSL.name("sluice", "run"))).setNull(DSL.field(DSL.name("job_execution_id")))
+        dsl.update(RunRepository.TABLE).setNull(DSL.field(DSL.name("job_execution_id")))
                 .where(DSL.field(DSL.name("job_execution_id")).notIn(DSL.select(DSL.field(DSL.name("JOB_EXECUTION_ID")))
                         .from(DSL.table(DSL.unquotedName("sluice", "BATCH_JOB_EXECUTION")))))
                 .and(DSL.field(DSL.name("pipeline")).eq(spec.name())).execute();
