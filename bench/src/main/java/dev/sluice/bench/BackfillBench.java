@@ -16,6 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -206,7 +208,7 @@ public final class BackfillBench {
         long start = System.nanoTime();
         Process p = pb.start();
         long timeoutMinutes = Long.getLong("sluice.bench.processTimeoutMinutes", 60);
-        if (!p.waitFor(timeoutMinutes, java.util.concurrent.TimeUnit.MINUTES)) {
+        if (!p.waitFor(timeoutMinutes, TimeUnit.MINUTES)) {
             // a hung process (session 6 saw one): keep its threads for the report, then stop it
             new ProcessBuilder("jcmd", Long.toString(p.pid()), "Thread.print")
                     .redirectOutput(warehouse.resolve("threads.txt").toFile()).redirectErrorStream(true).start().waitFor();
@@ -260,19 +262,19 @@ public final class BackfillBench {
         return p;
     }
 
-    private static Spread spread(List<Sample> v, java.util.function.ToDoubleFunction<Sample> f) {
+    private static Spread spread(List<Sample> v, ToDoubleFunction<Sample> f) {
         return Spread.of(v.stream().map(f::applyAsDouble).toList());
     }
 
-    private static double median(List<Sample> v, java.util.function.ToDoubleFunction<Sample> f) {
+    private static double median(List<Sample> v, ToDoubleFunction<Sample> f) {
         return spread(v, f).median();
     }
 
-    private static double min(List<Sample> v, java.util.function.ToDoubleFunction<Sample> f) {
+    private static double min(List<Sample> v, ToDoubleFunction<Sample> f) {
         return spread(v, f).min();
     }
 
-    private static double max(List<Sample> v, java.util.function.ToDoubleFunction<Sample> f) {
+    private static double max(List<Sample> v, ToDoubleFunction<Sample> f) {
         return spread(v, f).max();
     }
 }

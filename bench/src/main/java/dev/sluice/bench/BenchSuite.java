@@ -13,15 +13,16 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * Every benchmark against its baseline, side by side in one run on one machine, written to
@@ -152,7 +153,7 @@ public final class BenchSuite {
         ended.set(true);
         // the warehouses, databases and broker logs of a full run take about 15 GB
         if (!Boolean.getBoolean("sluice.bench.keep")) {
-            org.springframework.util.FileSystemUtils.deleteRecursively(work);
+            FileSystemUtils.deleteRecursively(work);
         }
         if (report.get("rows").isEmpty()) {
             refuse("no measure of " + (only.isEmpty() ? "this run" : String.join(",", only))
@@ -166,7 +167,7 @@ public final class BenchSuite {
     private static void cleanUpInterrupted(Path work) {
         ProcessHandle.current().descendants().forEach(ProcessHandle::destroy);
         ProcessHandle.current().descendants().forEach(h -> h.onExit().completeOnTimeout(h, 10, TimeUnit.SECONDS).join());
-        org.springframework.util.FileSystemUtils.deleteRecursively(work.toFile());
+        FileSystemUtils.deleteRecursively(work.toFile());
         System.err.println("sluice-bench interrupted: its processes were stopped and " + work + " deleted; nothing was written");
     }
 

@@ -1,9 +1,9 @@
 package dev.sluice.bench;
 
-import dev.sluice.batch.backfill.PartitionStatus;
 import dev.sluice.batch.backfill.Backfill;
 import dev.sluice.batch.backfill.BackfillPlan;
 import dev.sluice.batch.backfill.BackfillReport;
+import dev.sluice.batch.backfill.PartitionStatus;
 import dev.sluice.batch.backfill.PlannedPartition;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
@@ -24,7 +24,9 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import org.jooq.impl.DSL;
 
 /**
  * Bronze ingest of the flights files on PostgreSQL, rows/s, four sides over the very same files,
@@ -96,7 +98,7 @@ final class BronzeIngestBench {
                 StringBuilder line = new StringBuilder("bronze ingest " + (i == 0 ? "warm-up" : "repeat " + i) + ":");
                 for (int k = 0; k < sides.length; k++) {
                     Side side = sides[(k + i) % sides.length];
-                    String db = side.name().toLowerCase(java.util.Locale.ROOT) + i;
+                    String db = side.name().toLowerCase(Locale.ROOT) + i;
                     double[] r = switch (side) {
                         case SLUICE -> sluice(pg, db, runHome, specs.resolve("flights_bulk_nogates.yaml"), to);
                         case SLUICE_PARTITIONED -> sluicePartitioned(pg, db, runHome, specs.resolve("flights_nogates.yaml"), from, to);
@@ -109,7 +111,7 @@ final class BronzeIngestBench {
                     } else {
                         rates.computeIfAbsent(side, x -> new ArrayList<>()).add(r[1]);
                     }
-                    line.append(String.format(java.util.Locale.ROOT, " %s %,.0f rows/s (%,d rows);", side, r[1], (long) r[0]));
+                    line.append(String.format(Locale.ROOT, " %s %,.0f rows/s (%,d rows);", side, r[1], (long) r[0]));
                 }
                 System.out.println(line);
             }
@@ -157,7 +159,7 @@ final class BronzeIngestBench {
                         .filter(o -> o.status() != PartitionStatus.COMPLETED).limit(3).map(o -> o.partition().key() + " " + o.status() + " " + o.message())
                         .toList());
             }
-            long rows = w.dsl().fetchCount(org.jooq.impl.DSL.table(org.jooq.impl.DSL.name("bronze", "flights_raw")));
+            long rows = w.dsl().fetchCount(DSL.table(DSL.name("bronze", "flights_raw")));
             return new double[] {rows, rows * 1000.0 / report.elapsedMs()};
         }
     }
@@ -169,7 +171,7 @@ final class BronzeIngestBench {
             long start = System.nanoTime();
             long written = SpringBatchBronzeBaseline.run(w, files);
             double seconds = (System.nanoTime() - start) / 1e9;
-            long rows = w.dsl().fetchCount(org.jooq.impl.DSL.table(org.jooq.impl.DSL.name("baseline", "flights_raw")));
+            long rows = w.dsl().fetchCount(DSL.table(DSL.name("baseline", "flights_raw")));
             if (rows != written) {
                 throw new IllegalStateException("the baseline wrote " + written + " rows but its table holds " + rows);
             }

@@ -25,8 +25,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The hot path against its baseline, on one kafka-dev broker (a real KRaft broker in its own JVM,
@@ -179,7 +181,7 @@ public final class HotPathBench {
                     running.get(1, TimeUnit.MINUTES);
                     throw new IllegalStateException("the sink took " + done.get() + " of " + events + " events");
                 }
-                java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L); // polling for the end
+                LockSupport.parkNanos(20_000_000L); // polling for the end
             }
             c.close();
             running.get(1, TimeUnit.MINUTES);
@@ -197,7 +199,7 @@ public final class HotPathBench {
             airports(w);
             p.publish("warm-0", event(LocalDateTime.now(ZoneOffset.UTC), 0), System.currentTimeMillis());
             p.flush();
-            java.util.concurrent.CountDownLatch joined = new java.util.concurrent.CountDownLatch(1);
+            CountDownLatch joined = new CountDownLatch(1);
             LiveConsumer c = LiveConsumer.of(spec, w, Map.of(), new LiveConsumer.Hooks() {
                 @Override
                 public void beforeCommit(long batch) {
@@ -225,7 +227,7 @@ public final class HotPathBench {
                 long due = startedAt + i * 1_000_000_000L / rate;
                 long wait = due - System.nanoTime();
                 if (wait > 0) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(wait); // pacing to the rate
+                    LockSupport.parkNanos(wait); // pacing to the rate
                 }
                 p.publish("l-" + i, event(LocalDateTime.now(ZoneOffset.UTC), i), System.currentTimeMillis());
             }
@@ -233,7 +235,7 @@ public final class HotPathBench {
             double achieved = total / ((System.nanoTime() - startedAt) / 1e9);
             long end = System.nanoTime() + Duration.ofMinutes(5).toNanos();
             while (n.get() < total && System.nanoTime() < end) {
-                java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L); // polling for the end
+                LockSupport.parkNanos(20_000_000L); // polling for the end
             }
             c.close();
             running.get(1, TimeUnit.MINUTES);

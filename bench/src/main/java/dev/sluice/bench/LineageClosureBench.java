@@ -1,8 +1,9 @@
 package dev.sluice.bench;
 
+import dev.sluice.config.WarehouseSpec;
 import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.warehouse.Warehouse;
-import dev.sluice.config.WarehouseSpec;
+import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.function.IntSupplier;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
@@ -60,7 +62,7 @@ public final class LineageClosureBench {
         var batch = dsl.batch(insert);
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         for (int r = 0; r < runs; r++) {
-            String day = java.time.LocalDate.parse("2001-01-01").plusDays(r % 182).toString();
+            String day = LocalDate.parse("2001-01-01").plusDays(r % 182).toString();
             String run = UUID.randomUUID().toString();
             for (String[] e : GRAPH) {
                 String partition = e[1].equals("silver.airports") ? "none" : day;
@@ -76,7 +78,7 @@ public final class LineageClosureBench {
         }
     }
 
-    private static void report(String what, java.util.function.IntSupplier query) {
+    private static void report(String what, IntSupplier query) {
         int result = 0;
         for (int i = 0; i < 5; i++) {
             result = query.getAsInt();

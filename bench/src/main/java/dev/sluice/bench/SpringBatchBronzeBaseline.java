@@ -1,8 +1,8 @@
 package dev.sluice.bench;
 
+import dev.sluice.batch.job.BatchInfrastructure;
 import dev.sluice.formats.LocalParquetFile;
 import dev.sluice.formats.ParquetTimestamps;
-import dev.sluice.batch.job.BatchInfrastructure;
 import dev.sluice.warehouse.Warehouse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,11 +12,13 @@ import java.sql.Timestamp;
 import java.time.LocalDateTime;
 import java.util.Iterator;
 import java.util.List;
+import java.util.UUID;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
 import org.jspecify.annotations.Nullable;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.JobExecution;
@@ -80,7 +82,7 @@ final class SpringBatchBronzeBaseline {
                 .build();
         Job job = new JobBuilder("baseline-bronze-ingest", batch.repository()).start(step).build();
         JobExecution execution = batch.operator().start(job, new JobParametersBuilder()
-                .addString("run", java.util.UUID.randomUUID().toString()).toJobParameters());
+                .addString("run", UUID.randomUUID().toString()).toJobParameters());
         if (!execution.getStatus().name().equals("COMPLETED")) {
             throw new IllegalStateException("the baseline job ended " + execution.getStatus() + ": " + execution.getAllFailureExceptions());
         }
@@ -129,7 +131,7 @@ final class SpringBatchBronzeBaseline {
         /** An INT32 or INT64 column as a long. */
         private static long whole(Group g, String column) {
             var type = g.getType().getType(column).asPrimitiveType().getPrimitiveTypeName();
-            return type == org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT32 ? g.getInteger(column, 0) : g.getLong(column, 0);
+            return type == PrimitiveType.PrimitiveTypeName.INT32 ? g.getInteger(column, 0) : g.getLong(column, 0);
         }
 
         @Override

@@ -1,7 +1,11 @@
 package dev.sluice.core;
 
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One unit of work of a pipeline: a business date for a daily partitioned pipeline (or an hour, a
@@ -61,7 +65,7 @@ public record Partition(String key) implements Comparable<Partition> {
     }
 
     /** The kind of this key, judged by its form; empty for {@link #NONE}. */
-    public java.util.Optional<PartitionKind> kind() {
+    public Optional<PartitionKind> kind() {
         return PartitionKind.ofKey(key);
     }
 
@@ -69,14 +73,14 @@ public record Partition(String key) implements Comparable<Partition> {
      * The nominal start of this partition in UTC (local keys read as UTC), or null for
      * {@link #NONE} and keys of no kind.
      */
-    public java.time.@org.jspecify.annotations.Nullable LocalDateTime nominalStart() {
-        return kind().map(k -> java.time.LocalDateTime.ofInstant(k.start(this, java.time.ZoneOffset.UTC), java.time.ZoneOffset.UTC))
+    public java.time.@Nullable LocalDateTime nominalStart() {
+        return kind().map(k -> LocalDateTime.ofInstant(k.start(this, ZoneOffset.UTC), ZoneOffset.UTC))
                 .orElse(null);
     }
 
     /** The nominal end (exclusive) in UTC, or null as {@link #nominalStart()}. */
-    public java.time.@org.jspecify.annotations.Nullable LocalDateTime nominalEnd() {
-        return kind().map(k -> java.time.LocalDateTime.ofInstant(k.end(this, java.time.ZoneOffset.UTC), java.time.ZoneOffset.UTC))
+    public java.time.@Nullable LocalDateTime nominalEnd() {
+        return kind().map(k -> LocalDateTime.ofInstant(k.end(this, ZoneOffset.UTC), ZoneOffset.UTC))
                 .orElse(null);
     }
 

@@ -9,6 +9,8 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
+import java.time.format.TextStyle;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Optional;
@@ -34,9 +36,9 @@ public enum PartitionKind {
 
     // strict: the default (smart) resolver read hour 24 as the next day's 00 and kept "T24" as the key
     private static final DateTimeFormatter HOUR = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH", Locale.ROOT)
-            .withResolverStyle(java.time.format.ResolverStyle.STRICT);
+            .withResolverStyle(ResolverStyle.STRICT);
     private static final DateTimeFormatter FIRE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'", Locale.ROOT)
-            .withResolverStyle(java.time.format.ResolverStyle.STRICT);
+            .withResolverStyle(ResolverStyle.STRICT);
 
     private final String id;
 
@@ -126,7 +128,7 @@ public enum PartitionKind {
             YearMonth ym = YearMonth.of(year, month);
             int day = Integer.parseInt(text.substring(8, 10));
             if (day < 1 || day > ym.lengthOfMonth()) {
-                return ym.getMonth().getDisplayName(java.time.format.TextStyle.FULL, Locale.ENGLISH) + " " + year + " has "
+                return ym.getMonth().getDisplayName(TextStyle.FULL, Locale.ENGLISH) + " " + year + " has "
                         + ym.lengthOfMonth() + " days";
             }
         }

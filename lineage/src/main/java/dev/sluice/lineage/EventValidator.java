@@ -5,14 +5,19 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.PathType;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaValidatorsConfig;
 import com.networknt.schema.SpecVersion;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * Validates an OpenLineage event against the official schemas shipped in the lineage jar
@@ -26,11 +31,11 @@ public final class EventValidator {
 
     private final String base;
     private final boolean strict;
-    private final java.util.function.Predicate<String> exists;
+    private final Predicate<String> exists;
     private final JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012,
             b -> b.schemaMappers(m -> m.mappings(s -> map(s) != null, this::map)));
     private final SchemaValidatorsConfig config = SchemaValidatorsConfig.builder().formatAssertionsEnabled(true)
-            .pathType(com.networknt.schema.PathType.JSON_PATH).build();
+            .pathType(PathType.JSON_PATH).build();
     private final Map<String, JsonSchema> schemas = new ConcurrentHashMap<>();
 
     /**
@@ -48,10 +53,10 @@ public final class EventValidator {
      * {@code facets/*.json}), e.g. the conformance fixtures; a facet without a schema file there is
      * itself a violation (Sluice's own events must have one for each facet).
      */
-    public EventValidator(java.nio.file.Path specDir) {
+    public EventValidator(Path specDir) {
         this.base = specDir.toUri().toString();
         this.strict = true;
-        this.exists = mapped -> !mapped.startsWith("file:") || java.nio.file.Files.isRegularFile(java.nio.file.Path.of(java.net.URI.create(mapped)));
+        this.exists = mapped -> !mapped.startsWith("file:") || Files.isRegularFile(Path.of(URI.create(mapped)));
     }
 
     private String map(String iri) {

@@ -1,6 +1,7 @@
 package dev.sluice.lineage;
 
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -50,9 +51,9 @@ public record LineageDataset(String namespace, String name, List<Field> fields, 
      * @param nullCounts NULLs per column, for the columns a completeness check judged
      * @param assertions each check: its id, whether it held, its column (or null)
      */
-    public record Quality(@Nullable Long rowCount, java.util.Map<String, Long> nullCounts, List<Assertion> assertions) {
+    public record Quality(@Nullable Long rowCount, Map<String, Long> nullCounts, List<Assertion> assertions) {
         public Quality {
-            nullCounts = java.util.Map.copyOf(nullCounts);
+            nullCounts = Map.copyOf(nullCounts);
             assertions = List.copyOf(assertions);
         }
     }

@@ -1,7 +1,9 @@
 package dev.sluice.lineage;
 
+import dev.sluice.config.LineageSpec;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
+import dev.sluice.lineage.internal.openlineage.OpenLineageEmitter;
 import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -73,8 +75,8 @@ public interface LineageEmitter extends AutoCloseable {
      *
      * @param version Sluice's version, reported in the processing_engine facet
      */
-    static LineageEmitter of(dev.sluice.config.LineageSpec spec, String version) {
-        return dev.sluice.lineage.internal.openlineage.OpenLineageEmitter.of(spec, version, Store.NONE);
+    static LineageEmitter of(LineageSpec spec, String version) {
+        return OpenLineageEmitter.of(spec, version, Store.NONE);
     }
 
     /**
@@ -82,8 +84,8 @@ public interface LineageEmitter extends AutoCloseable {
      * thread that emits it, before it is queued, so the store is complete whatever the transport
      * does; also for transport none).
      */
-    static LineageEmitter of(dev.sluice.config.LineageSpec spec, String version, Store store) {
-        return dev.sluice.lineage.internal.openlineage.OpenLineageEmitter.of(spec, version, store);
+    static LineageEmitter of(LineageSpec spec, String version, Store store) {
+        return OpenLineageEmitter.of(spec, version, store);
     }
 
     /**

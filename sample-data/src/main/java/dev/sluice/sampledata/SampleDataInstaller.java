@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -206,7 +207,7 @@ public final class SampleDataInstaller {
         try (Stream<Path> s = Files.walk(from)) {
             staged = s.filter(Files::isRegularFile).map(from::relativize).sorted().toList();
         }
-        java.util.Set<Path> keep = new java.util.HashSet<>(staged);
+        Set<Path> keep = new HashSet<>(staged);
         if (Files.isDirectory(to)) {
             try (Stream<Path> s = Files.walk(to)) {
                 for (Path old : s.filter(Files::isRegularFile).toList()) {
@@ -228,7 +229,7 @@ public final class SampleDataInstaller {
     }
 
     private static void extract(Path tarball, Path dir) throws IOException {
-        Set<String> wanted = new java.util.HashSet<>(COPIES.keySet());
+        Set<String> wanted = new HashSet<>(COPIES.keySet());
         wanted.add(FLIGHTS);
         try (InputStream in = new GZIPInputStream(Files.newInputStream(tarball), 1 << 16);
              TarArchiveInputStream tar = new TarArchiveInputStream(in)) {

@@ -6,6 +6,7 @@ import dev.sluice.config.WarehouseSpec;
 import dev.sluice.core.SluiceException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Locale;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -93,7 +94,7 @@ public final class Warehouse implements AutoCloseable {
 
     private void migrate() {
         String vendor = dialect == SQLDialect.POSTGRES ? "postgresql" : "h2";
-        String schema = dialect == SQLDialect.POSTGRES ? METADATA_SCHEMA : METADATA_SCHEMA.toUpperCase(java.util.Locale.ROOT);
+        String schema = dialect == SQLDialect.POSTGRES ? METADATA_SCHEMA : METADATA_SCHEMA.toUpperCase(Locale.ROOT);
         Flyway.configure(getClass().getClassLoader())
                 .dataSource(dataSource)
                 .schemas(schema)

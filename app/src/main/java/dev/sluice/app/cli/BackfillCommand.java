@@ -1,6 +1,5 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.batch.backfill.PartitionStatus;
 import dev.sluice.app.console.ProgressDisplay;
 import dev.sluice.app.console.TerminalLines;
 import dev.sluice.batch.backfill.Action;
@@ -8,20 +7,31 @@ import dev.sluice.batch.backfill.Backfill;
 import dev.sluice.batch.backfill.BackfillPlan;
 import dev.sluice.batch.backfill.BackfillReport;
 import dev.sluice.batch.backfill.PartitionOutcome;
+import dev.sluice.batch.backfill.PartitionStatus;
 import dev.sluice.batch.backfill.PlannedPartition;
+import dev.sluice.batch.job.LandingMissingException;
 import dev.sluice.batch.job.PipelineRunner;
-import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.BadInputException;
+import dev.sluice.core.DatasetRef;
+import dev.sluice.core.PartitionKind;
+import dev.sluice.core.SluiceException;
+import dev.sluice.warehouse.Warehouse;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code sluice backfill <pipeline> --from D --to D [--parallelism N] [--gate-batch W] [--rerun]
@@ -82,14 +92,14 @@ final class BackfillCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (parallelism < 1 || gateBatch < 1) {
-            throw new dev.sluice.core.BadInputException(parallelism < 1 ? "--parallelism" : "--gate-batch", -1, null, "must be at least 1");
+            throw new BadInputException(parallelism < 1 ? "--parallelism" : "--gate-batch", -1, null, "must be at least 1");
         }
-        dev.sluice.core.DatasetRef changedRef = changed == null ? null : parseDataset(changed);
+        DatasetRef changedRef = changed == null ? null : parseDataset(changed);
         if (changedRef != null && stale) {
-            throw new dev.sluice.core.BadInputException("--stale", -1, null, "--changed and --stale are two ways to plan a backfill; choose one");
+            throw new BadInputException("--stale", -1, null, "--changed and --stale are two ways to plan a backfill; choose one");
         }
         if (pipeline == null && changedRef == null) {
-            throw new dev.sluice.core.BadInputException("PIPELINE", -1, null, "name the pipeline to backfill (or --changed DATASET)");
+            throw new BadInputException("PIPELINE", -1, null, "name the pipeline to backfill (or --changed DATASET)");
         }
         PipelineSpec spec = pipeline != null ? ctx.loadToRun(pipeline, strict, command.commandLine().getErr()) : declaring(changedRef);
         if (pipeline == null) {
@@ -101,7 +111,7 @@ final class BackfillCommand implements Callable<Integer> {
             Backfill backfill = new Backfill(new PipelineRunner(warehouse, ctx.home()), Clock.systemUTC());
             if (from == null || to == null) {
                 if (!stale) {
-                    throw new dev.sluice.core.BadInputException(from == null ? "--from" : "--to", -1, null,
+                    throw new BadInputException(from == null ? "--from" : "--to", -1, null,
                             "a backfill needs --from and --to (only --stale may leave them out)");
                 }
                 var built = backfill.builtRange(spec);
@@ -112,12 +122,12 @@ final class BackfillCommand implements Callable<Integer> {
                 from = from == null ? built.get()[0] : from;
                 to = to == null ? built.get()[1] : to;
             }
-            if (spec.partitionKind() != dev.sluice.core.PartitionKind.DAILY) {
-                throw new dev.sluice.core.BadInputException("--from/--to", -1, null, "backfills are of daily partitions; pipeline "
+            if (spec.partitionKind() != PartitionKind.DAILY) {
+                throw new BadInputException("--from/--to", -1, null, "backfills are of daily partitions; pipeline "
                         + spec.name() + " is partitioned " + spec.partitionKind().id());
             }
             if (changedRef != null && (from == null || to == null)) {
-                throw new dev.sluice.core.BadInputException(from == null ? "--from" : "--to", -1, null,
+                throw new BadInputException(from == null ? "--from" : "--to", -1, null,
                         "--changed needs --from and --to: the partitions of " + changedRef + " that changed");
             }
             BackfillPlan plan = changedRef != null ? backfill.planChanged(spec, changedRef, from, to) : backfill.plan(spec, from, to, rerun, stale);
@@ -132,7 +142,7 @@ final class BackfillCommand implements Callable<Integer> {
                 return ExitCodes.OK;
             }
             if (plan.count(Action.MISSING) == plan.partitions().size()) {
-                throw new dev.sluice.batch.job.LandingMissingException("no partition of " + from + " … " + to + " has landed files for "
+                throw new LandingMissingException("no partition of " + from + " … " + to + " has landed files for "
                         + spec.name() + " (the first: " + plan.partitions().get(0).reason() + "); nothing was run or recorded");
             }
             if (dryRun) {
@@ -155,7 +165,7 @@ final class BackfillCommand implements Callable<Integer> {
                     report.elapsedMs() == 0 ? 0.0 : 100.0 * report.gateMs() / report.elapsedMs());
             if (report.gateBatches() > 0) {
                 out.println("gate time by step: " + report.gateMsByStep().entrySet().stream()
-                        .map(e -> e.getKey() + " " + RunReport.seconds(e.getValue())).collect(java.util.stream.Collectors.joining(", ")));
+                        .map(e -> e.getKey() + " " + RunReport.seconds(e.getValue())).collect(Collectors.joining(", ")));
             }
             RunReport.printWarnings(out, warnings, ctx.home());
             if (!report.completed()) {
@@ -168,12 +178,12 @@ final class BackfillCommand implements Callable<Integer> {
     }
 
     /** The pipeline whose tables include {@code dataset}. */
-    private PipelineSpec declaring(dev.sluice.core.DatasetRef dataset) {
-        List<String> names = new java.util.ArrayList<>();
-        List<String> broken = new java.util.ArrayList<>();
+    private PipelineSpec declaring(DatasetRef dataset) {
+        List<String> names = new ArrayList<>();
+        List<String> broken = new ArrayList<>();
         PipelineSpec found = null;
-        try (var files = java.nio.file.Files.list(ctx.pipelinesDir())) {
-            for (java.nio.file.Path f : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+        try (var files = Files.list(ctx.pipelinesDir())) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
                 PipelineSpec s;
                 try {
                     s = ctx.load(f.toString());
@@ -186,25 +196,25 @@ final class BackfillCommand implements Callable<Integer> {
                     found = s;
                 }
             }
-        } catch (java.io.IOException e) {
-            throw new dev.sluice.core.SluiceException("cannot list the pipelines in " + ctx.pipelinesDir() + ": " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new SluiceException("cannot list the pipelines in " + ctx.pipelinesDir() + ": " + e.getMessage(), e);
         }
         if (found == null) {
-            throw new dev.sluice.core.BadInputException("--changed", -1, null, "no pipeline in " + ctx.pipelinesDir() + " declares " + dataset
+            throw new BadInputException("--changed", -1, null, "no pipeline in " + ctx.pipelinesDir() + " declares " + dataset
                     + (broken.isEmpty() ? "" : "; these specs could not be loaded (sluice validate names why): " + String.join(", ", broken)));
         }
         if (names.size() > 1) {
-            throw new dev.sluice.core.BadInputException("--changed", -1, null, dataset + " is declared by pipelines " + names
+            throw new BadInputException("--changed", -1, null, dataset + " is declared by pipelines " + names
                     + ": name the one to backfill");
         }
         return found;
     }
 
-    private static dev.sluice.core.DatasetRef parseDataset(String text) {
+    private static DatasetRef parseDataset(String text) {
         try {
-            return dev.sluice.core.DatasetRef.parse(text);
+            return DatasetRef.parse(text);
         } catch (RuntimeException e) {
-            throw new dev.sluice.core.BadInputException("--changed", -1, null, "'" + text + "' is not a dataset (schema.table): " + e.getMessage());
+            throw new BadInputException("--changed", -1, null, "'" + text + "' is not a dataset (schema.table): " + e.getMessage());
         }
     }
 

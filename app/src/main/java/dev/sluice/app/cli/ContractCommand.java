@@ -3,23 +3,27 @@ package dev.sluice.app.cli;
 import dev.sluice.batch.bronze.LandingFiles;
 import dev.sluice.batch.contract.FileSchemas;
 import dev.sluice.batch.contract.SchemaDriftRepository;
-import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.ContractSpec;
+import dev.sluice.config.CsvOptions;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.SchemaChange;
 import dev.sluice.config.SchemaDiff;
 import dev.sluice.config.SourceFormat;
+import dev.sluice.config.SourceSpec;
 import dev.sluice.core.BadInputException;
+import dev.sluice.warehouse.Warehouse;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jooq.Result;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code sluice contract diff|check}: schema drift recorded by loads, and one file judged against a contract. */
 @Command(name = "contract", mixinStandardHelpOptions = true, description = "Schema contracts: recorded drift, or judge one file.",
@@ -114,7 +118,7 @@ final class ContractCommand implements Runnable {
             SourceFormat fmt = SourceFormat.parse(f).orElseThrow(() -> new BadInputException(file.toString(), -1, null,
                     "cannot tell the format from the name; give --format parquet|csv|json|ndjson"));
             String display = LandingFiles.display(ctx.home(), file);
-            var source = new dev.sluice.config.SourceSpec("file", fmt, file.toString(), false, c, arrayPath, null, java.util.Map.of(),
+            var source = new SourceSpec("file", fmt, file.toString(), false, c, arrayPath, null, Map.of(),
                     csvOptions());
             List<SchemaChange> changes = SchemaDiff.of(c, FileSchemas.read(source, file, display));
             PrintWriter out = command.commandLine().getOut();
@@ -133,17 +137,17 @@ final class ContractCommand implements Runnable {
         }
 
         /** The CSV dialect the options give (each defaulting as a source's {@code csv:} map does). */
-        private dev.sluice.config.CsvOptions csvOptions() {
-            var d = dev.sluice.config.CsvOptions.DEFAULT;
-            java.nio.charset.Charset cs;
+        private CsvOptions csvOptions() {
+            var d = CsvOptions.DEFAULT;
+            Charset cs;
             try {
-                cs = encoding == null ? d.encoding() : java.nio.charset.Charset.forName(encoding);
+                cs = encoding == null ? d.encoding() : Charset.forName(encoding);
             } catch (IllegalArgumentException e) {
                 throw new BadInputException("--encoding", -1, null, "'" + encoding + "' is not a character set this JVM knows;"
                         + " e.g. UTF-8, ISO-8859-1, windows-1252, UTF-16");
             }
             try {
-                return new dev.sluice.config.CsvOptions(delimiter == null ? d.delimiter() : delimiter, quote == null ? d.quote() : quote,
+                return new CsvOptions(delimiter == null ? d.delimiter() : delimiter, quote == null ? d.quote() : quote,
                         escape, cs, List.of());
             } catch (IllegalArgumentException e) {
                 throw new BadInputException("--delimiter/--quote/--escape", -1, null, e.getMessage());

@@ -1,6 +1,7 @@
 package dev.sluice.app.cli;
 
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.BadInputException;
 import dev.sluice.operations.erase.Erasure;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.warehouse.meta.ErasureLogTable;
@@ -47,7 +48,7 @@ final class EraseCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (reason.isBlank()) {
-            throw new dev.sluice.core.BadInputException("--reason", -1, null, "say why (e.g. the request's ticket): it is recorded");
+            throw new BadInputException("--reason", -1, null, "say why (e.g. the request's ticket): it is recorded");
         }
         PipelineSpec spec = ctx.loadForInspection(pipeline);
         String who = requestedBy == null || requestedBy.isBlank() ? System.getProperty("user.name") : requestedBy;

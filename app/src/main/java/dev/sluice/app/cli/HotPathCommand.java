@@ -11,10 +11,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code sluice hot-path <pipeline> [--consumers N]}: runs N members of the pipeline's consumer group,
@@ -56,7 +57,7 @@ final class HotPathCommand implements Callable<Integer> {
         try (Warehouse w = Warehouse.open(spec.warehouse(), consumers + 2)) {
             List<LiveConsumer> members = new ArrayList<>();
             List<Thread> threads = new ArrayList<>();
-            java.util.concurrent.atomic.AtomicReference<RuntimeException> failed = new java.util.concurrent.atomic.AtomicReference<>();
+            AtomicReference<RuntimeException> failed = new AtomicReference<>();
             for (int i = 0; i < consumers; i++) {
                 LiveConsumer c = LiveConsumer.of(spec, w, Map.of(), LiveConsumer.Hooks.NONE);
                 members.add(c);

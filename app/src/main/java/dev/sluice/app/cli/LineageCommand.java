@@ -1,19 +1,29 @@
 package dev.sluice.app.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sluice.lineage.store.LineageRepository;
-import dev.sluice.lineage.store.LineageRepository.Edge;
-import dev.sluice.warehouse.Warehouse;
+import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
+import dev.sluice.core.Partition;
+import dev.sluice.core.SluiceException;
+import dev.sluice.lineage.store.LineageRepository.Edge;
+import dev.sluice.lineage.store.LineageRepository;
+import dev.sluice.operations.docs.LandingNames;
+import dev.sluice.warehouse.Warehouse;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
+import org.jooq.JSONFormat;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code sluice lineage upstream|downstream|runs|columns|impact}: questions data owners ask, answered
@@ -46,17 +56,17 @@ final class LineageCommand implements Runnable {
      * @param datasets every known dataset name, sorted
      * @param columns the declared column names of the pipeline's datasets, in declaration order
      */
-    record Known(java.util.SortedSet<String> datasets, java.util.Map<String, List<String>> columns) {
+    record Known(SortedSet<String> datasets, Map<String, List<String>> columns) {
 
-        static Known of(LineageRepository repo, PipelineSpec spec, java.nio.file.Path home) {
-            java.util.SortedSet<String> names = new java.util.TreeSet<>(repo.datasets("", Integer.MAX_VALUE));
-            java.util.Map<String, List<String>> columns = new java.util.HashMap<>();
+        static Known of(LineageRepository repo, PipelineSpec spec, Path home) {
+            SortedSet<String> names = new TreeSet<>(repo.datasets("", Integer.MAX_VALUE));
+            Map<String, List<String>> columns = new HashMap<>();
             for (var t : spec.tables()) {
-                columns.put(t.table().qualifiedName(), t.columns().stream().map(dev.sluice.config.ColumnSpec::name).toList());
+                columns.put(t.table().qualifiedName(), t.columns().stream().map(ColumnSpec::name).toList());
             }
-            var landing = new dev.sluice.operations.docs.LandingNames(home);
+            var landing = new LandingNames(home);
             for (var src : spec.sources()) {
-                columns.put(landing.dataset(src), src.contract().columns().stream().map(dev.sluice.config.ColumnSpec::name).toList());
+                columns.put(landing.dataset(src), src.contract().columns().stream().map(ColumnSpec::name).toList());
             }
             names.addAll(columns.keySet());
             if (spec.hotPath() != null) {
@@ -259,8 +269,8 @@ final class LineageCommand implements Runnable {
         @Override
         void answer(LineageRepository repo, PrintWriter out) {
             var r = repo.runs(dataset, partition);
-            out.println(format.equals("json") ? r.formatJSON(new org.jooq.JSONFormat().header(false)
-                    .recordFormat(org.jooq.JSONFormat.RecordFormat.OBJECT)) : r.isEmpty() ? dataset + ": no runs recorded" : r.format(200));
+            out.println(format.equals("json") ? r.formatJSON(new JSONFormat().header(false)
+                    .recordFormat(JSONFormat.RecordFormat.OBJECT)) : r.isEmpty() ? dataset + ": no runs recorded" : r.format(200));
         }
     }
 
@@ -344,8 +354,8 @@ final class LineageCommand implements Runnable {
         void check() {
             if (!partition.equals("none")) {
                 try {
-                    dev.sluice.core.Partition.parseAny(partition);
-                } catch (dev.sluice.core.SluiceException e) {
+                    Partition.parseAny(partition);
+                } catch (SluiceException e) {
                     throw new BadInputException("--partition", -1, null, e.getMessage() + " (or none for a reference snapshot)");
                 }
             }

@@ -6,17 +6,21 @@ import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.SourceSpec;
 import dev.sluice.core.BadInputException;
 import dev.sluice.core.Partition;
+import dev.sluice.core.SluiceException;
 import dev.sluice.hotpath.LivePublisher;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
+import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code sluice produce <pipeline> [--partition D] [--rate N] [--shuffle-within S] [--seed X]}:
@@ -43,7 +47,7 @@ final class ProduceCommand implements Callable<Integer> {
     @Option(names = "--partition", paramLabel = "D",
             description = "the landed partition to publish, e.g. 2001-01-02 (default: every landed row; required for a source"
                     + " landing one directory per partition)")
-    @org.jspecify.annotations.Nullable String partition;
+    @Nullable String partition;
 
     @Option(names = "--rate", defaultValue = "0", paramLabel = "N", description = "events per second at most (default 0: no limit)")
     long rate;
@@ -93,7 +97,7 @@ final class ProduceCommand implements Callable<Integer> {
         Duration shuffle;
         try {
             shuffle = Duration.parse(shuffleWithin);
-        } catch (java.time.format.DateTimeParseException e) {
+        } catch (DateTimeParseException e) {
             throw new BadInputException("--shuffle-within", -1, null, "'" + shuffleWithin + "' is not an ISO-8601 duration (e.g. PT5M)");
         }
         if (shuffle.isNegative()) {
@@ -105,7 +109,7 @@ final class ProduceCommand implements Callable<Integer> {
     private static Partition partition(PipelineSpec spec, String key) {
         try {
             return spec.partitionKind().parse(key);
-        } catch (dev.sluice.core.SluiceException e) {
+        } catch (SluiceException e) {
             throw new BadInputException("--partition", -1, null, e.getMessage());
         }
     }
@@ -119,7 +123,7 @@ final class ProduceCommand implements Callable<Integer> {
                     long due = started + sent * 1_000_000_000L / rate;
                     long wait = due - System.nanoTime();
                     if (wait > 0) {
-                        java.util.concurrent.locks.LockSupport.parkNanos(wait); // pacing to --rate
+                        LockSupport.parkNanos(wait); // pacing to --rate
                     }
                 }
                 publisher.publish(e.id(), e.value(), e.eventTimeMs());

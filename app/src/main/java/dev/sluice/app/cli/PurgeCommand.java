@@ -1,19 +1,20 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.operations.purge.Purge;
-import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
+import dev.sluice.operations.purge.Purge;
+import dev.sluice.warehouse.Warehouse;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Period;
+import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code sluice purge <pipeline> --older-than D [--dry-run]}: removes superseded partition versions,
@@ -74,14 +75,14 @@ final class PurgeCommand implements Callable<Integer> {
     private static Duration parseAny(String text) {
         try {
             return Duration.parse(text);
-        } catch (java.time.format.DateTimeParseException e) {
+        } catch (DateTimeParseException e) {
             try {
                 Period p = Period.parse(text);
                 if (p.getYears() != 0 || p.getMonths() != 0) {
                     return Duration.ofDays(Math.round(p.getYears() * 365.25 + p.getMonths() * 30.44) + p.getDays());
                 }
                 return Duration.ofDays(p.getDays());
-            } catch (java.time.format.DateTimeParseException e2) {
+            } catch (DateTimeParseException e2) {
                 throw new BadInputException("--older-than", -1, null, "'" + text + "' is not an ISO-8601 period or duration (P90D, P1Y, PT12H)");
             }
         }

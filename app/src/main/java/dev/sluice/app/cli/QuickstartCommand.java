@@ -1,9 +1,11 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.app.console.TerminalLines;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunRepository;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.SluiceException;
 import dev.sluice.sampledata.SampleDataInstaller;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.warehouse.meta.QuarantineTable;
@@ -14,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -52,9 +55,9 @@ final class QuickstartCommand implements Callable<Integer> {
             out.println("quickstart: running " + spec.name() + " for " + dates.get(0) + " .. " + dates.get(dates.size() - 1));
             code = RunCommand.runRange(runner, spec, dates.get(0), dates.get(dates.size() - 1),
                     new RunOptions(false, System.getProperty("user.name"), "quickstart", false), out,
-                    dev.sluice.app.console.TerminalLines.stderr(), ctx.home());
+                    TerminalLines.stderr(), ctx.home());
         }
-        out.printf(java.util.Locale.ROOT, "quickstart finished in %s%n%n", RunReport.seconds((System.nanoTime() - started) / 1_000_000));
+        out.printf(Locale.ROOT, "quickstart finished in %s%n%n", RunReport.seconds((System.nanoTime() - started) / 1_000_000));
         out.print("""
                 What to look at next:
                   ./sluice sql "SELECT * FROM gold.airport_daily_delays WHERE flight_date = DATE '2001-02-22' ORDER BY flights DESC"
@@ -75,7 +78,7 @@ final class QuickstartCommand implements Callable<Integer> {
             List<LocalDate> dates = s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("dt="))
                     .map(n -> LocalDate.parse(n.substring(3))).sorted().toList();
             if (dates.isEmpty()) {
-                throw new dev.sluice.core.SluiceException("no flight partitions under " + flights);
+                throw new SluiceException("no flight partitions under " + flights);
             }
             return dates;
         } catch (IOException e) {

@@ -1,18 +1,23 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.app.console.ProgressDisplay;
+import dev.sluice.app.console.TerminalLines;
 import dev.sluice.batch.backfill.PartitionOutcome;
 import dev.sluice.batch.backfill.PartitionStatus;
+import dev.sluice.batch.job.LandingMissingException;
+import dev.sluice.batch.job.PartitionCompletedException;
 import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.job.RunControl;
 import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.job.RunRefusedException;
 import dev.sluice.batch.job.RunSummary;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.BadInputException;
 import dev.sluice.core.Partition;
 import dev.sluice.core.SluiceException;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
-import dev.sluice.app.console.ProgressDisplay;
-import dev.sluice.app.console.TerminalLines;
 
 /**
  * Runs each daily partition of an inclusive date range in order, with a progress bar (log lines print
@@ -41,7 +46,7 @@ final class RangeRun {
             for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
                 Partition p = Partition.daily(d);
                 bar.message(p.key() + " running");
-                PartitionOutcome o = dev.sluice.batch.job.RunControl.get().shuttingDown()
+                PartitionOutcome o = RunControl.get().shuttingDown()
                         ? new PartitionOutcome(p, PartitionStatus.STOPPED, null, "not started: the process is shutting down")
                         : one(runner, spec, p, options);
                 outcomes.add(o);
@@ -55,13 +60,13 @@ final class RangeRun {
         try {
             RunSummary s = runner.run(spec, p, options);
             return new PartitionOutcome(p, PartitionStatus.of(s.status()), s, "");
-        } catch (dev.sluice.batch.job.PartitionCompletedException e) {
+        } catch (PartitionCompletedException e) {
             return new PartitionOutcome(p, PartitionStatus.SKIPPED, null, "already COMPLETED (--rerun re-runs it)");
-        } catch (dev.sluice.batch.job.RunRefusedException e) {
+        } catch (RunRefusedException e) {
             return new PartitionOutcome(p, PartitionStatus.REFUSED, null, e.getMessage());
-        } catch (dev.sluice.batch.job.LandingMissingException e) {
+        } catch (LandingMissingException e) {
             return new PartitionOutcome(p, PartitionStatus.MISSING, null, e.getMessage());
-        } catch (dev.sluice.core.BadInputException e) {
+        } catch (BadInputException e) {
             // refused before any write (a contract refusal, an unreadable file): exit 2, as for the partition alone
             return new PartitionOutcome(p, PartitionStatus.INVALID, null, e.getMessage());
         } catch (SluiceException e) {

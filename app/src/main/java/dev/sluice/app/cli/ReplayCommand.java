@@ -6,13 +6,14 @@ import dev.sluice.hotpath.LiveReplay;
 import dev.sluice.warehouse.Warehouse;
 import java.io.PrintWriter;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code sluice replay <pipeline> --from-time T | --from-offsets P:O[,P:O…]}: moves the hot path's
@@ -60,7 +61,7 @@ final class ReplayCommand implements Callable<Integer> {
                 Instant t;
                 try {
                     t = Instant.parse(from.time);
-                } catch (java.time.format.DateTimeParseException e) {
+                } catch (DateTimeParseException e) {
                     throw new BadInputException("--from-time", -1, null, "'" + from.time + "' is not an instant such as 2001-01-02T06:00:00Z");
                 }
                 moved = LiveReplay.fromTime(spec, w, t, Map.of());

@@ -1,18 +1,19 @@
 package dev.sluice.app.cli;
 
 import dev.sluice.batch.refine.PartitionVersions;
-import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
+import dev.sluice.core.SluiceException;
+import dev.sluice.warehouse.Warehouse;
 import java.util.concurrent.Callable;
 import org.springframework.transaction.support.TransactionTemplate;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code sluice rollback <pipeline> <dataset> --partition P [--to-version V] --reason R}: publishes
@@ -78,7 +79,7 @@ final class RollbackCommand implements Callable<Integer> {
             try {
                 to = new TransactionTemplate(w.transactionManager()).execute(status ->
                         versions.rollback(ref, p, toVersion, System.getProperty("user.name"), reason));
-            } catch (dev.sluice.core.SluiceException e) {
+            } catch (SluiceException e) {
                 // nothing published, no earlier version, or not that one: a request that cannot be met (exit 2), not a failed run
                 throw new BadInputException(toVersion != null ? "--to-version" : "DATASET", -1, null, e.getMessage(), e);
             }

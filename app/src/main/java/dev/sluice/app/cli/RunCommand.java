@@ -1,23 +1,29 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.batch.backfill.PartitionStatus;
-import dev.sluice.batch.job.RunStatus;
 import dev.sluice.app.console.TerminalLines;
+import dev.sluice.batch.backfill.PartitionOutcome;
+import dev.sluice.batch.backfill.PartitionStatus;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.job.RunStatus;
 import dev.sluice.batch.job.RunSummary;
-import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.BadInputException;
 import dev.sluice.core.Partition;
+import dev.sluice.core.PartitionKind;
+import dev.sluice.core.SluiceException;
+import dev.sluice.warehouse.Warehouse;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code sluice run <pipeline> --partition D [--rerun]} or {@code --from D --to D}: runs one
@@ -83,12 +89,12 @@ final class RunCommand implements Callable<Integer> {
                 Partition p;
                 try {
                     p = spec.partitionKind().parse(which.partition);
-                } catch (dev.sluice.core.SluiceException e) {
+                } catch (SluiceException e) {
                     // a partition of a rollup (a month of a daily pipeline) runs that rollup's tables
-                    var rollup = dev.sluice.core.PartitionKind.ofKey(which.partition)
+                    var rollup = PartitionKind.ofKey(which.partition)
                             .filter(k -> spec.tables().stream().anyMatch(t -> t.rollup() == k));
                     if (rollup.isEmpty()) {
-                        throw new dev.sluice.core.BadInputException("--partition", -1, null, e.getMessage());
+                        throw new BadInputException("--partition", -1, null, e.getMessage());
                     }
                     p = rollup.get().parse(which.partition);
                 }
@@ -96,8 +102,8 @@ final class RunCommand implements Callable<Integer> {
                 RunReport.printOne(out, s);
                 return s.completed() ? ExitCodes.OK : s.status() == RunStatus.STOPPED ? ExitCodes.STOPPED : ExitCodes.RUN_FAILED;
             }
-            if (spec.partitionKind() != dev.sluice.core.PartitionKind.DAILY) {
-                throw new dev.sluice.core.BadInputException("--from/--to", -1, null, "ranges are of daily partitions; pipeline "
+            if (spec.partitionKind() != PartitionKind.DAILY) {
+                throw new BadInputException("--from/--to", -1, null, "ranges are of daily partitions; pipeline "
                         + spec.name() + " is partitioned " + spec.partitionKind().id() + ": run its partitions one by one with --partition");
             }
             return runRange(runner, spec, which.range.from, which.range.to, options, out, TerminalLines.stderr(), ctx.home());
@@ -110,15 +116,15 @@ final class RunCommand implements Callable<Integer> {
      * ({@code home}/logs).
      */
     static int runRange(PipelineRunner runner, PipelineSpec spec, LocalDate from, LocalDate to, RunOptions options,
-            PrintWriter out, TerminalLines terminal, java.nio.file.Path home) {
+            PrintWriter out, TerminalLines terminal, Path home) {
         if (to.isBefore(from)) {
-            throw new dev.sluice.core.BadInputException("--to", -1, null, to + " is before --from " + from);
+            throw new BadInputException("--to", -1, null, to + " is before --from " + from);
         }
         long started = System.nanoTime();
         RangeRun.Result result = RangeRun.run(runner, spec, from, to, options, terminal);
-        List<dev.sluice.batch.backfill.PartitionOutcome> outcomes = result.outcomes();
+        List<PartitionOutcome> outcomes = result.outcomes();
         RunReport.printTable(out, outcomes);
-        out.printf(java.util.Locale.ROOT, "%d partitions in %s wall time%n", outcomes.size(),
+        out.printf(Locale.ROOT, "%d partitions in %s wall time%n", outcomes.size(),
                 RunReport.seconds((System.nanoTime() - started) / 1_000_000));
         RunReport.printWarnings(out, result.warnings(), home);
         boolean failed = outcomes.stream().anyMatch(o -> o.status() == PartitionStatus.FAILED);

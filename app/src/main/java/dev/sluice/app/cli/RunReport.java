@@ -1,9 +1,12 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.batch.job.StepStatus;
+import dev.sluice.batch.backfill.PartitionOutcome;
 import dev.sluice.batch.job.RunSummary;
+import dev.sluice.batch.job.StepStatus;
 import dev.sluice.batch.job.StepSummary;
+import dev.sluice.core.Layer;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
@@ -30,10 +33,10 @@ final class RunReport {
                         st.earlierExecution() ? "  (completed before the restart)" : "  (quality gate: sluice quality show)");
                 continue;
             }
-            long in = st.layer() == dev.sluice.core.Layer.BRONZE ? st.rowsRead() : st.inputRows();
+            long in = st.layer() == Layer.BRONZE ? st.rowsRead() : st.inputRows();
             String note = st.earlierExecution() ? "  (completed before the restart)"
                     : st.unchanged() ? "  (input unchanged: snapshot not rewritten)"
-                    : st.layer() == dev.sluice.core.Layer.BRONZE && st.rowsRead() == 0 && st.status() == StepStatus.COMPLETED
+                    : st.layer() == Layer.BRONZE && st.rowsRead() == 0 && st.status() == StepStatus.COMPLETED
                             ? "  (landed files already in Bronze)" : "";
             out.printf(Locale.ROOT, "  %-32s %-10s %,12d %,12d %9s%s%n", st.step(), st.status(), in, st.rowsWritten(),
                     seconds(st.elapsedMs()), note);
@@ -50,11 +53,11 @@ final class RunReport {
     }
 
     /** One line per partition, then totals. */
-    static void printTable(PrintWriter out, List<dev.sluice.batch.backfill.PartitionOutcome> outcomes) {
+    static void printTable(PrintWriter out, List<PartitionOutcome> outcomes) {
         out.printf(Locale.ROOT, "%-12s %-10s %10s %10s %10s %6s %6s %9s %8s%n", "partition", "status", "read", "bronze",
                 "silver", "dups", "quar.", "gold", "elapsed");
         long read = 0, bronze = 0, silver = 0, dups = 0, quarantined = 0, gold = 0, ms = 0;
-        for (dev.sluice.batch.backfill.PartitionOutcome o : outcomes) {
+        for (PartitionOutcome o : outcomes) {
             RunSummary s = o.summary();
             if (s == null) {
                 out.printf(Locale.ROOT, "%-12s %-10s %s%n", o.partition(), o.status(), o.message());
@@ -73,7 +76,7 @@ final class RunReport {
         }
         out.printf(Locale.ROOT, "%-12s %-10s %,10d %,10d %,10d %,6d %,6d %,9d %8s%n", "total", "", read, bronze, silver,
                 dups, quarantined, gold, seconds(ms));
-        for (dev.sluice.batch.backfill.PartitionOutcome o : outcomes) {
+        for (PartitionOutcome o : outcomes) {
             if (o.summary() != null && o.summary().failure() != null) {
                 out.println(o.partition() + ": " + o.summary().failure());
             }
@@ -84,7 +87,7 @@ final class RunReport {
      * How many warnings (and errors) were printed above a progress bar, and where each is in full:
      * the log file, with its run, pipeline and partition. Nothing when there were none.
      */
-    static void printWarnings(PrintWriter out, long warnings, java.nio.file.Path home) {
+    static void printWarnings(PrintWriter out, long warnings, Path home) {
         if (warnings > 0) {
             out.printf(Locale.ROOT, "%,d warning(s) printed above; each in full, with its run and partition, in %s%n", warnings,
                     home.resolve("logs/sluice.log"));

@@ -1,24 +1,32 @@
 package dev.sluice.app.cli;
 
 import dev.sluice.app.schedule.PipelineScheduler;
-import dev.sluice.warehouse.Warehouse;
+import dev.sluice.app.serve.CatalogApi;
+import dev.sluice.app.serve.LineageServer;
+import dev.sluice.app.serve.WarehouseMetrics;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.SpecValidationException;
 import dev.sluice.core.BadInputException;
+import dev.sluice.lineage.store.LineageRepository;
+import dev.sluice.warehouse.Warehouse;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code sluice scheduler [--pipeline P]...}: the long-lived scheduler of every pipeline with a
@@ -61,7 +69,7 @@ final class SchedulerCommand implements Callable<Integer> {
         this.ctx = ctx;
     }
 
-    private dev.sluice.app.serve.LineageServer server;
+    private LineageServer server;
 
     @Override
     public Integer call() throws Exception {
@@ -100,14 +108,14 @@ final class SchedulerCommand implements Callable<Integer> {
             scheduler.start();
             out.println("sluice scheduler " + scheduler.instanceId() + ": running " + specs.size() + " pipeline(s); stop with SIGTERM");
             if (servePort != null) {
-                String bind = java.util.Objects.requireNonNullElse(ctx.env().apply("SLUICE_BIND_ADDRESS"), "127.0.0.1");
-                java.time.Clock clock = java.time.Clock.systemUTC();
+                String bind = Objects.requireNonNullElse(ctx.env().apply("SLUICE_BIND_ADDRESS"), "127.0.0.1");
+                Clock clock = Clock.systemUTC();
                 try {
-                    server = new dev.sluice.app.serve.LineageServer(new java.net.InetSocketAddress(bind, servePort),
-                            new dev.sluice.lineage.store.LineageRepository(warehouse.dsl()), ctx.env().apply("SLUICE_API_TOKEN"),
-                            new dev.sluice.app.serve.CatalogApi(warehouse.dsl(), first, clock),
-                            new dev.sluice.app.serve.WarehouseMetrics(warehouse.dsl(), first, clock, scheduler.lineage()));
-                } catch (java.io.IOException e) {
+                    server = new LineageServer(new InetSocketAddress(bind, servePort),
+                            new LineageRepository(warehouse.dsl()), ctx.env().apply("SLUICE_API_TOKEN"),
+                            new CatalogApi(warehouse.dsl(), first, clock),
+                            new WarehouseMetrics(warehouse.dsl(), first, clock, scheduler.lineage()));
+                } catch (IOException e) {
                     throw new BadInputException(bind + ":" + servePort, -1, null, "cannot listen there: " + e.getMessage());
                 }
                 out.println("sluice scheduler: serving http://" + bind + ":" + server.port() + "/ (page, /api/v1, /actuator/prometheus)");
@@ -153,7 +161,7 @@ final class SchedulerCommand implements Callable<Integer> {
             PipelineSpec s;
             try {
                 s = ctx.loadToRun(f.toString(), strict, err);
-            } catch (dev.sluice.config.SpecValidationException | BadInputException e) {
+            } catch (SpecValidationException | BadInputException e) {
                 // one broken spec (or one breaking a design rule) does not stop the others: it is named, and left out
                 err.println("sluice scheduler: leaving out " + f + ": " + e.getMessage());
                 continue;

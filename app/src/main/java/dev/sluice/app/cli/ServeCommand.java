@@ -1,16 +1,21 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.app.serve.CatalogApi;
 import dev.sluice.app.serve.LineageServer;
-import dev.sluice.lineage.store.LineageRepository;
-import dev.sluice.warehouse.Warehouse;
+import dev.sluice.app.serve.WarehouseMetrics;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
+import dev.sluice.lineage.store.LineageRepository;
+import dev.sluice.warehouse.Warehouse;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code sluice serve [--pipeline P] [--port N]}: the long-running server. Binds
@@ -42,8 +47,8 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PipelineSpec spec = ctx.loadForInspection(pipeline);
-        String bind = java.util.Objects.requireNonNullElse(ctx.env().apply("SLUICE_BIND_ADDRESS"), "127.0.0.1");
-        int p = port != null ? port : Integer.parseInt(java.util.Objects.requireNonNullElse(ctx.env().apply("SLUICE_PORT"), "5000"));
+        String bind = Objects.requireNonNullElse(ctx.env().apply("SLUICE_BIND_ADDRESS"), "127.0.0.1");
+        int p = port != null ? port : Integer.parseInt(Objects.requireNonNullElse(ctx.env().apply("SLUICE_PORT"), "5000"));
         if (p < 0 || p > 65535) {
             throw new BadInputException("--port", -1, null, p + " is not a TCP port");
         }
@@ -52,9 +57,9 @@ final class ServeCommand implements Callable<Integer> {
         LineageServer server;
         try {
             server = new LineageServer(new InetSocketAddress(bind, p), new LineageRepository(w.dsl()), token,
-                    new dev.sluice.app.serve.CatalogApi(w.dsl(), spec, java.time.Clock.systemUTC()),
-                    new dev.sluice.app.serve.WarehouseMetrics(w.dsl(), spec, java.time.Clock.systemUTC()));
-        } catch (java.io.IOException e) {
+                    new CatalogApi(w.dsl(), spec, Clock.systemUTC()),
+                    new WarehouseMetrics(w.dsl(), spec, Clock.systemUTC()));
+        } catch (IOException e) {
             w.close();
             throw new BadInputException(bind + ":" + p, -1, null, "cannot listen there: " + e.getMessage());
         }

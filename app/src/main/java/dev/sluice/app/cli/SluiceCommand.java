@@ -1,16 +1,19 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.batch.backfill.BackfillRefusedException;
 import dev.sluice.batch.job.LandingMissingException;
 import dev.sluice.batch.job.RunRefusedException;
 import dev.sluice.config.SluiceEnvironment;
 import dev.sluice.config.SpecValidationException;
 import dev.sluice.core.BadInputException;
+import dev.sluice.core.Partition;
 import dev.sluice.core.SluiceException;
 import java.io.PrintWriter;
+import java.time.LocalDate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * {@code sluice}: the top command. User errors print one paragraph (no stack trace) and map to an
@@ -65,9 +68,9 @@ public final class SluiceCommand implements Runnable {
     static CommandLine commandLine(SluiceEnvironment env, PrintWriter out, PrintWriter err) {
         SluiceContext ctx = new SluiceContext(env);
         CommandLine cli = new CommandLine(new SluiceCommand(), new ContextFactory(ctx));
-        cli.registerConverter(java.time.LocalDate.class, s -> {
+        cli.registerConverter(LocalDate.class, s -> {
             try {
-                return dev.sluice.core.Partition.parseDaily(s).date();
+                return Partition.parseDaily(s).date();
             } catch (SluiceException e) {
                 throw new CommandLine.TypeConversionException(e.getMessage()); // the wrong form, or a day that does not exist
             }
@@ -78,7 +81,7 @@ public final class SluiceCommand implements Runnable {
             int code;
             if (e instanceof SpecValidationException) {
                 code = ExitCodes.INVALID;
-            } else if (e instanceof RunRefusedException || e instanceof dev.sluice.batch.backfill.BackfillRefusedException) {
+            } else if (e instanceof RunRefusedException || e instanceof BackfillRefusedException) {
                 code = ExitCodes.REFUSED;
             } else if (e instanceof LandingMissingException || e instanceof BadInputException) {
                 code = ExitCodes.INVALID;

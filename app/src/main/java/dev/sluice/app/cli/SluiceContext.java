@@ -3,10 +3,15 @@ package dev.sluice.app.cli;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.config.SluiceEnvironment;
+import dev.sluice.config.design.DesignRules;
+import dev.sluice.core.BadInputException;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
@@ -45,10 +50,10 @@ final class SluiceContext {
         boolean isPath = nameOrPath.endsWith(".yaml") || nameOrPath.endsWith(".yml") || Files.isRegularFile(asPath);
         Path file = isPath ? asPath : pipelinesDir().resolve(nameOrPath + ".yaml");
         if (!Files.isRegularFile(file)) {
-            Path dir = isPath ? java.util.Objects.requireNonNullElse(asPath.toAbsolutePath().getParent(), Path.of("")) : pipelinesDir();
+            Path dir = isPath ? Objects.requireNonNullElse(asPath.toAbsolutePath().getParent(), Path.of("")) : pipelinesDir();
             List<String> known = pipelines(dir);
             String name = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
-            throw new dev.sluice.core.BadInputException("PIPELINE", -1, null, "no pipeline '" + nameOrPath + "': " + file
+            throw new BadInputException("PIPELINE", -1, null, "no pipeline '" + nameOrPath + "': " + file
                     + " does not exist" + (NearestNames.of(name, known).isEmpty() ? "" : NearestNames.suggestion(name, known))
                     + " (pipelines in " + dir + ": " + (known.isEmpty() ? "none" : String.join(", ", known)) + ")");
         }
@@ -60,7 +65,7 @@ final class SluiceContext {
         try (Stream<Path> files = Files.list(dir)) {
             return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml"))
                     .map(n -> n.substring(0, n.length() - ".yaml".length())).sorted().toList();
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             return List.of();
         }
     }
@@ -92,17 +97,17 @@ final class SluiceContext {
      *
      * @throws dev.sluice.core.BadInputException naming every blocking finding (exit 2)
      */
-    PipelineSpec loadToRun(String nameOrPath, boolean strict, java.io.PrintWriter err) {
+    PipelineSpec loadToRun(String nameOrPath, boolean strict, PrintWriter err) {
         PipelineSpec spec = load(nameOrPath);
         boolean isStrict = strict || "true".equalsIgnoreCase(env.apply("SLUICE_STRICT"));
-        var findings = dev.sluice.config.design.DesignRules.check(spec);
-        var blocking = dev.sluice.config.design.DesignRules.blocking(findings, isStrict);
+        var findings = DesignRules.check(spec);
+        var blocking = DesignRules.blocking(findings, isStrict);
         findings.stream().filter(f -> !blocking.contains(f)).forEach(f -> err.println((f.exemption() == null ? "warning: " : "") + f.describe()));
         if (!blocking.isEmpty()) {
             StringBuilder m = new StringBuilder("pipeline " + spec.name() + " breaks " + blocking.size() + " design rule(s)"
                     + (isStrict ? " (strict: warnings count)" : "") + "; `sluice validate " + spec.file() + "` lists them:");
             blocking.forEach(f -> m.append("\n  ").append(f.describe()));
-            throw new dev.sluice.core.BadInputException(spec.file().toString(), -1, null, m.toString());
+            throw new BadInputException(spec.file().toString(), -1, null, m.toString());
         }
         return spec;
     }

@@ -1,16 +1,25 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.BadInputException;
 import dev.sluice.core.SluiceException;
+import dev.sluice.warehouse.Warehouse;
 import java.math.BigDecimal;
+import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Queries;
 import org.jooq.Result;
+import org.jooq.Select;
 import org.jooq.exception.DataAccessException;
-import picocli.CommandLine;
+import org.jooq.impl.DSL;
+import org.jooq.impl.ParserException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code sluice sql "SELECT …"}: a query on a pipeline's warehouse, printed as a table; decimals
@@ -39,22 +48,22 @@ final class SqlCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String first = query.stripLeading().split("\\s+", 2)[0].toUpperCase(java.util.Locale.ROOT);
-        if (!java.util.Set.of("SELECT", "WITH", "VALUES", "SHOW", "EXPLAIN", "TABLE").contains(first)) {
-            throw new dev.sluice.core.BadInputException("QUERY", -1, null,
+        String first = query.stripLeading().split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
+        if (!Set.of("SELECT", "WITH", "VALUES", "SHOW", "EXPLAIN", "TABLE").contains(first)) {
+            throw new BadInputException("QUERY", -1, null,
                     "sluice sql only reads: start the query with SELECT, WITH, VALUES, SHOW, EXPLAIN or TABLE");
         }
         PipelineSpec spec = ctx.loadForInspection(pipeline);
         try (Warehouse warehouse = Warehouse.open(spec.warehouse())) {
-            org.jooq.Queries parsed;
+            Queries parsed;
             try {
                 parsed = warehouse.dsl().parser().parse(query);
-            } catch (org.jooq.impl.ParserException e) {
-                throw new dev.sluice.core.BadInputException("QUERY", -1, null, "cannot parse the query: "
+            } catch (ParserException e) {
+                throw new BadInputException("QUERY", -1, null, "cannot parse the query: "
                         + e.getMessage().lines().findFirst().orElse(""));
             }
-            if (parsed.queries().length != 1 || !(parsed.queries()[0] instanceof org.jooq.Select<?>)) {
-                throw new dev.sluice.core.BadInputException("QUERY", -1, null,
+            if (parsed.queries().length != 1 || !(parsed.queries()[0] instanceof Select<?>)) {
+                throw new BadInputException("QUERY", -1, null,
                         "sluice sql runs exactly one SELECT; it never writes");
             }
             Result<?> result = warehouse.dsl().connectionResult(c -> {
@@ -63,7 +72,7 @@ final class SqlCommand implements Callable<Integer> {
                     if (warehouse.isPostgres()) {
                         c.createStatement().execute("SET TRANSACTION READ ONLY");
                     }
-                    return org.jooq.impl.DSL.using(c, warehouse.dialect()).fetch(query);
+                    return DSL.using(c, warehouse.dialect()).fetch(query);
                 } finally {
                     c.rollback();
                     c.setAutoCommit(true);
@@ -83,8 +92,8 @@ final class SqlCommand implements Callable<Integer> {
      * text written with {@link BigDecimal#toPlainString()}. Other values are kept as they are.
      */
     @SuppressWarnings("unchecked")
-    static Result<?> plainDecimals(org.jooq.DSLContext dsl, Result<?> result) {
-        org.jooq.Field<?>[] fields = result.fields();
+    static Result<?> plainDecimals(DSLContext dsl, Result<?> result) {
+        Field<?>[] fields = result.fields();
         boolean[] asText = new boolean[fields.length];
         boolean any = false;
         for (int i = 0; i < fields.length; i++) {
@@ -102,9 +111,9 @@ final class SqlCommand implements Callable<Integer> {
         if (!any) {
             return result;
         }
-        org.jooq.Field<?>[] shown = new org.jooq.Field<?>[fields.length];
+        Field<?>[] shown = new Field<?>[fields.length];
         for (int i = 0; i < fields.length; i++) {
-            shown[i] = asText[i] ? org.jooq.impl.DSL.field(org.jooq.impl.DSL.name(fields[i].getName()), String.class) : fields[i];
+            shown[i] = asText[i] ? DSL.field(DSL.name(fields[i].getName()), String.class) : fields[i];
         }
         Result<org.jooq.Record> out = dsl.newResult(shown);
         for (org.jooq.Record r : result) {
@@ -114,7 +123,7 @@ final class SqlCommand implements Callable<Integer> {
                 if (v instanceof BigDecimal d) {
                     v = asText[i] ? d.toPlainString() : unscientific(d);
                 }
-                copy.set((org.jooq.Field<Object>) shown[i], v);
+                copy.set((Field<Object>) shown[i], v);
             }
             copy.changed(false); // else the table marks every value changed (*)
             out.add(copy);

@@ -6,20 +6,26 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.app.schedule.MissedPartitions;
 import dev.sluice.batch.job.RunRepository;
 import dev.sluice.batch.job.RunStatus;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.BadInputException;
+import dev.sluice.core.SluiceException;
 import dev.sluice.operations.freshness.DatasetFreshness;
 import dev.sluice.operations.freshness.FreshnessMonitor;
+import dev.sluice.operations.freshness.FreshnessState;
 import dev.sluice.warehouse.Warehouse;
-import dev.sluice.config.PipelineSpec;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
+import org.jooq.exception.DataAccessException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code sluice status <pipeline> [--format table|json]}: per declared dataset the last published
@@ -53,7 +59,7 @@ final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (!format.equals("table") && !format.equals("json")) {
-            throw new dev.sluice.core.BadInputException("--format", -1, null, "'" + format + "' is neither table nor json");
+            throw new BadInputException("--format", -1, null, "'" + format + "' is neither table nor json");
         }
         PrintWriter out = command.commandLine().getOut();
         if (pipeline == null) {
@@ -119,7 +125,7 @@ final class StatusCommand implements Callable<Integer> {
 
     private int everyPipeline(PrintWriter out) {
         List<String> names = SluiceContext.pipelines(ctx.pipelinesDir());
-        List<PipelineLine> lines = new java.util.ArrayList<>();
+        List<PipelineLine> lines = new ArrayList<>();
         for (String name : names) {
             lines.add(line(name));
         }
@@ -158,7 +164,7 @@ final class StatusCommand implements Callable<Integer> {
         PipelineSpec spec;
         try {
             spec = ctx.loadForInspection(name);
-        } catch (dev.sluice.core.SluiceException e) {
+        } catch (SluiceException e) {
             return new PipelineLine(name, null, null, List.of(), "cannot be read: " + e.getMessage().lines().findFirst().orElse("")
                     + " (sluice validate " + name + ")");
         }
@@ -170,15 +176,15 @@ final class StatusCommand implements Callable<Integer> {
             String last = new RunRepository(w.dsl()).lastCompletedPartition(spec.name());
             List<DatasetFreshness> datasets = new FreshnessMonitor(w.dsl(), Clock.systemUTC()).status(spec);
             var state = datasets.stream().map(DatasetFreshness::state)
-                    .max(java.util.Comparator.comparingInt(StatusCommand::severity));
+                    .max(Comparator.comparingInt(StatusCommand::severity));
             return new PipelineLine(name, last, state.map(x -> x.name().toLowerCase(Locale.ROOT)).orElse(null), failed(w, spec.name()), null);
-        } catch (dev.sluice.core.SluiceException | org.jooq.exception.DataAccessException e) {
+        } catch (SluiceException | DataAccessException e) {
             return new PipelineLine(name, null, null, List.of(), "its warehouse cannot be read: " + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 
     /** Worse states rank higher: ok, never, warn, breach. */
-    private static int severity(dev.sluice.operations.freshness.FreshnessState s) {
+    private static int severity(FreshnessState s) {
         return switch (s) {
             case OK -> 0;
             case NEVER -> 1;

@@ -1,5 +1,6 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.config.Severity;
 import dev.sluice.config.SpecProblem;
 import dev.sluice.config.design.DesignFinding;
 import dev.sluice.config.design.DesignRules;
@@ -8,9 +9,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code sluice validate <spec> [--strict]}: every problem of a spec and its contracts at once, then
@@ -51,9 +52,9 @@ final class ValidateCommand implements Callable<Integer> {
             }
             PrintWriter to = blocking.isEmpty() ? out : command.commandLine().getErr();
             to.println(file + ": " + (blocking.isEmpty() ? "valid; " : "")
-                    + findings.stream().filter(f -> f.exemption() == null && f.severity() == dev.sluice.config.Severity.ERROR).count()
+                    + findings.stream().filter(f -> f.exemption() == null && f.severity() == Severity.ERROR).count()
                     + " design error(s), "
-                    + findings.stream().filter(f -> f.exemption() == null && f.severity() == dev.sluice.config.Severity.WARN).count()
+                    + findings.stream().filter(f -> f.exemption() == null && f.severity() == Severity.WARN).count()
                     + " warning(s)"
                     + (findings.stream().anyMatch(f -> f.exemption() != null)
                             ? ", " + findings.stream().filter(f -> f.exemption() != null).count() + " exempted" : "")

@@ -3,5 +3,7 @@
  * so that a warning prints above the bar instead of glued onto it; the bar's rate and ETA come from
  * the recent pace.
  */
-@org.jspecify.annotations.NullMarked
+@NullMarked
 package dev.sluice.app.console;
+
+import org.jspecify.annotations.NullMarked;

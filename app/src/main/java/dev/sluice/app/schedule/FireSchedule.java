@@ -6,7 +6,9 @@ import dev.sluice.core.BadInputException;
 import dev.sluice.core.Partition;
 import dev.sluice.core.PartitionKind;
 import java.text.ParseException;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
@@ -61,7 +63,7 @@ public final class FireSchedule {
     }
 
     /** The zone the cron and the partitions are read in. */
-    public java.time.ZoneId zone() {
+    public ZoneId zone() {
         return schedule.zone();
     }
 
@@ -84,7 +86,7 @@ public final class FireSchedule {
         Partition own = partitionOf(scheduled);
         PartitionKind kind = spec.partitionKind();
         Instant previous = kind == PartitionKind.PER_FIRE ? null : previous(scheduled);
-        if (previous == null || java.time.Duration.between(previous, scheduled).compareTo(period(kind).multipliedBy(2)) > 0) {
+        if (previous == null || Duration.between(previous, scheduled).compareTo(period(kind).multipliedBy(2)) > 0) {
             return List.of(own);
         }
         Partition last = partitionOf(previous);
@@ -106,12 +108,12 @@ public final class FireSchedule {
     }
 
     /** The nominal length of a partition of {@code kind} (a month counted as 31 days). */
-    private static java.time.Duration period(PartitionKind kind) {
+    private static Duration period(PartitionKind kind) {
         return switch (kind) {
-            case HOURLY -> java.time.Duration.ofHours(1);
-            case DAILY -> java.time.Duration.ofDays(1);
-            case MONTHLY -> java.time.Duration.ofDays(31);
-            case PER_FIRE -> java.time.Duration.ZERO;
+            case HOURLY -> Duration.ofHours(1);
+            case DAILY -> Duration.ofDays(1);
+            case MONTHLY -> Duration.ofDays(31);
+            case PER_FIRE -> Duration.ZERO;
         };
     }
 

@@ -1,16 +1,22 @@
 package dev.sluice.app.schedule;
 
 import dev.sluice.batch.job.PipelineRunner;
-import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.SluiceException;
+import dev.sluice.lineage.LineageTally;
+import dev.sluice.warehouse.Warehouse;
 import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TimeZone;
 import java.util.UUID;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.quartz.CronScheduleBuilder;
 import org.quartz.CronTrigger;
 import org.quartz.JobBuilder;
@@ -18,6 +24,8 @@ import org.quartz.JobDetail;
 import org.quartz.JobKey;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
+import org.quartz.SimpleScheduleBuilder;
+import org.quartz.SimpleTrigger;
 import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
 import org.quartz.TriggerKey;
@@ -95,8 +103,8 @@ public final class PipelineScheduler implements AutoCloseable {
      * @param nextFire the cron trigger's next fire, or null without one
      * @param after the datasets whose publications start it (data triggers), or empty
      */
-    public record Registered(String pipeline, String cron, String zone, int tier, @org.jspecify.annotations.Nullable Instant nextFire,
-            boolean kept, java.util.List<String> after) {
+    public record Registered(String pipeline, String cron, String zone, int tier, @Nullable Instant nextFire,
+            boolean kept, List<String> after) {
     }
 
     /**
@@ -153,21 +161,21 @@ public final class PipelineScheduler implements AutoCloseable {
     private void scheduleFreshness(PipelineSpec spec) throws SchedulerException {
         JobKey key = JobKey.jobKey(spec.name() + ".freshness", GROUP);
         TriggerKey triggerKey = TriggerKey.triggerKey(spec.name() + ".freshness", GROUP);
-        java.time.Duration shortest = spec.datasets().values().stream().map(d -> d.updateInterval())
-                .min(java.util.Comparator.naturalOrder()).orElse(null);
+        Duration shortest = spec.datasets().values().stream().map(d -> d.updateInterval())
+                .min(Comparator.naturalOrder()).orElse(null);
         if (shortest == null) {
             scheduler.deleteJob(key);
             return;
         }
         long everyMs = Math.max(1_000, shortest.toMillis() / 2);
         Trigger existing = scheduler.getTrigger(triggerKey);
-        if (existing instanceof org.quartz.SimpleTrigger st && st.getRepeatInterval() == everyMs) {
+        if (existing instanceof SimpleTrigger st && st.getRepeatInterval() == everyMs) {
             return;
         }
         JobDetail job = JobBuilder.newJob(FreshnessCheckJob.class).withIdentity(key).storeDurably()
                 .usingJobData(PipelineJob.PIPELINE, spec.name()).withDescription("freshness of " + spec.name()).build();
         Trigger trigger = TriggerBuilder.newTrigger().withIdentity(triggerKey).forJob(key).startNow()
-                .withSchedule(org.quartz.SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(everyMs).repeatForever()
+                .withSchedule(SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(everyMs).repeatForever()
                         .withMisfireHandlingInstructionNextWithRemainingCount())
                 .build();
         scheduler.scheduleJob(job, Set.of(trigger), true);
@@ -196,7 +204,7 @@ public final class PipelineScheduler implements AutoCloseable {
         }
         long everyMs = Math.max(100, spec.schedule().poll().toMillis());
         Trigger existing = scheduler.getTrigger(triggerKey);
-        if (existing instanceof org.quartz.SimpleTrigger st && st.getRepeatInterval() == everyMs
+        if (existing instanceof SimpleTrigger st && st.getRepeatInterval() == everyMs
                 && spec.schedule().after().toString().equals(scheduler.getJobDetail(key).getJobDataMap().getString("after"))) {
             return;
         }
@@ -204,7 +212,7 @@ public final class PipelineScheduler implements AutoCloseable {
                 .usingJobData(PipelineJob.PIPELINE, spec.name()).usingJobData("after", spec.schedule().after().toString())
                 .withDescription("data triggers of " + spec.name()).build();
         Trigger trigger = TriggerBuilder.newTrigger().withIdentity(triggerKey).forJob(key).startNow()
-                .withSchedule(org.quartz.SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(everyMs).repeatForever()
+                .withSchedule(SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(everyMs).repeatForever()
                         .withMisfireHandlingInstructionNextWithRemainingCount())
                 .build();
         scheduler.scheduleJob(job, Set.of(trigger), true);
@@ -221,7 +229,7 @@ public final class PipelineScheduler implements AutoCloseable {
     }
 
     /** The lineage statistics of the loads this process ran since it started (and is running now). */
-    public dev.sluice.lineage.LineageTally lineage() {
+    public LineageTally lineage() {
         return runner.lineage();
     }
 
@@ -244,7 +252,7 @@ public final class PipelineScheduler implements AutoCloseable {
         } finally {
             try {
                 DBConnectionManager.getInstance().shutdown(dataSourceName);
-            } catch (java.sql.SQLException e) {
+            } catch (SQLException e) {
                 LOG.debug("connection provider {} shutdown: {}", dataSourceName, e.getMessage());
             }
         }

@@ -2,6 +2,7 @@ package dev.sluice.app.schedule;
 
 import dev.sluice.batch.job.RunControl;
 import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.job.RunRepository;
 import dev.sluice.batch.job.RunSummary;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.Partition;
@@ -39,9 +40,9 @@ public final class ResumeStoppedJob extends PipelineJob {
             LOG.error("cannot resume the stopped loads of {}: the spec cannot be loaded: {}", pipeline, e.getMessage());
             return;
         }
-        List<String> stopped = new dev.sluice.batch.job.RunRepository(runtime.runner().warehouse().dsl()).latestByPartition(pipeline)
-                .values().stream().filter(dev.sluice.batch.job.RunRepository.Latest::stoppedByShutdown)
-                .map(dev.sluice.batch.job.RunRepository.Latest::partitionKey).toList();
+        List<String> stopped = new RunRepository(runtime.runner().warehouse().dsl()).latestByPartition(pipeline)
+                .values().stream().filter(RunRepository.Latest::stoppedByShutdown)
+                .map(RunRepository.Latest::partitionKey).toList();
         for (String key : stopped) {
             if (RunControl.get().shuttingDown()) {
                 return;

@@ -7,6 +7,7 @@ import dev.sluice.batch.gate.QualityResultRepository;
 import dev.sluice.batch.job.RunRepository;
 import dev.sluice.batch.refine.PartitionVersions;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.TableSpec;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.operations.freshness.DatasetFreshness;
@@ -145,7 +146,7 @@ public final class CatalogApi {
                     + (Boolean.TRUE.equals(r.get(4, Boolean.class)) ? ", masked" : "") + ")");
         }
         List<Map<String, Object>> out = new ArrayList<>();
-        var table = spec == null ? Optional.<dev.sluice.config.TableSpec>empty() : ref(name).flatMap(spec::table);
+        var table = spec == null ? Optional.<TableSpec>empty() : ref(name).flatMap(spec::table);
         if (table.isPresent()) {
             for (var c : table.get().columns()) {
                 out.add(row("column", c.name(), "type", c.typeId(), "from", from.getOrDefault(c.name(), List.of())));
@@ -172,7 +173,7 @@ public final class CatalogApi {
     private List<Map<String, Object>> quality(String dataset) {
         Table<?> q = QualityResultRepository.TABLE.as("r");
         Field<Long> id = DSL.field(DSL.name("r", "result_id"), Long.class);
-        Field<Long> latest = dev.sluice.batch.gate.QualityResultRepository.latestOf("r");
+        Field<Long> latest = QualityResultRepository.latestOf("r");
         List<Map<String, Object>> out = new ArrayList<>();
         for (Record r : dsl.select(a("partition_key"), a("check_id"), a("expectation"), a("family"), a("boundary"), a("severity"), a("status"),
                         a("metric"), a("message"), a("run_id")).from(q)

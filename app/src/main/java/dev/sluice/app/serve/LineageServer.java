@@ -4,15 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.lineage.EventValidator;
+import dev.sluice.lineage.store.LineageRepository;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -147,7 +150,7 @@ public final class LineageServer implements AutoCloseable {
                 reply(x, 404, Map.of("error", "no such endpoint: " + path, "endpoints", ENDPOINTS));
                 return;
             }
-            String arg = parts.length > 1 ? java.net.URLDecoder.decode(parts[1], StandardCharsets.UTF_8) : null;
+            String arg = parts.length > 1 ? URLDecoder.decode(parts[1], StandardCharsets.UTF_8) : null;
             switch (parts[0]) {
                 case "datasets" -> {
                     if (arg == null || arg.isEmpty()) {
@@ -156,9 +159,9 @@ public final class LineageServer implements AutoCloseable {
                         found(x, catalog.dataset(arg), "dataset", arg, "/api/v1/datasets?q=" + arg.replaceAll(".*\\.", ""));
                     }
                 }
-                case "runs" -> found(x, arg == null ? java.util.Optional.empty() : catalog.run(arg), "run", arg,
+                case "runs" -> found(x, arg == null ? Optional.empty() : catalog.run(arg), "run", arg,
                         "a run id from /api/v1/datasets/{name} (partitions[].run_id) or `sluice status`");
-                case "backfills" -> found(x, arg == null ? java.util.Optional.empty() : catalog.backfill(arg), "backfill", arg,
+                case "backfills" -> found(x, arg == null ? Optional.empty() : catalog.backfill(arg), "backfill", arg,
                         "the backfill id `sluice backfill` printed");
                 default -> reply(x, 404, Map.of("error", "no such endpoint: " + path, "endpoints", ENDPOINTS));
             }
@@ -229,7 +232,7 @@ public final class LineageServer implements AutoCloseable {
     private static final List<String> ENDPOINTS = List.of("GET /api/v1/datasets?q=text", "GET /api/v1/datasets/{name}",
             "GET /api/v1/runs/{id}", "GET /api/v1/backfills/{id}", "POST /api/v1/lineage");
 
-    private static void found(HttpExchange x, java.util.Optional<Map<String, Object>> body, String what, @Nullable String id, String hint)
+    private static void found(HttpExchange x, Optional<Map<String, Object>> body, String what, @Nullable String id, String hint)
             throws IOException {
         if (body.isPresent()) {
             reply(x, 200, body.get());
@@ -246,7 +249,7 @@ public final class LineageServer implements AutoCloseable {
         for (String pair : q.split("&")) {
             int eq = pair.indexOf('=');
             if (eq > 0 && pair.substring(0, eq).equals(name)) {
-                return java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                return URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
             }
         }
         return "";
@@ -267,7 +270,7 @@ public final class LineageServer implements AutoCloseable {
     @Override
     public void close() {
         server.stop(1);
-        if (server.getExecutor() instanceof java.util.concurrent.ExecutorService e) {
+        if (server.getExecutor() instanceof ExecutorService e) {
             e.shutdownNow();
         }
     }

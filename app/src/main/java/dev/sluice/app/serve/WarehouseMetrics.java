@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.batch.gate.QualityResultRepository;
 import dev.sluice.batch.job.RunRepository;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.hotpath.HotOffsets;
 import dev.sluice.lineage.LineageEmitter;
 import dev.sluice.lineage.LineageTally;
 import dev.sluice.operations.freshness.DatasetFreshness;
@@ -19,6 +20,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.util.Locale;
 import java.util.Map;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -146,7 +148,7 @@ public final class WarehouseMetrics {
                 if (step.path("gate").asBoolean(false)) {
                     continue;
                 }
-                Tags tags = Tags.of("pipeline", s(row.get(0)), "step", step.path("step").asText(), "layer", step.path("layer").asText().toLowerCase(java.util.Locale.ROOT));
+                Tags tags = Tags.of("pipeline", s(row.get(0)), "step", step.path("step").asText(), "layer", step.path("layer").asText().toLowerCase(Locale.ROOT));
                 for (Map.Entry<String, String> k : Map.of("read", "rowsRead", "written", "rowsWritten", "input", "inputRows",
                         "quarantined", "quarantined", "collapsed", "collapsed").entrySet()) {
                     gauge(r, "sluice.step.rows", "rows of each step of the pipeline's latest completed attempt", "rows",
@@ -159,7 +161,7 @@ public final class WarehouseMetrics {
     }
 
     private void gates(PrometheusMeterRegistry r) {
-        Field<Long> latest = dev.sluice.batch.gate.QualityResultRepository.latestOf("r");
+        Field<Long> latest = QualityResultRepository.latestOf("r");
         var p = DSL.field(DSL.name("r", "pipeline"));
         var d = DSL.field(DSL.name("r", "dataset"));
         var fam = DSL.field(DSL.name("r", "family"));
@@ -208,7 +210,7 @@ public final class WarehouseMetrics {
             Number rate = row.get(8, Number.class);
             if (rate != null) {
                 gauge(r, "sluice.hotpath.events.per.second", "events stored per second, moving average over about a minute", "events/s", tags,
-                        dev.sluice.hotpath.HotOffsets.rateAt(rate.doubleValue(), age));
+                        HotOffsets.rateAt(rate.doubleValue(), age));
             }
             for (int i : new int[] {6, 7}) {
                 Number ms = row.get(i, Number.class);

@@ -1,9 +1,10 @@
 package dev.sluice.lineage.store;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.core.Partition;
 import dev.sluice.lineage.LineageDataset;
-import dev.sluice.lineage.LineageEmitter;
 import dev.sluice.lineage.LineageEmitter.RunEvent;
+import dev.sluice.lineage.LineageEmitter;
 import dev.sluice.lineage.RunEventType;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -11,8 +12,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
@@ -85,7 +88,7 @@ public final class LineageRepository implements LineageEmitter.Store {
      * as sent, and for a COMPLETE event its input × output dataset edges. Events are stored as they
      * arrive, in any order: a step's event may come before its parent's; queries join them by run id.
      */
-    public void storeForeign(com.fasterxml.jackson.databind.JsonNode e, String json) {
+    public void storeForeign(JsonNode e, String json) {
         String runId = e.path("run").path("runId").asText();
         String parent = e.path("run").path("facets").path("parent").path("run").path("runId").asText(null);
         String job = e.path("job").path("name").asText();
@@ -96,8 +99,8 @@ public final class LineageRepository implements LineageEmitter.Store {
         if (!"COMPLETE".equals(type)) {
             return;
         }
-        for (com.fasterxml.jackson.databind.JsonNode in : e.path("inputs")) {
-            for (com.fasterxml.jackson.databind.JsonNode out : e.path("outputs")) {
+        for (JsonNode in : e.path("inputs")) {
+            for (JsonNode out : e.path("outputs")) {
                 var rows = out.path("outputFacets").path("outputStatistics").path("rowCount");
                 insertEdge(runId, parent, job, partition, partition, partition, in.path("namespace").asText(), in.path("name").asText(),
                         out.path("namespace").asText(), out.path("name").asText(),
@@ -147,7 +150,7 @@ public final class LineageRepository implements LineageEmitter.Store {
         Field<String> name = DSL.field(DSL.name("name"), String.class);
         var names = DSL.select(INPUT.as("name")).from(EDGES).union(DSL.select(OUTPUT.as("name")).from(EDGES)).asTable("d");
         return dsl.selectDistinct(DSL.field(DSL.name("d", "name"), String.class)).from(names)
-                .where(DSL.lower(DSL.field(DSL.name("d", "name"), String.class)).contains(query.toLowerCase(java.util.Locale.ROOT)))
+                .where(DSL.lower(DSL.field(DSL.name("d", "name"), String.class)).contains(query.toLowerCase(Locale.ROOT)))
                 .orderBy(DSL.field(DSL.name("d", "name"))).limit(limit).fetch(0, String.class);
     }
 
@@ -218,7 +221,7 @@ public final class LineageRepository implements LineageEmitter.Store {
             Map<String, Set<String>> next = new LinkedHashMap<>();
             for (Map.Entry<String, Set<String>> f : frontier.entrySet()) {
                 var where = INPUT.eq(f.getKey());
-                java.util.TreeSet<String> keys = new java.util.TreeSet<>(f.getValue());
+                TreeSet<String> keys = new TreeSet<>(f.getValue());
                 boolean all = keys.contains(Partition.NONE.key());
                 if (!all) {
                     where = where.and(READ_FROM.in(keys).or(READ_FROM.ne(READ_TO).and(READ_FROM.le(keys.last())).and(READ_TO.ge(keys.first()))));

@@ -1,6 +1,7 @@
 package dev.sluice.operations.alert;
 
 import dev.sluice.config.PipelineSpec;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -19,7 +20,7 @@ public interface AlertSink {
         if (spec.alertWebhook() == null) {
             return log;
         }
-        AlertSink hook = new WebhookAlerts(spec.alertWebhook(), java.time.Duration.ofSeconds(5));
+        AlertSink hook = new WebhookAlerts(spec.alertWebhook(), Duration.ofSeconds(5));
         return all(List.of(log, hook));
     }
 

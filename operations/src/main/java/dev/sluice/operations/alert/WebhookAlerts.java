@@ -2,6 +2,7 @@ package dev.sluice.operations.alert;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -40,7 +41,7 @@ final class WebhookAlerts implements AlertSink {
             if (r.statusCode() >= 300) {
                 LOG.warn("the alert webhook answered {} to a {} alert of {}", r.statusCode(), a.kind(), a.pipeline());
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             LOG.warn("the alert webhook cannot be reached for a {} alert of {}: {}", a.kind(), a.pipeline(), e.getClass().getSimpleName());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,13 +1,14 @@
 package dev.sluice.operations.docs;
 
-import dev.sluice.lineage.store.ColumnLineage;
 import dev.sluice.config.HotPathSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.SourceSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.config.WindowSpec;
 import dev.sluice.core.Layer;
+import dev.sluice.lineage.store.ColumnLineage;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The flow of a pipeline as a Mermaid {@code flowchart LR} (https://mermaid.js.org/syntax/flowchart.html):
@@ -93,7 +94,7 @@ final class FlowDiagram {
         return safeIds(m.append("```\n").toString());
     }
 
-    private static final java.util.regex.Pattern TABLE_ID = java.util.regex.Pattern.compile("\\b(bronze|silver|gold)\\.([a-z0-9_]+)");
+    private static final Pattern TABLE_ID = Pattern.compile("\\b(bronze|silver|gold)\\.([a-z0-9_]+)");
 
     /**
      * Node ids without dots ({@code silver.flights} → {@code silver_flights}): some Mermaid

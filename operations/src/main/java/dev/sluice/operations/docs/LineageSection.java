@@ -1,14 +1,15 @@
 package dev.sluice.operations.docs;
 
-import dev.sluice.lineage.store.ColumnLineage;
 import dev.sluice.config.HotPathSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.config.WindowSpec;
 import dev.sluice.core.Layer;
+import dev.sluice.lineage.store.ColumnLineage;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -24,7 +25,7 @@ final class LineageSection {
     static void write(Markdown md, PipelineSpec spec, LandingNames landing) {
         md.heading(2, "Lineage");
         md.paragraph("Every job and step emits OpenLineage events (transport " + Markdown.code(spec.lineage().transport().name()
-                .toLowerCase(java.util.Locale.ROOT)) + ", namespace " + Markdown.code(spec.lineage().namespace())
+                .toLowerCase(Locale.ROOT)) + ", namespace " + Markdown.code(spec.lineage().namespace())
                 + "), also kept in the warehouse for `sluice lineage`.");
         List<List<String>> rows = new ArrayList<>();
         for (TableSpec t : spec.tables()) {

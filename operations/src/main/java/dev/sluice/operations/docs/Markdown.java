@@ -1,5 +1,6 @@
 package dev.sluice.operations.docs;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 
@@ -78,7 +79,7 @@ final class Markdown {
 
     /** A fraction as a percentage, e.g. 0.001 → {@code 0.1 %}. */
     static String percent(double fraction) {
-        return String.format(Locale.ROOT, "%s %%", java.math.BigDecimal.valueOf(fraction).movePointRight(2)
+        return String.format(Locale.ROOT, "%s %%", BigDecimal.valueOf(fraction).movePointRight(2)
                 .stripTrailingZeros().toPlainString());
     }
 

@@ -5,6 +5,9 @@ import dev.sluice.config.TableSpec;
 import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
 import dev.sluice.core.PartitionKind;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.List;
 
 /**
@@ -97,7 +100,7 @@ final class ProcedureSection {
     }
 
     private static String sample(PartitionKind kind, int daysLater) {
-        java.time.ZonedDateTime t = java.time.LocalDate.parse(SAMPLE_DAY).plusDays(daysLater).atStartOfDay(java.time.ZoneOffset.UTC);
+        ZonedDateTime t = LocalDate.parse(SAMPLE_DAY).plusDays(daysLater).atStartOfDay(ZoneOffset.UTC);
         return kind.containing(t).key();
     }
 }

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.batch.gate.QualityResultRepository;
 import dev.sluice.batch.job.RunRepository;
+import java.io.IOException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,7 +75,7 @@ public record RunHistory(List<Run> runs, List<String> partitions, List<CheckHist
      */
     public record CheckHistory(String dataset, String boundary, String checkId, Map<String, String> statusByPartition) {
         public CheckHistory {
-            statusByPartition = java.util.Collections.unmodifiableMap(new TreeMap<>(statusByPartition));
+            statusByPartition = Collections.unmodifiableMap(new TreeMap<>(statusByPartition));
         }
     }
 
@@ -123,7 +125,7 @@ public record RunHistory(List<Run> runs, List<String> partitions, List<CheckHist
         if (summaryJson != null) {
             try {
                 s = JSON.readTree(summaryJson);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 s = null; // an unreadable summary shows no row counts
             }
         }

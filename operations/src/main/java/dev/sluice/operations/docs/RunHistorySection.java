@@ -8,6 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The run-derived sections: "Recent runs" (partition, attempt, run id, status, start in UTC,
@@ -51,7 +52,7 @@ final class RunHistorySection {
         md.table(header, checks);
     }
 
-    private static String n(@org.jspecify.annotations.Nullable Long v) {
+    private static String n(@Nullable Long v) {
         return v == null ? "-" : String.format(Locale.ROOT, "%,d", v);
     }
 

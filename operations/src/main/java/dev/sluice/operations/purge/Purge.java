@@ -18,12 +18,16 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Record2;
 import org.jooq.Record;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
@@ -107,7 +111,7 @@ public final class Purge {
         return new Report(cutoff, windowStart, removed);
     }
 
-    private long inTransaction(boolean dryRun, java.util.function.ToLongFunction<DSLContext> work) {
+    private long inTransaction(boolean dryRun, ToLongFunction<DSLContext> work) {
         if (dryRun) {
             return work.applyAsLong(warehouse.dsl());
         }
@@ -144,10 +148,10 @@ public final class Purge {
                 continue;
             }
             String name = t.table().qualifiedName();
-            Map<String, Integer> published = new java.util.HashMap<>();
+            Map<String, Integer> published = new HashMap<>();
             dsl.select(KEY, VERSION).from(PUBLISHED).where(DATASET.eq(name)).forEach(r -> published.put(r.value1(), r.value2()));
             // versions published before the cutoff that readers no longer see (a partition never published keeps all)
-            List<org.jooq.Record2<String, Integer>> superseded = dsl.select(KEY, VERSION).from(VERSIONS)
+            List<Record2<String, Integer>> superseded = dsl.select(KEY, VERSION).from(VERSIONS)
                     .where(DATASET.eq(name), DSL.field(DSL.name("published_at"), OffsetDateTime.class).lt(cutoff)).fetch().stream()
                     .filter(r -> published.containsKey(r.value1()) && !published.get(r.value1()).equals(r.value2())).toList();
             List<String> keys = outside(superseded.stream().map(r -> r.value1()).distinct().toList(), windowStart);
@@ -174,7 +178,7 @@ public final class Purge {
             String name = t.table().qualifiedName();
             // the table's declared retention is a floor: nothing younger goes, whatever --older-than says
             OffsetDateTime before = t.retention() == null ? cutoff
-                    : java.util.Collections.min(List.of(cutoff, OffsetDateTime.now(clock.withZone(ZoneOffset.UTC)).minus(t.retention())));
+                    : Collections.min(List.of(cutoff, OffsetDateTime.now(clock.withZone(ZoneOffset.UTC)).minus(t.retention())));
             var loads = dsl.select(KEY, DSL.field(DSL.name("source"), String.class), DSL.field(DSL.name("run_id"), String.class)).from(landed)
                     .where(DSL.field(DSL.name("bronze_table")).eq(name), DSL.field(DSL.name("current_load"), Boolean.class).isFalse(),
                             DSL.field(DSL.name("loaded_at"), OffsetDateTime.class).lt(before))

@@ -1,3 +1,5 @@
 /** Housekeeping: removing superseded versions, loads and old metadata outside the backfill window. */
-@org.jspecify.annotations.NullMarked
+@NullMarked
 package dev.sluice.operations.purge;
+
+import org.jspecify.annotations.NullMarked;

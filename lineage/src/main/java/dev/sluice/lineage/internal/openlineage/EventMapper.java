@@ -7,9 +7,12 @@ import io.openlineage.client.OpenLineage;
 import java.net.URI;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sluice run events as OpenLineage 2-0-2 run events (https://openlineage.io/spec/2-0-2/OpenLineage.json)
@@ -89,19 +92,19 @@ final class EventMapper {
     }
 
     /** The quality a gate found, as dataQualityMetrics and dataQualityAssertions; null without a gate. */
-    private OpenLineage.@org.jspecify.annotations.Nullable InputDatasetInputFacets inputFacets(LineageDataset d) {
+    private OpenLineage.@Nullable InputDatasetInputFacets inputFacets(LineageDataset d) {
         if (d.quality() == null) {
             return null;
         }
         LineageDataset.Quality q = d.quality();
-        Map<String, Object> columns = new java.util.LinkedHashMap<>();
+        Map<String, Object> columns = new LinkedHashMap<>();
         q.nullCounts().forEach((c, n) -> columns.put(c, Map.of("nullCount", n)));
         CustomFacet metrics = new CustomFacet(producer, URI.create(METRICS_SCHEMA)).with("columnMetrics", columns);
         if (q.rowCount() != null) {
             metrics.with("rowCount", q.rowCount());
         }
         List<Object> assertions = q.assertions().stream().map(a -> {
-            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            Map<String, Object> m = new LinkedHashMap<>();
             m.put("assertion", a.assertion());
             m.put("success", a.success());
             if (a.column() != null) {
@@ -131,11 +134,11 @@ final class EventMapper {
                             List.of(Map.of("column", d.partitionColumn(), "value", d.partitionKey())))))) ;
         }
         if (!d.columnLineage().isEmpty()) {
-            Map<String, Object> fields = new java.util.LinkedHashMap<>();
+            Map<String, Object> fields = new LinkedHashMap<>();
             for (LineageDataset.ColumnInput c : d.columnLineage()) {
                 @SuppressWarnings("unchecked")
                 List<Object> inputs = (List<Object>) ((Map<String, Object>) fields.computeIfAbsent(c.column(),
-                        k -> new java.util.LinkedHashMap<>(Map.of("inputFields", new java.util.ArrayList<>())))).get("inputFields");
+                        k -> new LinkedHashMap<>(Map.of("inputFields", new ArrayList<>())))).get("inputFields");
                 inputs.add(Map.of("namespace", c.namespace(), "name", c.name(), "field", c.field(),
                         "transformations", List.of(Map.of("type", "DIRECT", "subtype", c.subtype(), "masking", c.masking()))));
             }

@@ -2,18 +2,25 @@ package dev.sluice.lineage.internal.openlineage;
 
 import dev.sluice.config.LineageSpec;
 import dev.sluice.lineage.LineageEmitter;
+import io.openlineage.client.OpenLineage;
 import io.openlineage.client.OpenLineageClient;
+import io.openlineage.client.OpenLineageClientUtils;
 import io.openlineage.client.transports.ApiKeyTokenProvider;
 import io.openlineage.client.transports.ConsoleTransport;
 import io.openlineage.client.transports.FileConfig;
 import io.openlineage.client.transports.FileTransport;
 import io.openlineage.client.transports.HttpConfig;
 import io.openlineage.client.transports.HttpTransport;
+import io.openlineage.client.transports.KafkaConfig;
+import io.openlineage.client.transports.KafkaTransport;
+import io.openlineage.client.transports.NoopTransport;
 import io.openlineage.client.transports.Transport;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +42,7 @@ public final class OpenLineageEmitter implements LineageEmitter {
     private static final URI PRODUCER = URI.create("https://github.com/sluice-dev/sluice");
 
     /** Events to send; an empty element wakes the sender when closing (so that close never waits out a poll). */
-    private final BlockingQueue<java.util.Optional<io.openlineage.client.OpenLineage.RunEvent>> queue;
+    private final BlockingQueue<Optional<OpenLineage.RunEvent>> queue;
     private final OpenLineageClient client;
     private final EventMapper mapper;
     private final Thread sender;
@@ -76,7 +83,7 @@ public final class OpenLineageEmitter implements LineageEmitter {
 
     private static Transport transport(LineageSpec spec) {
         return switch (spec.transport()) {
-            case NONE -> new io.openlineage.client.transports.NoopTransport();
+            case NONE -> new NoopTransport();
             case CONSOLE -> new ConsoleTransport();
             case FILE -> {
                 Path file = Path.of(spec.file());
@@ -90,7 +97,7 @@ public final class OpenLineageEmitter implements LineageEmitter {
                 yield new FileTransport(new FileConfig(file.toAbsolutePath().toString()));
             }
             case KAFKA -> {
-                java.util.Properties props = new java.util.Properties();
+                Properties props = new Properties();
                 props.put("bootstrap.servers", spec.kafkaBootstrap());
                 props.put("key.serializer", "org.apache.kafka.common.serialization.StringSerializer");
                 props.put("value.serializer", "org.apache.kafka.common.serialization.StringSerializer");
@@ -98,8 +105,8 @@ public final class OpenLineageEmitter implements LineageEmitter {
                 props.put("delivery.timeout.ms", "10000");
                 props.put("request.timeout.ms", "5000");
                 props.put("max.block.ms", "5000");
-                yield new io.openlineage.client.transports.KafkaTransport(
-                        new io.openlineage.client.transports.KafkaConfig(spec.topic(), null, props));
+                yield new KafkaTransport(
+                        new KafkaConfig(spec.topic(), null, props));
             }
             case HTTP -> {
                 HttpConfig config = new HttpConfig();
@@ -122,16 +129,16 @@ public final class OpenLineageEmitter implements LineageEmitter {
      */
     @Override
     public void emit(RunEvent event) {
-        io.openlineage.client.OpenLineage.RunEvent mapped;
+        OpenLineage.RunEvent mapped;
         try {
             mapped = mapper.map(event);
-            store.store(event, io.openlineage.client.OpenLineageClientUtils.toJson(mapped));
+            store.store(event, OpenLineageClientUtils.toJson(mapped));
         } catch (RuntimeException x) {
             long n = failed.incrementAndGet();
             LOG.warn("lineage: storing the {} event of {} failed ({} failed so far): {}", event.type(), event.job(), n, x.getMessage());
             return;
         }
-        if (closing || !queue.offer(java.util.Optional.of(mapped))) {
+        if (closing || !queue.offer(Optional.of(mapped))) {
             long n = dropped.incrementAndGet();
             LOG.warn("lineage: queue full or closed, dropped the {} event of {} ({} dropped so far)", event.type(), event.job(), n);
         }
@@ -139,9 +146,9 @@ public final class OpenLineageEmitter implements LineageEmitter {
 
     private void send() {
         while (!closing || !queue.isEmpty()) {
-            io.openlineage.client.OpenLineage.RunEvent e;
+            OpenLineage.RunEvent e;
             try {
-                java.util.Optional<io.openlineage.client.OpenLineage.RunEvent> item = queue.poll(200, TimeUnit.MILLISECONDS);
+                Optional<OpenLineage.RunEvent> item = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (item == null || item.isEmpty()) {
                     continue;
                 }
@@ -164,13 +171,13 @@ public final class OpenLineageEmitter implements LineageEmitter {
     /** Events queued now, and sent, dropped (queue full or closed) and failed (store or transport error) so far. */
     @Override
     public Stats stats() {
-        return new Stats(queue.stream().filter(java.util.Optional::isPresent).count(), sent.get(), dropped.get(), failed.get());
+        return new Stats(queue.stream().filter(Optional::isPresent).count(), sent.get(), dropped.get(), failed.get());
     }
 
     @Override
     public void close() {
         closing = true;
-        queue.offer(java.util.Optional.empty()); // wakes a sender waiting for an event; when the queue is full it is not waiting
+        queue.offer(Optional.empty()); // wakes a sender waiting for an event; when the queue is full it is not waiting
         try {
             sender.join(TimeUnit.SECONDS.toMillis(DRAIN_SECONDS));
         } catch (InterruptedException e) {
