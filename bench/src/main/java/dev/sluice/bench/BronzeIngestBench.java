@@ -61,6 +61,9 @@ final class BronzeIngestBench {
         BASELINE_REWRITE
     }
 
+    /** Parallelism of the partitioned side: the backfill's default ({@code SLUICE_BACKFILL_PARALLELISM}). */
+    static final int PARALLELISM = 2;
+
     /**
      * Rows each side loaded (equal when every side read every row), rows/s per repeat, and each
      * side's warm-up.
@@ -71,9 +74,6 @@ final class BronzeIngestBench {
             return rowsPerSecond.get(side);
         }
     }
-
-    /** Parallelism of the partitioned side: the backfill's default ({@code SLUICE_BACKFILL_PARALLELISM}). */
-    static final int PARALLELISM = 2;
 
     private BronzeIngestBench() {
     }

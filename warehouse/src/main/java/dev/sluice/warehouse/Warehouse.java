@@ -37,6 +37,9 @@ public final class Warehouse implements AutoCloseable {
     private final DSLContext dsl;
     private final WarehouseSpec spec;
 
+    /** Connections of a warehouse opened by {@link #open(WarehouseSpec)}. */
+    public static final int DEFAULT_POOL_SIZE = 4;
+
     private Warehouse(HikariDataSource dataSource, SQLDialect dialect, WarehouseSpec spec) {
         this.spec = spec;
         this.dataSource = dataSource;
@@ -56,9 +59,6 @@ public final class Warehouse implements AutoCloseable {
     public static Warehouse open(WarehouseSpec spec) {
         return open(spec, DEFAULT_POOL_SIZE);
     }
-
-    /** Connections of a warehouse opened by {@link #open(WarehouseSpec)}. */
-    public static final int DEFAULT_POOL_SIZE = 4;
 
     /**
      * Opens the warehouse with a pool of {@code poolSize} connections (a backfill needs one per

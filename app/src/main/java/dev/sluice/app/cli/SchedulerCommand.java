@@ -65,11 +65,11 @@ final class SchedulerCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec command;
 
+    private LineageServer server;
+
     SchedulerCommand(SluiceContext ctx) {
         this.ctx = ctx;
     }
-
-    private LineageServer server;
 
     @Override
     public Integer call() throws Exception {

@@ -48,6 +48,10 @@ public final class PipelineScheduler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PipelineScheduler.class);
     private static final String GROUP = "sluice";
 
+    private final Scheduler scheduler;
+    private final String dataSourceName;
+    private final PipelineRunner runner;
+
     /**
      * Scheduler settings.
      *
@@ -60,10 +64,6 @@ public final class PipelineScheduler implements AutoCloseable {
         /** 4 threads, 60 s misfire threshold, 5 s check-in. */
         public static final Settings DEFAULT = new Settings(4, 60_000, 5_000);
     }
-
-    private final Scheduler scheduler;
-    private final String dataSourceName;
-    private final PipelineRunner runner;
 
     /**
      * @param specs loads a pipeline's spec by name (each fire reads it again)

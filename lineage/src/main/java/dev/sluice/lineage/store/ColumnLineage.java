@@ -26,13 +26,13 @@ import java.util.regex.Pattern;
  */
 public final class ColumnLineage {
 
-    /** One input column of an output column. */
-    public record Input(String column, String dataset, String field, String subtype, boolean masking) {
-    }
-
     private static final Pattern IDENT = Pattern.compile("\\b([a-z_][a-z0-9_]*)(?:\\s*\\.\\s*([a-z_][a-z0-9_]*))?\\b");
     private static final Pattern ALIAS = Pattern.compile("(?s)^(.*)\\s+as\\s+([a-z_][a-z0-9_]*)\\s*$");
     private static final Pattern AGGREGATE = Pattern.compile("\\b(count|sum|avg|min|max|stddev\\w*|variance|var_\\w+)\\s*\\(");
+
+    /** One input column of an output column. */
+    public record Input(String column, String dataset, String field, String subtype, boolean masking) {
+    }
 
     private ColumnLineage() {
     }

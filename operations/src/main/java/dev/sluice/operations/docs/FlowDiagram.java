@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
  */
 final class FlowDiagram {
 
+    private static final Pattern TABLE_ID = Pattern.compile("\\b(bronze|silver|gold)\\.([a-z0-9_]+)");
+
     private FlowDiagram() {
     }
 
@@ -93,8 +95,6 @@ final class FlowDiagram {
         }
         return safeIds(m.append("```\n").toString());
     }
-
-    private static final Pattern TABLE_ID = Pattern.compile("\\b(bronze|silver|gold)\\.([a-z0-9_]+)");
 
     /**
      * Node ids without dots ({@code silver.flights} → {@code silver_flights}): some Mermaid

@@ -58,6 +58,12 @@ public final class Purge {
     private final Warehouse warehouse;
     private final Clock clock;
 
+    private static final Table<?> VERSIONS = PartitionVersions.VERSIONS;
+    private static final Table<?> PUBLISHED = PartitionVersions.PUBLISHED;
+    private static final Field<String> DATASET = DSL.field(DSL.name("dataset"), String.class);
+    private static final Field<String> KEY = DSL.field(DSL.name("partition_key"), String.class);
+    private static final Field<Integer> VERSION = DSL.field(DSL.name("version"), Integer.class);
+
     public Purge(Warehouse warehouse, Clock clock) {
         this.warehouse = warehouse;
         this.clock = clock;
@@ -134,12 +140,6 @@ public final class Purge {
         }
         return out;
     }
-
-    private static final Table<?> VERSIONS = PartitionVersions.VERSIONS;
-    private static final Table<?> PUBLISHED = PartitionVersions.PUBLISHED;
-    private static final Field<String> DATASET = DSL.field(DSL.name("dataset"), String.class);
-    private static final Field<String> KEY = DSL.field(DSL.name("partition_key"), String.class);
-    private static final Field<Integer> VERSION = DSL.field(DSL.name("version"), Integer.class);
 
     private long versions(DSLContext dsl, PipelineSpec spec, OffsetDateTime cutoff, LocalDate windowStart, boolean dryRun) {
         long n = 0;
