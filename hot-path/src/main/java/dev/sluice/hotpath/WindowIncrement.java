@@ -1,8 +1,6 @@
 package dev.sluice.hotpath;
 
 import dev.sluice.warehouse.ColumnTypes;
-import dev.sluice.config.ColumnType;
-import dev.sluice.config.ContractSpec;
 import dev.sluice.config.WindowSpec;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -13,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
-import org.jooq.DataType;
 import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.Table;
@@ -36,25 +33,13 @@ import org.jooq.impl.SQLDataType;
 final class WindowIncrement {
 
     private final WindowSpec window;
-    private final ContractSpec contract;
+    private final WindowTable windowTable;
     private final Table<?> table;
 
-    WindowIncrement(WindowSpec window, ContractSpec contract, Table<?> table) {
+    WindowIncrement(WindowSpec window, WindowTable windowTable) {
         this.window = window;
-        this.contract = contract;
-        this.table = table;
-    }
-
-    /** The helper columns of {@code window}: for each avg measure its non-null count and sum. */
-    static Map<String, DataType<?>> helpers(WindowSpec window) {
-        Map<String, DataType<?>> out = new LinkedHashMap<>();
-        window.measures().forEach((name, m) -> {
-            if (m.function().equals("avg")) {
-                out.put("_n_" + name, SQLDataType.BIGINT);
-                out.put("_sum_" + name, SQLDataType.DOUBLE);
-            }
-        });
-        return out;
+        this.windowTable = windowTable;
+        this.table = windowTable.table();
     }
 
     /** The windows (start, epoch seconds) an event at {@code epochS} belongs to. */
@@ -191,7 +176,7 @@ final class WindowIncrement {
             set.put(DSL.field(DSL.name("_updated_at")), DSL.val(null, SQLDataType.TIMESTAMPWITHTIMEZONE));
             List<Condition> where = new ArrayList<>();
             for (String g : window.groupBy()) {
-                where.add(DSL.field(DSL.name(g)).eq(DSL.val(null, ColumnTypes.of(column(g)))));
+                where.add(DSL.field(DSL.name(g)).eq(DSL.val(null, ColumnTypes.of(windowTable.column(g)))));
             }
             where.add(DSL.field(DSL.name("window_start_s")).eq(DSL.val(null, SQLDataType.BIGINT)));
             var batch = tx.batch(tx.update(table).set(set).where(where));
@@ -203,7 +188,7 @@ final class WindowIncrement {
         if (!inserts.isEmpty()) {
             List<Field<?>> target = new ArrayList<>();
             for (String g : window.groupBy()) {
-                target.add(DSL.field(DSL.name(g), ColumnTypes.of(column(g))));
+                target.add(DSL.field(DSL.name(g), ColumnTypes.of(windowTable.column(g))));
             }
             target.add(DSL.field(DSL.name("window_start_s"), SQLDataType.BIGINT));
             target.add(DSL.field(DSL.name("window_end_s"), SQLDataType.BIGINT));
@@ -224,8 +209,8 @@ final class WindowIncrement {
     /** The measure columns and helper columns, in the order {@link #measureValues} gives them. */
     private List<Field<?>> measureFields() {
         List<Field<?>> out = new ArrayList<>();
-        window.measures().forEach((name, m) -> out.add(DSL.field(DSL.name(name), type(m))));
-        helpers(window).forEach((name, type) -> out.add(DSL.field(DSL.name(name), type)));
+        window.measures().forEach((name, m) -> out.add(DSL.field(DSL.name(name), windowTable.type(m))));
+        WindowTable.helpers(window).forEach((name, type) -> out.add(DSL.field(DSL.name(name), type)));
         return out;
     }
 
@@ -264,7 +249,7 @@ final class WindowIncrement {
         });
         List<Field<?>> select = new ArrayList<>();
         for (String g : window.groupBy()) {
-            select.add(DSL.field(DSL.name(g), ColumnTypes.of(column(g))));
+            select.add(DSL.field(DSL.name(g), ColumnTypes.of(windowTable.column(g))));
         }
         select.add(DSL.field(DSL.name("window_start_s"), Long.class));
         select.addAll(measureFields());
@@ -297,21 +282,5 @@ final class WindowIncrement {
             out.put(key, s);
         }
         return out;
-    }
-
-    private dev.sluice.config.ColumnSpec column(String name) {
-        return contract.columns().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
-    }
-
-    /** The stored type of a measure, as {@link WindowStore} creates it. */
-    DataType<?> type(WindowSpec.Measure m) {
-        return switch (m.function()) {
-            case "count" -> SQLDataType.BIGINT;
-            case "avg" -> SQLDataType.DOUBLE;
-            default -> {
-                ColumnType t = column(m.column()).type();
-                yield t == ColumnType.INT || t == ColumnType.LONG ? SQLDataType.BIGINT : SQLDataType.DOUBLE;
-            }
-        };
     }
 }
