@@ -1,14 +1,16 @@
 package dev.sluice.hotpath;
 
-import dev.sluice.warehouse.ColumnTypes;
 import dev.sluice.config.WindowSpec;
+import dev.sluice.warehouse.ColumnTypes;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -23,9 +25,9 @@ import org.jooq.impl.SQLDataType;
  * (which costs a scan of every event of a window per batch: quadratic in a window's size). Per
  * batch: one SELECT of the touched windows, one batched UPDATE, one batched INSERT.
  *
- * <p>count and sum add up, min/max take the extreme, avg keeps its non-null count and sum in the
- * helper columns {@code _n_<measure>} and {@code _sum_<measure>} (a recomputation writes them too),
- * so that avg = sum / n exactly as SQL's AVG. Sums of integer columns are kept as BIGINT (exact);
+ * <p>Per window ({@link WindowState}): count and sum add up, min/max take the extreme, avg keeps
+ * its non-null count and sum in the helper columns {@code _n_<measure>} and {@code _sum_<measure>}
+ * (a recomputation writes them too), so that avg = sum / n exactly as SQL's AVG. Sums of integer columns are kept as BIGINT (exact);
  * of floating columns as DOUBLE (rounding may differ from a recomputation in the last bits). The
  * caller holds the window table's lock and passes only events that were not counted before.
  * Stateless apart from the spec; thread-safe.
@@ -58,102 +60,33 @@ final class WindowIncrement {
         return out;
     }
 
-    /** A window's running state: count, and per measure its value (sum, min, max) or [n, sum] (avg). */
-    private final class State {
-        long count;
-        final Object[] values = new Object[window.measures().size()];
-        final long[] n = new long[window.measures().size()];
-        final double[] sum = new double[window.measures().size()];
-
-        void add(Map<String, Object> event) {
-            count++;
-            int i = 0;
-            for (WindowSpec.Measure m : window.measures().values()) {
-                Object v = m.column() == null ? null : widen(event.get(m.column()));
-                switch (m.function()) {
-                    case "count" -> { }
-                    case "avg" -> {
-                        if (v != null) {
-                            n[i]++;
-                            sum[i] += ((Number) v).doubleValue();
-                        }
-                    }
-                    default -> values[i] = fold(m.function(), values[i], v);
-                }
-                i++;
-            }
-        }
-
-        void add(State other) {
-            count += other.count;
-            int i = 0;
-            for (WindowSpec.Measure m : window.measures().values()) {
-                switch (m.function()) {
-                    case "count" -> { }
-                    case "avg" -> {
-                        n[i] += other.n[i];
-                        sum[i] += other.sum[i];
-                    }
-                    default -> values[i] = fold(m.function(), values[i], other.values[i]);
-                }
-                i++;
-            }
-        }
-    }
-
-    private static Object widen(Object v) {
-        if (v instanceof Integer x) {
-            return x.longValue();
-        }
-        if (v instanceof Float x) {
-            return x.doubleValue();
-        }
-        return v;
-    }
-
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static Object fold(String function, Object acc, Object v) {
-        if (v == null) {
-            return acc;
-        }
-        if (acc == null) {
-            return v;
-        }
-        return switch (function) {
-            case "sum" -> acc instanceof Long a && v instanceof Long b ? (Object) (a + b)
-                    : (Object) (((Number) acc).doubleValue() + ((Number) v).doubleValue());
-            case "min" -> ((Comparable) v).compareTo(acc) < 0 ? v : acc;
-            default -> ((Comparable) v).compareTo(acc) > 0 ? v : acc;
-        };
-    }
-
     /** Folds {@code events} (each counted for the first time, its group without nulls) into their windows. */
-    void add(DSLContext tx, List<EventDecoder.Event> events, java.util.function.Function<EventDecoder.Event, List<Object>> groupOf) {
-        Map<List<Object>, State> delta = new LinkedHashMap<>();
+    void add(DSLContext tx, List<EventDecoder.Event> events, Function<EventDecoder.Event, List<Object>> groupOf) {
+        Map<List<Object>, WindowState> delta = new LinkedHashMap<>();
         for (EventDecoder.Event e : events) {
             List<Object> group = groupOf.apply(e);
             for (long start : starts(e.eventTime().getEpochSecond())) {
                 List<Object> key = new ArrayList<>(group);
                 key.add(start);
-                delta.computeIfAbsent(key, k -> new State()).add(e.values());
+                delta.computeIfAbsent(key, k -> new WindowState(window)).add(e.values());
             }
         }
         if (delta.isEmpty()) {
             return;
         }
-        Map<List<Object>, State> existing = read(tx, delta);
+        Map<List<Object>, WindowState> existing = read(tx, delta);
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         List<Field<?>> measureFields = measureFields();
         List<Object[]> updates = new ArrayList<>();
         List<Object[]> inserts = new ArrayList<>();
-        for (Map.Entry<List<Object>, State> d : delta.entrySet()) {
-            State s = existing.get(d.getKey());
+        for (Map.Entry<List<Object>, WindowState> d : delta.entrySet()) {
+            WindowState s = existing.get(d.getKey());
             boolean update = s != null;
             if (s == null) {
-                s = new State();
+                s = new WindowState(window);
             }
             s.add(d.getValue());
-            List<Object> values = new ArrayList<>(measureValues(s));
+            List<Object> values = new ArrayList<>(s.measureValues());
             values.add(now);
             List<Object> key = d.getKey();
             long start = (Long) key.get(key.size() - 1);
@@ -206,7 +139,7 @@ final class WindowIncrement {
         }
     }
 
-    /** The measure columns and helper columns, in the order {@link #measureValues} gives them. */
+    /** The measure columns and helper columns, in the order {@link WindowState#measureValues} gives them. */
     private List<Field<?>> measureFields() {
         List<Field<?>> out = new ArrayList<>();
         window.measures().forEach((name, m) -> out.add(DSL.field(DSL.name(name), windowTable.type(m))));
@@ -214,28 +147,8 @@ final class WindowIncrement {
         return out;
     }
 
-    private List<Object> measureValues(State s) {
-        List<Object> out = new ArrayList<>();
-        List<Object> helpers = new ArrayList<>();
-        int i = 0;
-        for (WindowSpec.Measure m : window.measures().values()) {
-            switch (m.function()) {
-                case "count" -> out.add(s.count);
-                case "avg" -> {
-                    out.add(s.n[i] == 0 ? null : s.sum[i] / s.n[i]);
-                    helpers.add(s.n[i]);
-                    helpers.add(s.sum[i]);
-                }
-                default -> out.add(s.values[i]);
-            }
-            i++;
-        }
-        out.addAll(helpers);
-        return out;
-    }
-
     /** The stored state of the windows of {@code keys} (group values + start), those that exist. */
-    private Map<List<Object>, State> read(DSLContext tx, Map<List<Object>, State> keys) {
+    private Map<List<Object>, WindowState> read(DSLContext tx, Map<List<Object>, WindowState> keys) {
         Map<List<Object>, List<Long>> startsByGroup = new LinkedHashMap<>();
         keys.keySet().forEach(k -> startsByGroup.computeIfAbsent(k.subList(0, k.size() - 1), g -> new ArrayList<>()).add((Long) k.get(k.size() - 1)));
         List<Condition> any = new ArrayList<>();
@@ -253,32 +166,14 @@ final class WindowIncrement {
         }
         select.add(DSL.field(DSL.name("window_start_s"), Long.class));
         select.addAll(measureFields());
-        Map<List<Object>, State> out = new java.util.HashMap<>();
+        Map<List<Object>, WindowState> out = new HashMap<>();
         int groups = window.groupBy().size();
         for (Record r : tx.select(select).from(table).where(DSL.or(any)).fetch()) {
             List<Object> key = new ArrayList<>();
             for (int i = 0; i <= groups; i++) {
                 key.add(r.get(i));
             }
-            State s = new State();
-            s.count = 0;
-            int col = groups + 1;
-            int helper = groups + 1 + window.measures().size();
-            int i = 0;
-            for (WindowSpec.Measure m : window.measures().values()) {
-                Object v = widen(r.get(col++));
-                switch (m.function()) {
-                    case "count" -> s.count = ((Number) v).longValue();
-                    case "avg" -> {
-                        Object n = r.get(helper++);
-                        Object sum = r.get(helper++);
-                        s.n[i] = n == null ? 0 : ((Number) n).longValue();
-                        s.sum[i] = sum == null ? 0 : ((Number) sum).doubleValue();
-                    }
-                    default -> s.values[i] = v;
-                }
-                i++;
-            }
+            WindowState s = WindowState.of(window, r, groups + 1);
             out.put(key, s);
         }
         return out;
