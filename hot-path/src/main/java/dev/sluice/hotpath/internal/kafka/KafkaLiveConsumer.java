@@ -1,19 +1,17 @@
 package dev.sluice.hotpath.internal.kafka;
 
+import dev.sluice.config.ContractSpec;
+import dev.sluice.config.HotPathSpec;
+import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.FaultPoints;
+import dev.sluice.core.RunId;
+import dev.sluice.core.SluiceException;
 import dev.sluice.hotpath.EventDecoder;
 import dev.sluice.hotpath.EventRules;
 import dev.sluice.hotpath.HotSink;
 import dev.sluice.hotpath.LiveConsumer;
 import dev.sluice.hotpath.PartitionRead;
-
-import dev.sluice.config.ContractSpec;
-import dev.sluice.config.HotPathSpec;
-import dev.sluice.config.PipelineSpec;
-import dev.sluice.core.RunId;
-import dev.sluice.core.SluiceException;
 import dev.sluice.warehouse.Warehouse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -21,6 +19,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,13 +29,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -49,8 +46,8 @@ import org.slf4j.MDC;
  *   <li>poison records go to the dead-letter topic with headers {@code sluice.original.topic},
  *       {@code .partition}, {@code .offset}, {@code .timestamp}, {@code sluice.error.class},
  *       {@code sluice.error.message}, and the producer is flushed (the dead letters are on the
- *       broker before the batch counts as done);</li>
- *   <li>the batch is handed to the writer, which writes events, quarantined poison and the next
+ *       broker before the batch counts as done; {@link DeadLetters});</li>
+ *   <li>the batch is handed to the writer ({@link BatchWriter}), which writes events, quarantined poison and the next
  *       offsets in one database transaction ({@link HotSink}), in poll order, with each partition's
  *       lag as the consumer knew it right after the poll ({@link PartitionRead});</li>
  *   <li>once written, its offsets are committed to Kafka, which is only a hint: on every assignment
@@ -78,26 +75,23 @@ public final class KafkaLiveConsumer implements LiveConsumer {
     private final EventRules rules;
     private final HotSink sink;
     private final KafkaConsumer<byte[], byte[]> consumer;
-    private final KafkaProducer<byte[], byte[]> deadLetters;
+    private final DeadLetters deadLetters;
     private final RunId run = RunId.newId();
     private final Hooks hooks;
     private final AtomicLong applied = new AtomicLong();
     private final AtomicLong pauses = new AtomicLong();
     private final AtomicLong revocations = new AtomicLong();
-    private final java.util.concurrent.ExecutorService writer;
-    /** Written batches whose offsets the consumer thread commits to Kafka (KafkaConsumer is single-threaded). */
-    private final java.util.concurrent.ConcurrentLinkedQueue<Map<TopicPartition, OffsetAndMetadata>> written =
-            new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private final java.util.ArrayDeque<java.util.concurrent.Future<?>> inFlight = new java.util.ArrayDeque<>();
-    private volatile Throwable writerFailure;
+    private final BatchWriter writer;
     private volatile boolean running = true;
+    /** The topic's partition count, once looked up (0: not yet); consumer thread only. */
+    private int partitions;
 
     /**
      * @param extra Kafka client settings added to (and overriding) the defaults, e.g. security settings
      */
     public KafkaLiveConsumer(PipelineSpec spec, Warehouse warehouse, Map<String, Object> extra, Hooks hooks) {
         this.spec = spec;
-        this.hot = java.util.Objects.requireNonNull(spec.hotPath(), "pipeline " + spec.name() + " has no hot_path");
+        this.hot = Objects.requireNonNull(spec.hotPath(), "pipeline " + spec.name() + " has no hot_path");
         this.warehouse = warehouse;
         ContractSpec contract = spec.source(hot.source()).orElseThrow(() -> new SluiceException("no source " + hot.source())).contract();
         this.decoder = new EventDecoder(contract, hot.eventTime());
@@ -106,24 +100,8 @@ public final class KafkaLiveConsumer implements LiveConsumer {
         this.hooks = hooks;
         sink.create(warehouse.dsl());
         this.consumer = new KafkaConsumer<>(consumerSettings(hot, hot.groupId(), extra));
-        Properties p = new Properties();
-        p.put("bootstrap.servers", hot.bootstrapServers());
-        p.put("acks", "all");
-        p.put("enable.idempotence", "true");
-        p.put("key.serializer", ByteArraySerializer.class.getName());
-        p.put("value.serializer", ByteArraySerializer.class.getName());
-        extra.forEach((k, v) -> {
-            if (k.startsWith("security.") || k.startsWith("sasl.") || k.startsWith("ssl.")) {
-                p.put(k, v);
-            }
-        });
-        this.deadLetters = new KafkaProducer<>(p);
-        String name = "sluice-hot-writer-" + spec.name();
-        this.writer = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        });
+        this.deadLetters = new DeadLetters(hot, extra);
+        this.writer = new BatchWriter("sluice-hot-writer-" + spec.name());
     }
 
     @Override
@@ -147,45 +125,17 @@ public final class KafkaLiveConsumer implements LiveConsumer {
         MDC.put("pipeline", spec.name());
         MDC.put("partition", "live");
         try {
-            consumer.subscribe(List.of(hot.topic()), new ConsumerRebalanceListener() {
-                @Override
-                public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-                    if (running && !partitions.isEmpty()) {
-                        revocations.incrementAndGet(); // not the consumer's own leaving at close
-                    }
-                    // the next owner seeks to the stored positions: store every batch handed over first
-                    drainWriter();
-                    commitWritten();
-                }
-
-                @Override
-                public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-                    Map<Integer, Long> stored = sink.positions(warehouse.dsl(), hot.topic());
-                    List<TopicPartition> unread = new ArrayList<>();
-                    for (TopicPartition tp : partitions) {
-                        Long next = stored.get(tp.partition());
-                        if (next != null) {
-                            consumer.seek(tp, next);
-                        } else {
-                            unread.add(tp); // the warehouse has read nothing of it: from the start, whatever Kafka committed
-                        }
-                    }
-                    if (!unread.isEmpty()) {
-                        consumer.seekToBeginning(unread);
-                    }
-                    LOG.info("assigned {} (positions from the warehouse: {})", partitions, stored);
-                }
-            });
+            consumer.subscribe(List.of(hot.topic()), new Rebalance());
             long batch = 0;
             while (running) {
                 commitWritten();
-                throwIfWriterFailed();
-                boolean behind = inFlight.size() >= MAX_IN_FLIGHT;
+                writer.throwIfFailed();
+                boolean behind = writer.inFlight() >= MAX_IN_FLIGHT;
                 if (behind) {
                     if (!consumer.assignment().isEmpty() && !consumer.paused().containsAll(consumer.assignment())) {
                         consumer.pause(consumer.assignment());
                         pauses.incrementAndGet();
-                        LOG.debug("the sink is behind ({} batches in flight): partitions paused", inFlight.size());
+                        LOG.debug("the sink is behind ({} batches in flight): partitions paused", writer.inFlight());
                     }
                     consumer.poll(Duration.ofMillis(50)); // keeps the group membership; paused partitions return nothing
                     continue;
@@ -205,23 +155,22 @@ public final class KafkaLiveConsumer implements LiveConsumer {
             }
         } finally {
             try {
-                drainWriter();
+                writer.drain();
                 commitWritten();
             } finally {
                 writer.shutdown();
                 consumer.close(Duration.ofSeconds(5));
-                deadLetters.close(Duration.ofSeconds(5));
+                deadLetters.close();
                 MDC.clear();
             }
         }
-        throwIfWriterFailed();
+        writer.throwIfFailed();
     }
 
     /** Decodes and judges a poll's records, sends its dead letters, and hands the batch to the writer. */
     private void hand(ConsumerRecords<byte[], byte[]> records, long batch) {
         List<HotSink.Consumed> events = new ArrayList<>();
         List<HotSink.Poison> poison = new ArrayList<>();
-        Map<Integer, PartitionRead> read = new LinkedHashMap<>();
         Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         List<ConsumerRecord<byte[], byte[]>> decoded = new ArrayList<>();
@@ -236,19 +185,11 @@ public final class KafkaLiveConsumer implements LiveConsumer {
                 candidates.add(d.event());
             } else {
                 poison.add(new HotSink.Poison(r.key(), r.value(), d.violation(), position(r)));
-                sent.add(deadLetters.send(deadLetter(r, d.violation())));
+                sent.add(deadLetters.send(r, d.violation()));
             }
             commit.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
         }
-        for (TopicPartition tp : records.partitions()) {
-            // the lag after this poll: the log end the last fetch saw minus the position after the returned records.
-            // That log end can be older than records already buffered from a later fetch, so the difference can
-            // come out negative (-33 in a bench run): the consumer is then caught up, lag 0
-            java.util.OptionalLong lag = consumer.currentLag(tp);
-            List<ConsumerRecord<byte[], byte[]>> of = records.records(tp);
-            read.put(tp.partition(), new PartitionRead(of.get(of.size() - 1).offset() + 1, lag.isPresent() ? Math.max(0, lag.getAsLong()) : null,
-                    of.stream().mapToLong(ConsumerRecord::timestamp).toArray()));
-        }
+        Map<Integer, PartitionRead> read = reads(records);
         // the Silver rules (rules_from), one read-only query for the batch
         Map<Integer, EventDecoder.Violation> ruled = rules.judge(warehouse.dsl(), candidates);
         for (int i = 0; i < candidates.size(); i++) {
@@ -258,86 +199,48 @@ public final class KafkaLiveConsumer implements LiveConsumer {
                 events.add(new HotSink.Consumed(candidates.get(i), position(r)));
             } else {
                 poison.add(new HotSink.Poison(r.key(), r.value(), v, position(r)));
-                sent.add(deadLetters.send(deadLetter(r, v)));
+                sent.add(deadLetters.send(r, v));
             }
         }
-        if (!sent.isEmpty()) {
-            deadLetters.flush();
-            for (Future<RecordMetadata> f : sent) {
-                try {
-                    f.get();
-                } catch (Exception e) {
-                    throw new SluiceException("the dead-letter topic " + hot.deadLetterTopic() + " refused a record: " + e.getMessage(), e);
-                }
-            }
-        }
+        deadLetters.awaitSent(sent);
         int topicPartitions = partitionCount();
-        Map<String, String> mdc = MDC.getCopyOfContextMap();
-        inFlight.add(writer.submit(() -> {
-            if (writerFailure != null) {
-                return; // a batch after a failed one is not written: its offsets would skip the failed batch's records
-            }
-            MDC.setContextMap(mdc);
-            try {
-                warehouse.dsl().transaction(c -> {
-                    sink.apply(c.dsl(), events, poison, read, run, topicPartitions);
-                    hooks.beforeCommit(batch);
-                });
-                FaultPoints.reach("hot-batch:committed");
-                applied.addAndGet(events.size());
-                written.add(commit);
-                hooks.committed(batch, timestamps);
-            } catch (Throwable t) {
-                writerFailure = t;
-            } finally {
-                MDC.clear();
-            }
-        }));
+        writer.submit(() -> {
+            warehouse.dsl().transaction(c -> {
+                sink.apply(c.dsl(), events, poison, read, run, topicPartitions);
+                hooks.beforeCommit(batch);
+            });
+            FaultPoints.reach("hot-batch:committed");
+            applied.addAndGet(events.size());
+            writer.written(commit);
+            hooks.committed(batch, timestamps);
+        });
     }
 
-    /** Waits until the writer has written (or refused) every batch handed to it. */
-    private void drainWriter() {
-        while (!inFlight.isEmpty()) {
-            try {
-                inFlight.peek().get();
-            } catch (java.util.concurrent.ExecutionException e) {
-                writerFailure = e.getCause();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            inFlight.poll();
+    /**
+     * For each partition of {@code records}, what the poll read: the offset after its last record, the
+     * consumer's lag right after the poll, its records' timestamps.
+     */
+    private Map<Integer, PartitionRead> reads(ConsumerRecords<byte[], byte[]> records) {
+        Map<Integer, PartitionRead> read = new LinkedHashMap<>();
+        for (TopicPartition tp : records.partitions()) {
+            // the lag after this poll: the log end the last fetch saw minus the position after the returned records.
+            // That log end can be older than records already buffered from a later fetch, so the difference can
+            // come out negative (-33 in a bench run): the consumer is then caught up, lag 0
+            OptionalLong lag = consumer.currentLag(tp);
+            List<ConsumerRecord<byte[], byte[]>> of = records.records(tp);
+            read.put(tp.partition(), new PartitionRead(of.get(of.size() - 1).offset() + 1, lag.isPresent() ? Math.max(0, lag.getAsLong()) : null,
+                    of.stream().mapToLong(ConsumerRecord::timestamp).toArray()));
         }
+        return read;
     }
 
     /** Commits the offsets of written batches to Kafka (a hint), and forgets finished batches. */
     private void commitWritten() {
-        while (!inFlight.isEmpty() && inFlight.peek().isDone()) {
-            inFlight.poll();
-        }
-        Map<TopicPartition, OffsetAndMetadata> merged = new HashMap<>();
-        for (Map<TopicPartition, OffsetAndMetadata> c; (c = written.poll()) != null; ) {
-            merged.putAll(c);
-        }
+        Map<TopicPartition, OffsetAndMetadata> merged = writer.takeWritten();
         if (!merged.isEmpty()) {
             consumer.commitAsync(merged, null);
         }
     }
-
-    private void throwIfWriterFailed() {
-        Throwable t = writerFailure;
-        if (t instanceof RuntimeException e) {
-            throw e;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        if (t != null) {
-            throw new SluiceException("the hot path's writer failed: " + t.getMessage(), t);
-        }
-    }
-
-    private int partitions;
 
     /**
      * The settings of every consumer of a hot path's topic (this one and the benchmark's raw
@@ -370,21 +273,46 @@ public final class KafkaLiveConsumer implements LiveConsumer {
         return partitions;
     }
 
-    private ProducerRecord<byte[], byte[]> deadLetter(ConsumerRecord<byte[], byte[]> r, EventDecoder.Violation v) {
-        ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(hot.deadLetterTopic(), r.key(), r.value());
-        out.headers().add("sluice.original.topic", r.topic().getBytes(StandardCharsets.UTF_8));
-        out.headers().add("sluice.original.partition", Integer.toString(r.partition()).getBytes(StandardCharsets.UTF_8));
-        out.headers().add("sluice.original.offset", Long.toString(r.offset()).getBytes(StandardCharsets.UTF_8));
-        out.headers().add("sluice.original.timestamp", Long.toString(r.timestamp()).getBytes(StandardCharsets.UTF_8));
-        out.headers().add("sluice.error.class", v.ruleId().getBytes(StandardCharsets.UTF_8));
-        out.headers().add("sluice.error.message", v.reason().getBytes(StandardCharsets.UTF_8));
-        return out;
-    }
-
     /** Stops the consumer: the batch in flight is finished, then it leaves the group. Safe from any thread. */
     @Override
     public void close() {
         running = false;
         consumer.wakeup();
+    }
+
+    /**
+     * On revocation, stores every batch handed over before the partitions go (the next owner seeks to
+     * the stored positions); on assignment, seeks each partition to its position stored in the
+     * warehouse, or to its beginning when none is stored. Runs on the consumer's thread, inside poll.
+     */
+    private final class Rebalance implements ConsumerRebalanceListener {
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            if (running && !partitions.isEmpty()) {
+                revocations.incrementAndGet(); // not the consumer's own leaving at close
+            }
+            // the next owner seeks to the stored positions: store every batch handed over first
+            writer.drain();
+            commitWritten();
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            Map<Integer, Long> stored = sink.positions(warehouse.dsl(), hot.topic());
+            List<TopicPartition> unread = new ArrayList<>();
+            for (TopicPartition tp : partitions) {
+                Long next = stored.get(tp.partition());
+                if (next != null) {
+                    consumer.seek(tp, next);
+                } else {
+                    unread.add(tp); // the warehouse has read nothing of it: from the start, whatever Kafka committed
+                }
+            }
+            if (!unread.isEmpty()) {
+                consumer.seekToBeginning(unread);
+            }
+            LOG.info("assigned {} (positions from the warehouse: {})", partitions, stored);
+        }
     }
 }
