@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.jooq.DSLContext;
+import org.jooq.exception.DataAccessException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -45,6 +46,13 @@ public final class HotSink {
     private final HotOffsets offsets;
     private final LiveWindows windows;
 
+    /**
+     * A sink; creates nothing until {@link #create}.
+     *
+     * @param pipeline the pipeline's name, recorded with quarantined records
+     * @param hot the pipeline's hot path: sink table, topic, consumer group, allowed lateness, windows
+     * @param contract the event contract: the sink table's first columns, in its order
+     */
     public HotSink(String pipeline, HotPathSpec hot, ContractSpec contract) {
         this.hot = hot;
         this.sinkTable = new SinkTable(hot.sink(), contract);
@@ -52,7 +60,7 @@ public final class HotSink {
         this.lateness = new Lateness(hot);
         this.quarantine = new HotQuarantine(pipeline, hot);
         this.offsets = new HotOffsets(hot);
-        this.windows = new LiveWindows(hot, contract);
+        this.windows = new LiveWindows(hot, contract, sinkTable);
     }
 
     /** One consumed record: where it was read. */
@@ -70,7 +78,11 @@ public final class HotSink {
     public record Poison(byte @Nullable [] key, byte @Nullable [] value, EventDecoder.Violation violation, Position at) {
     }
 
-    /** Creates the sink table, then the window tables, when they do not exist. */
+    /**
+     * Creates the sink table ({@link SinkTable}) and then each window table with its lock row, those
+     * that do not exist; a table that exists is left as it is (a window table gains missing helper
+     * columns). Idempotent.
+     */
     public void create(DSLContext dsl) {
         sinkTable.create(dsl);
         windows.create(dsl);
@@ -81,9 +93,15 @@ public final class HotSink {
      * {@code topicPartitions} partitions has delivered an event the watermark holds back (a
      * partition not read yet may still bring the oldest events), so nothing is judged late.
      *
+     * @param tx the caller's transaction; the batch is written when it commits, and none of it when it
+     *     rolls back
+     * @param events the batch's valid events, in poll order; those already in the sink are ignored
+     * @param poison the batch's poison records, in poll order; those quarantined before are ignored
      * @param consumerRun the consumer's run id, recorded with quarantined records
      * @param read for each partition of {@code hot_path.topic} the batch read, the offset after its
      *     last record, the consumer's lag after the poll and the records' timestamps
+     * @param topicPartitions how many partitions the topic has
+     * @throws DataAccessException when a statement fails; the caller rolls back
      */
     public void apply(DSLContext tx, List<Consumed> events, List<Poison> poison, Map<Integer, PartitionRead> read, RunId consumerRun,
             int topicPartitions) {
@@ -147,7 +165,10 @@ public final class HotSink {
         offsets.rewind(tx, topic, to);
     }
 
-    /** The stored next offset of each partition of {@code topic} for this group. */
+    /**
+     * The stored next offset of each partition of {@code topic} for this group, by partition; a
+     * partition with no stored position is absent (empty: the warehouse has read nothing of it).
+     */
     public Map<Integer, Long> positions(DSLContext dsl, String topic) {
         Map<Integer, Long> out = new HashMap<>();
         offsets.read(dsl, topic).forEach((partition, stored) -> out.put(partition, stored.nextOffset()));

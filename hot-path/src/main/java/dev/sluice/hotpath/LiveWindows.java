@@ -14,8 +14,9 @@ final class LiveWindows {
 
     private final List<WindowStore> windows = new ArrayList<>();
 
-    LiveWindows(HotPathSpec hot, ContractSpec contract) {
-        hot.windows().forEach(w -> windows.add(new WindowStore(w, hot, contract)));
+    /** @param sink the sink table, which the windows count the events of */
+    LiveWindows(HotPathSpec hot, ContractSpec contract, SinkTable sink) {
+        hot.windows().forEach(w -> windows.add(new WindowStore(w, contract, sink.table())));
     }
 
     /** Creates each window table (and its lock row) when it does not exist. */

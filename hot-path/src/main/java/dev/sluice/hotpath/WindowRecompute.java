@@ -2,7 +2,6 @@ package dev.sluice.hotpath;
 
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.ContractSpec;
-import dev.sluice.config.HotPathSpec;
 import dev.sluice.config.WindowSpec;
 import dev.sluice.warehouse.ColumnTypes;
 import java.math.BigDecimal;
@@ -51,11 +50,12 @@ final class WindowRecompute {
     private final WindowTable table;
     private final Table<?> sink;
 
-    WindowRecompute(WindowSpec window, HotPathSpec hot, ContractSpec contract, WindowTable table) {
+    /** @param sink the sink table ({@link SinkTable#table}) */
+    WindowRecompute(WindowSpec window, ContractSpec contract, WindowTable table, Table<?> sink) {
         this.window = window;
         this.contract = contract;
         this.table = table;
-        this.sink = DSL.table(DSL.name(hot.sink().schema(), hot.sink().table()));
+        this.sink = sink;
     }
 
     /**

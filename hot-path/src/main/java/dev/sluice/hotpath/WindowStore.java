@@ -1,7 +1,6 @@
 package dev.sluice.hotpath;
 
 import dev.sluice.config.ContractSpec;
-import dev.sluice.config.HotPathSpec;
 import dev.sluice.config.WindowSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -36,12 +35,13 @@ final class WindowStore {
     private final WindowRecompute recompute;
     private final Table<?> sink;
 
-    WindowStore(WindowSpec window, HotPathSpec hot, ContractSpec contract) {
+    /** @param sink the sink table ({@link SinkTable#table}) */
+    WindowStore(WindowSpec window, ContractSpec contract, Table<?> sink) {
         this.window = window;
         this.table = new WindowTable(window, contract);
         this.increment = new WindowIncrement(window, table);
-        this.recompute = new WindowRecompute(window, hot, contract, table);
-        this.sink = DSL.table(DSL.name(hot.sink().schema(), hot.sink().table()));
+        this.recompute = new WindowRecompute(window, contract, table, sink);
+        this.sink = sink;
     }
 
     /** Creates the window table and its lock row when they do not exist ({@link WindowTable#create}). */
