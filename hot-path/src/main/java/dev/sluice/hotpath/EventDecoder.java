@@ -1,11 +1,16 @@
 package dev.sluice.hotpath;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.ColumnType;
 import dev.sluice.config.ContractSpec;
 import dev.sluice.config.ExactNumbers;
+import dev.sluice.core.BoundedText;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -34,8 +39,8 @@ import org.jspecify.annotations.Nullable;
 public final class EventDecoder {
 
     private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .configure(com.fasterxml.jackson.databind.cfg.JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false);
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false);
 
     private final ContractSpec contract;
     private final String eventTime;
@@ -139,7 +144,7 @@ public final class EventDecoder {
                     throw new Refused("is not exactly " + c.type().withArticle() + " (" + loss + "): declare it decimal(p,s)"
                             + " to keep it, or lossy: true to accept the rounding");
                 }
-                Object stored = c.type() == dev.sluice.config.ColumnType.FLOAT ? (Object) v.floatValue() : (Object) v.doubleValue();
+                Object stored = c.type() == ColumnType.FLOAT ? (Object) v.floatValue() : (Object) v.doubleValue();
                 if (Double.isInfinite(((Number) stored).doubleValue())) {
                     throw new Refused("is out of " + c.type().withArticle() + "'s range");
                 }
@@ -190,7 +195,7 @@ public final class EventDecoder {
             case BOOLEAN -> Boolean.parseBoolean(text);
             case DATE -> LocalDate.parse(text);
             case TIMESTAMP -> LocalDateTime.parse(text.replace(' ', 'T'));
-            case DECIMAL -> c.decimal().fit(new java.math.BigDecimal(text)); // same scale as a decoded value: equals compares
+            case DECIMAL -> c.decimal().fit(new BigDecimal(text)); // same scale as a decoded value: equals compares
         };
     }
 
@@ -231,6 +236,6 @@ public final class EventDecoder {
     }
 
     private static String abbreviate(String s) {
-        return s.length() <= 120 ? s : dev.sluice.core.BoundedText.prefix(s, 117) + "...";
+        return s.length() <= 120 ? s : BoundedText.prefix(s, 117) + "...";
     }
 }

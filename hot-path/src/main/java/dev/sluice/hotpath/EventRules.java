@@ -1,10 +1,10 @@
 package dev.sluice.hotpath;
 
-import dev.sluice.warehouse.ColumnTypes;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.ContractSpec;
 import dev.sluice.config.QuarantineRule;
 import dev.sluice.core.SluiceException;
+import dev.sluice.warehouse.ColumnTypes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,6 +12,7 @@ import java.util.Map;
 import org.jooq.CaseConditionStep;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.DataType;
 import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.RowN;
@@ -107,7 +108,7 @@ public final class EventRules {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Field<?> typed(Object value, ColumnSpec c) {
-        org.jooq.DataType type = ColumnTypes.of(c);
+        DataType type = ColumnTypes.of(c);
         return DSL.val(value, type).cast(type);
     }
 

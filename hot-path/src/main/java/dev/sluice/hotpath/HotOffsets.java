@@ -1,6 +1,7 @@
 package dev.sluice.hotpath;
 
 import dev.sluice.config.HotPathSpec;
+import dev.sluice.warehouse.meta.HotOffsetTable;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -47,7 +48,7 @@ public final class HotOffsets {
     /** The time constant of {@code rate_eps}, in seconds. */
     public static final long RATE_TAU_SECONDS = 60;
 
-    private static final Table<?> OFFSETS = DSL.table(DSL.name("sluice", "hot_offset"));
+    private static final Table<?> OFFSETS = HotOffsetTable.TABLE;
     private static final Field<String> GROUP = DSL.field(DSL.name("group_id"), String.class);
     private static final Field<String> TOPIC = DSL.field(DSL.name("topic"), String.class);
     private static final Field<Integer> PARTITION = DSL.field(DSL.name("kafka_partition"), Integer.class);
@@ -135,8 +136,7 @@ public final class HotOffsets {
                         .set(NEXT, r.nextOffset()).set(UPDATED, now).set(MAX_EVENT, n)
                         .set(LAG, r.lagRecords()).set(STORED, (long) stored).set(LATENCY_MAX, latency.maxMs())
                         .set(LATENCY_P50, latency.p50Ms())
-                        .onConflict(DSL.field(DSL.name("sluice", "hot_offset", "group_id")), DSL.field(DSL.name("sluice", "hot_offset", "topic")),
-                                DSL.field(DSL.name("sluice", "hot_offset", "kafka_partition"))).doNothing().execute();
+                        .onConflict(qualified("group_id"), qualified("topic"), qualified("kafka_partition")).doNothing().execute();
             }
         }
     }
@@ -176,5 +176,10 @@ public final class HotOffsets {
                         .set(UPDATED, now).execute();
             }
         }
+    }
+
+    /** A column of {@code sluice.hot_offset}, qualified by the table (the conflict target). */
+    private static Field<Object> qualified(String column) {
+        return DSL.field(DSL.name(HotOffsetTable.TABLE.getQualifiedName(), DSL.name(column)));
     }
 }

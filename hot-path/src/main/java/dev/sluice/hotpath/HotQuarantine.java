@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.HotPathSpec;
 import dev.sluice.core.RunId;
+import dev.sluice.warehouse.meta.QuarantineTable;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +34,7 @@ import org.jspecify.annotations.Nullable;
 final class HotQuarantine {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Table<?> QUARANTINE = DSL.table(DSL.name("sluice", "quarantine"));
+    private static final Table<?> QUARANTINE = QuarantineTable.TABLE;
 
     private final String pipeline;
     private final HotPathSpec hot;

@@ -9,6 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The local single-node KRaft broker of {@code sluice kafka-dev}, as its own JVM
@@ -50,7 +54,7 @@ public final class KafkaDevProcess {
                 p.destroy();
                 throw new SluiceException("kafka-dev did not start on 127.0.0.1:" + port + " (see " + log + ")");
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(200_000_000L); // polling the port until the broker listens
+            LockSupport.parkNanos(200_000_000L); // polling the port until the broker listens
         }
         return p.pid();
     }
@@ -69,8 +73,8 @@ public final class KafkaDevProcess {
         ProcessHandle.of(pid.get()).ifPresent(h -> {
             h.destroy();
             try {
-                h.onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                h.onExit().get(60, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException e) {
                 h.destroyForcibly();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

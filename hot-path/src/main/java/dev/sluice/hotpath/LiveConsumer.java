@@ -1,6 +1,7 @@
 package dev.sluice.hotpath;
 
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.hotpath.internal.kafka.KafkaLiveConsumer;
 import dev.sluice.warehouse.Warehouse;
 import java.util.Map;
 
@@ -52,6 +53,6 @@ public interface LiveConsumer extends Runnable, AutoCloseable {
      * @throws dev.sluice.core.SluiceException when the spec has no hot path or its source is unknown
      */
     static LiveConsumer of(PipelineSpec spec, Warehouse warehouse, Map<String, Object> extra, Hooks hooks) {
-        return new dev.sluice.hotpath.internal.kafka.KafkaLiveConsumer(spec, warehouse, extra, hooks);
+        return new KafkaLiveConsumer(spec, warehouse, extra, hooks);
     }
 }

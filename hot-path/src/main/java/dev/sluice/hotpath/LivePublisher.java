@@ -1,6 +1,7 @@
 package dev.sluice.hotpath;
 
 import dev.sluice.config.HotPathSpec;
+import dev.sluice.hotpath.internal.kafka.KafkaLivePublisher;
 import java.util.Map;
 
 /**
@@ -25,6 +26,6 @@ public interface LivePublisher extends AutoCloseable {
 
     /** A publisher to {@code hot.topic()} on {@code hot.bootstrapServers()}, with {@code extra} client settings. */
     static LivePublisher of(HotPathSpec hot, Map<String, Object> extra) {
-        return new dev.sluice.hotpath.internal.kafka.KafkaLivePublisher(hot, extra);
+        return new KafkaLivePublisher(hot, extra);
     }
 }

@@ -7,6 +7,8 @@ import dev.sluice.config.HotPathSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.SluiceException;
 import dev.sluice.warehouse.Warehouse;
+import dev.sluice.warehouse.meta.QuarantineTable;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +29,7 @@ import org.jooq.impl.DSL;
 public final class LiveQuarantine {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Table<?> Q = DSL.table(DSL.name("sluice", "quarantine"));
+    private static final Table<?> Q = QuarantineTable.TABLE;
     private static final Field<Long> ID = DSL.field(DSL.name("quarantine_id"), Long.class);
     private static final Field<String> STATUS = DSL.field(DSL.name("status"), String.class);
 
@@ -73,7 +75,7 @@ public final class LiveQuarantine {
             JsonNode raw;
             try {
                 raw = JSON.readTree(r.get(4, String.class));
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 failingCount++;
                 if (failing.size() < 10) {
                     failing.add("#" + r.get(0) + " " + source + "@" + r.get(2) + ": the stored record is not JSON (" + e.getMessage() + ")");

@@ -1,6 +1,7 @@
 package dev.sluice.hotpath;
 
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.hotpath.internal.kafka.KafkaReplay;
 import dev.sluice.warehouse.Warehouse;
 import java.time.Instant;
 import java.util.Map;
@@ -22,7 +23,7 @@ public interface LiveReplay {
      * @throws dev.sluice.core.SluiceException when the group has active members or the broker cannot be reached
      */
     static Map<Integer, Long> fromTime(PipelineSpec spec, Warehouse warehouse, Instant from, Map<String, Object> extra) {
-        return dev.sluice.hotpath.internal.kafka.KafkaReplay.fromTime(spec, warehouse, from, extra);
+        return KafkaReplay.fromTime(spec, warehouse, from, extra);
     }
 
     /**
@@ -31,6 +32,6 @@ public interface LiveReplay {
      * @throws dev.sluice.core.SluiceException as {@link #fromTime}, or for a partition the topic does not have
      */
     static Map<Integer, Long> fromOffsets(PipelineSpec spec, Warehouse warehouse, Map<Integer, Long> offsets, Map<String, Object> extra) {
-        return dev.sluice.hotpath.internal.kafka.KafkaReplay.fromOffsets(spec, warehouse, offsets, extra);
+        return KafkaReplay.fromOffsets(spec, warehouse, offsets, extra);
     }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.hotpath;
 
 import dev.sluice.config.HotPathSpec;
+import dev.sluice.hotpath.internal.kafka.KafkaRawConsumer;
 import java.time.Duration;
 import java.util.Map;
 
@@ -20,6 +21,6 @@ public interface RawConsumer {
      * @throws dev.sluice.core.SluiceException when fewer than {@code records} arrive within {@code timeout}
      */
     static long read(HotPathSpec hot, Map<String, Object> extra, long records, Duration timeout) {
-        return dev.sluice.hotpath.internal.kafka.KafkaRawConsumer.read(hot, extra, records, timeout);
+        return KafkaRawConsumer.read(hot, extra, records, timeout);
     }
 }

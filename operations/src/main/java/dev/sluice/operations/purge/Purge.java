@@ -226,7 +226,7 @@ public final class Purge {
                 List<String> some = runs.subList(i, Math.min(runs.size(), i + 500));
                 tx.deleteFrom(LineageRepository.COLUMNS).where(DSL.field(DSL.name("run_id")).in(some))
                         .andNotExists(DSL.selectOne().from(edges.as("k")).where(DSL.field(DSL.name("k", "run_id"))
-                                .eq(LineageRepository.COLUMNS.field(DSL.name("run_id"))))).execute();
+                                .eq(DSL.field(DSL.name(LineageRepository.COLUMNS.getQualifiedName(), DSL.name("run_id")))))).execute();
             }
             long v = tx.deleteFrom(events).where(oldEvents).execute();
             return new long[] {v, e};

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -83,7 +84,7 @@ public final class KafkaReplay {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SluiceException("interrupted while asking the broker about group " + hot.groupId(), e);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new SluiceException("cannot ask the broker at " + hot.bootstrapServers() + " about group " + hot.groupId() + ": "
                     + e.getCause().getMessage(), e);
         }
