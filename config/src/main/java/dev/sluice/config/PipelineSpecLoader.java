@@ -231,7 +231,7 @@ public final class PipelineSpecLoader {
             if (kind == dev.sluice.core.PartitionKind.PER_FIRE && lag != 0) {
                 s.problem("lag", Integer.toString(lag), "a per-fire partition is the fire itself: lag must be 0");
             }
-            java.time.Duration poll = optionalDuration(s, "poll", java.time.Duration.ofSeconds(30));
+            java.time.Duration poll = s.duration("poll", java.time.Duration.ofSeconds(30));
             if (s.has("after") && after.isEmpty()) {
                 s.problem("after", "[]", "name at least one dataset, or leave after out");
             }
@@ -249,8 +249,8 @@ public final class PipelineSpecLoader {
         c.map("datasets", false).ifPresent(m -> m.keys().forEach(name -> m.map(name, true).ifPresent(d -> {
             d.allowOnly(Set.of("owner", "update_interval", "freshness_sla"));
             String owner = d.text("owner", false).orElse(null);
-            java.time.Duration interval = duration(d, "update_interval");
-            java.time.Duration sla = duration(d, "freshness_sla");
+            java.time.Duration interval = d.duration("update_interval");
+            java.time.Duration sla = d.duration("freshness_sla");
             dev.sluice.core.DatasetRef ref;
             try {
                 ref = dev.sluice.core.DatasetRef.parse(name);
@@ -275,7 +275,7 @@ public final class PipelineSpecLoader {
     private static @org.jspecify.annotations.Nullable RequirementsSpec requirements(YamlCursor c) {
         return c.map("requirements", false).map(r -> {
             r.allowOnly(Set.of("latency", "peak_events_per_second", "peak_rows_per_day", "live_numbers", "history", "reporting"));
-            java.time.Duration latency = r.has("latency") ? duration(r, "latency") : null;
+            java.time.Duration latency = r.has("latency") ? r.duration("latency") : null;
             Long events = r.has("peak_events_per_second") ? (long) r.integer("peak_events_per_second", 0, 0).orElse(0) : null;
             Long rows = r.has("peak_rows_per_day") ? r.text("peak_rows_per_day", false).map(t -> {
                 try {
@@ -341,7 +341,7 @@ public final class PipelineSpecLoader {
                     h.text("bootstrap_servers", false).orElse("localhost:9092"), h.text("group_id", false).orElse("sluice-" + pipeline),
                     source, eventTime, sink == null ? new dev.sluice.core.DatasetRef("bronze", "events") : sink,
                     h.integer("max_poll_records", 500, 1).orElse(500),
-                    optionalDuration(h, "allowed_lateness", java.time.Duration.ofMinutes(10)), windows,
+                    h.duration("allowed_lateness", java.time.Duration.ofMinutes(10)), windows,
                     rulesFrom == null ? null : rulesFrom.table(), rulesFrom == null ? List.of() : rulesFrom.quarantine(),
                     h.map("reconcile", false).map(r -> reconcile(r, windows, tables, partitionKind)).orElse(null));
         }).orElse(null);
@@ -482,9 +482,9 @@ public final class PipelineSpecLoader {
                     yield WindowSpec.Kind.TUMBLING;
                 }
             };
-            java.time.Duration size = kind == WindowSpec.Kind.SESSION ? null : w.has("size") ? duration(w, "size") : missing(w, "size");
-            java.time.Duration slide = kind == WindowSpec.Kind.SLIDING ? (w.has("slide") ? duration(w, "slide") : missing(w, "slide")) : null;
-            java.time.Duration gap = kind == WindowSpec.Kind.SESSION ? (w.has("gap") ? duration(w, "gap") : missing(w, "gap")) : null;
+            java.time.Duration size = kind == WindowSpec.Kind.SESSION ? null : w.has("size") ? w.duration("size") : missing(w, "size");
+            java.time.Duration slide = kind == WindowSpec.Kind.SLIDING ? (w.has("slide") ? w.duration("slide") : missing(w, "slide")) : null;
+            java.time.Duration gap = kind == WindowSpec.Kind.SESSION ? (w.has("gap") ? w.duration("gap") : missing(w, "gap")) : null;
             if (size != null && size.toSeconds() * 1000 != size.toMillis()) {
                 w.problem("size", size.toString(), "windows are whole seconds");
             }
@@ -544,9 +544,9 @@ public final class PipelineSpecLoader {
         YamlCursor x = e.get();
         x.allowOnly(Set.of("step_timeout", "retry", "control_poll", "steps"));
         ExecutionSpec d = ExecutionSpec.DEFAULT;
-        java.time.Duration timeout = optionalDuration(x, "step_timeout", d.stepTimeout());
+        java.time.Duration timeout = x.duration("step_timeout", d.stepTimeout());
         RetrySpec retry = x.map("retry", false).map(r -> retry(r, d.retry())).orElse(d.retry());
-        java.time.Duration poll = optionalDuration(x, "control_poll", d.controlPoll());
+        java.time.Duration poll = x.duration("control_poll", d.controlPoll());
         Set<String> steps = new HashSet<>();
         for (TableSpec t : tables) {
             steps.add(t.stepName());
@@ -563,7 +563,7 @@ public final class PipelineSpecLoader {
             }
             s.allowOnly(Set.of("timeout", "retry"));
             if (s.has("timeout")) {
-                timeouts.put(step, optionalDuration(s, "timeout", timeout));
+                timeouts.put(step, s.duration("timeout", timeout));
             }
             s.map("retry", false).ifPresent(r -> retries.put(step, retry(r, retry)));
         })));
@@ -581,33 +581,8 @@ public final class PipelineSpecLoader {
             }
             return Double.parseDouble(m);
         }).orElse(base.multiplier());
-        return new RetrySpec(attempts, optionalDuration(r, "backoff", base.backoff()), multiplier,
-                optionalDuration(r, "max_backoff", base.maxBackoff()));
-    }
-
-    /** An optional positive ISO-8601 duration, {@code otherwise} when absent or invalid (then a problem is recorded). */
-    private static java.time.Duration optionalDuration(YamlCursor c, String key, java.time.Duration otherwise) {
-        if (!c.has(key)) {
-            return otherwise;
-        }
-        java.time.Duration d = duration(c, key);
-        return d == null ? otherwise : d;
-    }
-
-    private static java.time.@org.jspecify.annotations.Nullable Duration duration(YamlCursor c, String key) {
-        return c.text(key, true).map(t -> {
-            try {
-                java.time.Duration d = java.time.Duration.parse(t);
-                if (d.isNegative() || d.isZero()) {
-                    c.problem(key, t, "a positive ISO-8601 duration, e.g. PT24H");
-                    return null;
-                }
-                return d;
-            } catch (java.time.format.DateTimeParseException e) {
-                c.problem(key, t, "not an ISO-8601 duration (e.g. PT24H, P1D, PT30M)");
-                return null;
-            }
-        }).orElse(null);
+        return new RetrySpec(attempts, r.duration("backoff", base.backoff()), multiplier,
+                r.duration("max_backoff", base.maxBackoff()));
     }
 
     /** {@code lineage:}, each key defaulting as {@link LineageSpec} documents. */

@@ -1,12 +1,16 @@
 package dev.sluice.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A position in a parsed YAML document that knows its key path and reports problems to a shared
@@ -56,7 +60,7 @@ final class YamlCursor {
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String k = it.next();
             if (!allowed.contains(k)) {
-                problem(k, abbreviate(node.get(k).toString()), "unknown key; allowed here: " + String.join(", ", new java.util.TreeSet<>(allowed)));
+                problem(k, abbreviate(node.get(k).toString()), "unknown key; allowed here: " + String.join(", ", new TreeSet<>(allowed)));
             }
         }
     }
@@ -99,6 +103,39 @@ final class YamlCursor {
             problem(key, t.get(), "not a whole number");
             return Optional.empty();
         }
+    }
+
+    /**
+     * A required positive ISO-8601 duration ({@code PT24H}, {@code P1D}, {@code PT30M}); null after
+     * a problem: the key is missing ({@code required}), the text is not a duration, or it is zero or
+     * negative.
+     */
+    @Nullable Duration duration(String key) {
+        return text(key, true).map(t -> {
+            try {
+                Duration d = Duration.parse(t);
+                if (d.isNegative() || d.isZero()) {
+                    problem(key, t, "a positive ISO-8601 duration, e.g. PT24H");
+                    return null;
+                }
+                return d;
+            } catch (DateTimeParseException e) {
+                problem(key, t, "not an ISO-8601 duration (e.g. PT24H, P1D, PT30M)");
+                return null;
+            }
+        }).orElse(null);
+    }
+
+    /**
+     * An optional positive ISO-8601 duration: {@code otherwise} when the key is absent, and when its
+     * value is not such a duration (then a problem is recorded, as by {@link #duration(String)}).
+     */
+    Duration duration(String key, Duration otherwise) {
+        if (!has(key)) {
+            return otherwise;
+        }
+        Duration d = duration(key);
+        return d == null ? otherwise : d;
     }
 
     /** The keys of this map, in document order. */
