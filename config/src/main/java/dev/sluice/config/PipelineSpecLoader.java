@@ -163,11 +163,9 @@ public final class PipelineSpecLoader {
             c.problem("alerts.webhook", "****", "an alert webhook is an http:// or https:// URL");
         }
         LineageSpec lineage = lineage(c);
-        Path dir = specFile.toAbsolutePath().getParent();
-        List<Path> contractFiles = new ArrayList<>();
-        Map<String, SourceSpec> sources = sources(c, dir, contractFiles);
-        Set<String> declaredSources = new HashSet<>();
-        c.list("sources", false).forEach(s -> s.text("name", false).ifPresent(declaredSources::add));
+        SourceReader sourceReader = new SourceReader(env, specFile.toAbsolutePath().getParent());
+        Map<String, SourceSpec> sources = sourceReader.read(c);
+        Set<String> declaredSources = SourceReader.declaredNames(c);
         List<TableSpec> tables = new LayerReader(c, sources, declaredSources, partitionKind).tables();
         if (schedule != null) {
             for (dev.sluice.core.DatasetRef d : schedule.after()) {
@@ -179,12 +177,12 @@ public final class PipelineSpecLoader {
         }
         ExecutionSpec execution = execution(c, tables);
         HotPathSpec hotPath = HotPathReader.read(c, name.orElse("pipeline"), sources, declaredSources, tables, partitionKind);
-        PiiKeys piiKeys = piiKeys(c, sources.values().stream().anyMatch(s -> s.pii().containsValue(PiiPolicy.HASH)), requireSecrets, env);
+        PiiKeys piiKeys = PiiReader.keys(c, sources.values().stream().anyMatch(s -> s.pii().containsValue(PiiPolicy.HASH)), requireSecrets, env);
 
         if (!problems.isEmpty() || name.isEmpty() || warehouse.isEmpty()) {
             return Optional.empty();
         }
-        String hash = hash(specFile, contractFiles);
+        String hash = hash(specFile, sourceReader.contractFiles());
         return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), batchRows, maxLineBytes, keepVersions,
                 List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, lineage, piiKeys, partitionKind, schedule, tier, datasets, alertWebhook, backfillWindow, execution, hotPath, requirements(c), hash));
     }
@@ -389,166 +387,6 @@ public final class PipelineSpecLoader {
             Optional<String> password = w.text("password", false);
             return url.map(u -> new WarehouseSpec(u, user.orElse(""), password.orElse("")));
         });
-    }
-
-    private Map<String, SourceSpec> sources(YamlCursor c, Path dir, List<Path> contractFiles) {
-        Map<String, SourceSpec> sources = new LinkedHashMap<>();
-        ContractLoader contracts = new ContractLoader(env);
-        for (YamlCursor s : c.list("sources", true)) {
-            s.allowOnly(Set.of("name", "format", "path", "contract", "partitioned", "partition_column", "array_path", "pii",
-                    "description", "csv"));
-            String arrayPath = s.text("array_path", false).orElse("");
-            if (!arrayPath.isEmpty() && !arrayPath.startsWith("/")) {
-                s.problem("array_path", arrayPath, "a JSON pointer starting with / (RFC 6901), e.g. /features");
-            }
-            Optional<String> name = s.text("name", true);
-            name.filter(n -> n.length() > MAX_SOURCE_NAME).ifPresent(n -> s.problem("name", n,
-                    "a source name has at most " + MAX_SOURCE_NAME + " characters"));
-            Optional<SourceFormat> format = s.text("format", true).flatMap(f -> {
-                Optional<SourceFormat> parsed = SourceFormat.parse(f);
-                if (parsed.isEmpty()) {
-                    s.problem("format", f, "unknown format; one of parquet, csv, json, ndjson");
-                }
-                return parsed;
-            });
-            CsvOptions csv = CsvOptionsReader.read(s, format.orElse(null));
-            boolean partitioned = s.text("partitioned", false).map(v -> {
-                if (!v.equals("true") && !v.equals("false")) {
-                    s.problem("partitioned", v, "true or false");
-                }
-                return !v.equals("false");
-            }).orElse(true);
-            Optional<String> path = s.text("path", true);
-            Optional<String> partitionColumn = s.text("partition_column", false);
-            partitionColumn.filter(pc -> !partitioned)
-                    .ifPresent(pc -> s.problem("partition_column", pc, "an unpartitioned source (partitioned: false) has no partition column"));
-            path.ifPresent(p -> {
-                if (partitionColumn.isPresent()) {
-                    if (p.contains(SourceSpec.PARTITION_PLACEHOLDER)) {
-                        s.problem("path", p, "a source partitioned by partition_column reads the same files for every partition; drop {partition}");
-                    }
-                } else if (partitioned && !p.contains(SourceSpec.PARTITION_PLACEHOLDER)) {
-                    s.problem("path", p, "a partitioned source's path holds {partition} (or name a date column in partition_column)");
-                } else if (!partitioned && p.contains(SourceSpec.PARTITION_PLACEHOLDER)) {
-                    s.problem("path", p, "an unpartitioned source (partitioned: false) cannot hold {partition}");
-                }
-            });
-            Optional<ContractSpec> contract = s.text("contract", true).flatMap(f -> {
-                Path file = dir.resolve(f).normalize();
-                if (!Files.isRegularFile(file)) {
-                    s.problem("contract", f, "no such contract file (" + file + "; a contract path is relative to the spec's folder)");
-                    return Optional.empty();
-                }
-                contractFiles.add(file);
-                return contracts.load(file, s.problemsSink());
-            });
-            contract.ifPresent(ct -> partitionColumn.ifPresent(pc -> {
-                Optional<ColumnSpec> col = ct.columns().stream().filter(cs -> cs.name().equals(pc)).findFirst();
-                if (col.isEmpty()) {
-                    s.problem("partition_column", pc, "not a column of contract " + ct.label());
-                } else if (col.get().type() != ColumnType.DATE && col.get().type() != ColumnType.TIMESTAMP) {
-                    s.problem("partition_column", pc, "a partition column is a date or timestamp; " + pc + " is " + col.get().type().id());
-                }
-            }));
-            Map<String, PiiPolicy> pii = contract.map(ct -> piiPolicies(s, ct)).orElse(Map.of());
-            partitionColumn.filter(pc -> pii.containsKey(pc) && pii.get(pc) != PiiPolicy.KEEP).ifPresent(pc ->
-                    s.problem("pii", pc, "the partition column " + pc + " picks each row's day and Silver partitions by it;"
-                            + " it cannot be " + switch (pii.get(pc)) {
-                                case HASH -> "hashed";
-                                case MASK -> "masked";
-                                default -> "dropped";
-                            } + " (keep it, or partition by another column)"));
-            name.ifPresent(n -> {
-                if (sources.containsKey(n)) {
-                    s.problem("name", n, "duplicate source name");
-                } else if (format.isPresent() && path.isPresent() && contract.isPresent()) {
-                    sources.put(n, new SourceSpec(n, format.get(), path.get(), partitioned, contract.get(), arrayPath,
-                            partitionColumn.orElse(null), pii, csv));
-                }
-            });
-        }
-        return sources;
-    }
-
-    /** The longest source name ({@code sluice.schema_drift.source} is VARCHAR(100)). */
-    static final int MAX_SOURCE_NAME = 100;
-
-    /**
-     * {@code sources[i].pii}: a policy for every column the contract tags PII, and only for those.
-     */
-    private static Map<String, PiiPolicy> piiPolicies(YamlCursor s, ContractSpec contract) {
-        Map<String, PiiPolicy> policies = new LinkedHashMap<>();
-        Set<String> named = new HashSet<>();
-        for (Map.Entry<String, YamlCursor> e : s.entries("pii", false)) {
-            String column = e.getKey();
-            named.add(column);
-            Optional<ColumnSpec> col = contract.columns().stream().filter(c -> c.name().equals(column)).findFirst();
-            Optional<PiiPolicy> policy = e.getValue().scalar().flatMap(text -> {
-                Optional<PiiPolicy> parsed = PiiPolicy.parse(text);
-                if (parsed.isEmpty()) {
-                    e.getValue().problemHere(text, "unknown PII policy; one of hash, mask, drop, keep");
-                }
-                return parsed;
-            });
-            if (col.isEmpty()) {
-                e.getValue().problemHere(column, "not a column of contract " + contract.label());
-            } else if (!col.get().pii()) {
-                e.getValue().problemHere(column, "not tagged PII in contract " + contract.label()
-                        + "; tag it (pii: true) or remove the policy");
-            } else if (policy.isPresent()) {
-                if (policy.get() == PiiPolicy.MASK && col.get().type() != ColumnType.STRING) {
-                    e.getValue().problemHere("mask", "mask keeps the shape of text; " + column + " is "
-                            + col.get().type().id() + ": use hash or drop");
-                } else {
-                    policies.put(column, policy.get());
-                }
-            }
-        }
-        // a PII column without a policy is design rule pii.policy (DesignRules): it blocks run, scheduler and backfill
-        return policies;
-    }
-
-    /**
-     * {@code pii.active_key} and {@code pii.keys}; required when a source hashes a column. Problems
-     * never show a key's value.
-     */
-    private static PiiKeys piiKeys(YamlCursor c, boolean hashUsed, boolean requireSecrets, EnvInterpolator env) {
-        Optional<YamlCursor> pii = c.map("pii", false);
-        if (pii.isEmpty()) {
-            if (hashUsed) {
-                c.problem("pii", "(missing)", "a source hashes PII: give pii.keys (versioned HMAC keys from environment variables) and pii.active_key");
-            }
-            return PiiKeys.NONE;
-        }
-        YamlCursor p = pii.get();
-        p.allowOnly(Set.of("active_key", "keys"));
-        Map<String, String> keys = new LinkedHashMap<>();
-        Set<String> versions = new HashSet<>();
-        for (Map.Entry<String, YamlCursor> e : p.entries("keys", true)) {
-            versions.add(e.getKey());
-            if (!ContractLoader.IDENTIFIER.matcher(e.getKey()).matches()) {
-                e.getValue().problemHere(e.getKey(), "a key version is a lower-case identifier, e.g. v1");
-                continue;
-            }
-            if (!requireSecrets) {
-                e.getValue().rawText().map(env::interpolate).filter(r -> r.unresolved().isEmpty())
-                        .filter(r -> r.value().getBytes(java.nio.charset.StandardCharsets.UTF_8).length >= PiiKeys.MIN_KEY_BYTES)
-                        .ifPresent(r -> keys.put(e.getKey(), r.value()));
-                continue;
-            }
-            e.getValue().scalar().ifPresent(k -> {
-                if (k.getBytes(java.nio.charset.StandardCharsets.UTF_8).length < PiiKeys.MIN_KEY_BYTES) {
-                    e.getValue().problemHere("****", "an HMAC key has at least " + PiiKeys.MIN_KEY_BYTES
-                            + " bytes (e.g. openssl rand -base64 32); this one is shorter");
-                } else {
-                    keys.put(e.getKey(), k);
-                }
-            });
-        }
-        Optional<String> active = p.text("active_key", true);
-        active.filter(a -> !versions.contains(a))
-                .ifPresent(a -> p.problem("active_key", a, "not one of pii.keys: " + String.join(", ", versions)));
-        return active.filter(keys::containsKey).map(a -> new PiiKeys(keys, a)).orElse(PiiKeys.NONE);
     }
 
     private static String hash(Path specFile, List<Path> contractFiles) {
