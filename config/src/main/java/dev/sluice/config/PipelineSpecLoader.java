@@ -124,7 +124,7 @@ public final class PipelineSpecLoader {
                 return dev.sluice.core.PartitionKind.DAILY;
             })).orElse(dev.sluice.core.PartitionKind.DAILY);
         }).orElse(dev.sluice.core.PartitionKind.DAILY);
-        ScheduleSpec schedule = schedule(c, partitionKind);
+        ScheduleSpec schedule = ScheduleReader.read(c, partitionKind);
         int tier = c.integer("tier", 0, 1).orElse(0);
         if (tier > 3) {
             c.problem("tier", Integer.toString(tier), "an availability tier is 1 (99.9 %), 2 (99.5 %) or 3 (99.0 %)");
@@ -154,7 +154,7 @@ public final class PipelineSpecLoader {
                 return null;
             }
         }).orElse(null);
-        java.util.Map<dev.sluice.core.DatasetRef, DatasetPolicy> datasets = datasets(c);
+        java.util.Map<dev.sluice.core.DatasetRef, DatasetPolicy> datasets = DatasetPolicyReader.read(c);
         String alertWebhook = c.map("alerts", false).flatMap(a -> {
             a.allowOnly(Set.of("webhook"));
             return a.text("webhook", false).filter(u -> !u.isBlank());
@@ -162,7 +162,7 @@ public final class PipelineSpecLoader {
         if (alertWebhook != null && !alertWebhook.startsWith("http://") && !alertWebhook.startsWith("https://")) {
             c.problem("alerts.webhook", "****", "an alert webhook is an http:// or https:// URL");
         }
-        LineageSpec lineage = lineage(c);
+        LineageSpec lineage = LineageReader.read(c, env);
         SourceReader sourceReader = new SourceReader(env, specFile.toAbsolutePath().getParent());
         Map<String, SourceSpec> sources = sourceReader.read(c);
         Set<String> declaredSources = SourceReader.declaredNames(c);
@@ -175,7 +175,7 @@ public final class PipelineSpecLoader {
                 }
             }
         }
-        ExecutionSpec execution = execution(c, tables);
+        ExecutionSpec execution = ExecutionReader.read(c, tables);
         HotPathSpec hotPath = HotPathReader.read(c, name.orElse("pipeline"), sources, declaredSources, tables, partitionKind);
         PiiKeys piiKeys = PiiReader.keys(c, sources.values().stream().anyMatch(s -> s.pii().containsValue(PiiPolicy.HASH)), requireSecrets, env);
 
@@ -184,197 +184,7 @@ public final class PipelineSpecLoader {
         }
         String hash = hash(specFile, sourceReader.contractFiles());
         return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), batchRows, maxLineBytes, keepVersions,
-                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, lineage, piiKeys, partitionKind, schedule, tier, datasets, alertWebhook, backfillWindow, execution, hotPath, requirements(c), hash));
-    }
-
-    /**
-     * {@code schedule:} ({@code cron} required; {@code time_zone} default UTC; {@code lag} default 1,
-     * 0 for per-fire partitions), or null when absent.
-     */
-    private static @org.jspecify.annotations.Nullable ScheduleSpec schedule(YamlCursor c, dev.sluice.core.PartitionKind kind) {
-        return c.map("schedule", false).map(s -> {
-            s.allowOnly(Set.of("cron", "time_zone", "lag", "after", "poll"));
-            List<dev.sluice.core.DatasetRef> after = new ArrayList<>();
-            for (YamlCursor a : s.list("after", false)) {
-                a.scalar().ifPresent(name -> {
-                    try {
-                        after.add(dev.sluice.core.DatasetRef.parse(name));
-                    } catch (RuntimeException e) {
-                        a.problemHere(name, "a data trigger names a dataset (schema.table) another pipeline publishes");
-                    }
-                });
-            }
-            String cron = s.text("cron", after.isEmpty() && !s.has("after")).orElse(null);
-            if (cron != null) {
-                int fields = cron.trim().split("\\s+").length;
-                if (fields < 6 || fields > 7) {
-                    s.problem("cron", cron, "a Quartz cron expression has 6 or 7 fields, seconds first (e.g. '0 30 2 * * ?' for 02:30 daily)");
-                }
-            }
-            java.time.ZoneId zone = s.text("time_zone", false).map(z -> {
-                try {
-                    return java.time.ZoneId.of(z);
-                } catch (java.time.DateTimeException e) {
-                    s.problem("time_zone", z, "not a time zone id (e.g. UTC, Europe/Berlin)");
-                    return java.time.ZoneOffset.UTC;
-                }
-            }).orElse(java.time.ZoneOffset.UTC);
-            int dflt = kind == dev.sluice.core.PartitionKind.PER_FIRE ? 0 : 1;
-            int lag = s.integer("lag", dflt, 0).orElse(dflt);
-            if (kind == dev.sluice.core.PartitionKind.PER_FIRE && lag != 0) {
-                s.problem("lag", Integer.toString(lag), "a per-fire partition is the fire itself: lag must be 0");
-            }
-            java.time.Duration poll = s.duration("poll", java.time.Duration.ofSeconds(30));
-            if (s.has("after") && after.isEmpty()) {
-                s.problem("after", "[]", "name at least one dataset, or leave after out");
-            }
-            return cron == null && after.isEmpty() ? null : new ScheduleSpec(cron, zone, lag, after, poll);
-        }).orElse(null);
-    }
-
-    /**
-     * {@code datasets:} a map from dataset ({@code schema.table}) to {@code owner},
-     * {@code update_interval} and {@code freshness_sla} (ISO-8601 durations; the SLA must exceed
-     * 1.5 × the interval).
-     */
-    private static java.util.Map<dev.sluice.core.DatasetRef, DatasetPolicy> datasets(YamlCursor c) {
-        java.util.Map<dev.sluice.core.DatasetRef, DatasetPolicy> out = new java.util.LinkedHashMap<>();
-        c.map("datasets", false).ifPresent(m -> m.keys().forEach(name -> m.map(name, true).ifPresent(d -> {
-            d.allowOnly(Set.of("owner", "update_interval", "freshness_sla"));
-            String owner = d.text("owner", false).orElse(null);
-            java.time.Duration interval = d.duration("update_interval");
-            java.time.Duration sla = d.duration("freshness_sla");
-            dev.sluice.core.DatasetRef ref;
-            try {
-                ref = dev.sluice.core.DatasetRef.parse(name);
-            } catch (RuntimeException e) {
-                m.problem(name, name, "a dataset is named schema.table");
-                return;
-            }
-            if (interval == null || sla == null) {
-                return;
-            }
-            if (sla.toMillis() <= interval.toMillis() * DatasetPolicy.WARN_FACTOR) {
-                d.problem("freshness_sla", sla.toString(), "the freshness SLA must exceed 1.5 × the update interval ("
-                        + java.time.Duration.ofMillis(Math.round(interval.toMillis() * DatasetPolicy.WARN_FACTOR)) + "): a dataset"
-                        + " must be able to be late (warn) before it breaks its promise");
-            }
-            out.put(ref, new DatasetPolicy(owner, interval, sla));
-        })));
-        return out;
-    }
-
-    /** {@code requirements:} latency, peak volume, live numbers, history, reporting; null when absent. */
-    private static @org.jspecify.annotations.Nullable RequirementsSpec requirements(YamlCursor c) {
-        return c.map("requirements", false).map(r -> {
-            r.allowOnly(Set.of("latency", "peak_events_per_second", "peak_rows_per_day", "live_numbers", "history", "reporting"));
-            java.time.Duration latency = r.has("latency") ? r.duration("latency") : null;
-            Long events = r.has("peak_events_per_second") ? (long) r.integer("peak_events_per_second", 0, 0).orElse(0) : null;
-            Long rows = r.has("peak_rows_per_day") ? r.text("peak_rows_per_day", false).map(t -> {
-                try {
-                    return Long.parseLong(t.replace("_", ""));
-                } catch (NumberFormatException e) {
-                    r.problem("peak_rows_per_day", t, "a whole number of rows per day");
-                    return 0L;
-                }
-            }).orElse(0L) : null;
-            String reporting = r.text("reporting", false).orElse("none");
-            if (!Set.of("none", "hourly", "daily", "weekly").contains(reporting)) {
-                r.problem("reporting", reporting, "none, hourly, daily or weekly");
-            }
-            return new RequirementsSpec(latency, events, rows, bool(r, "live_numbers"), bool(r, "history"), reporting);
-        }).orElse(null);
-    }
-
-    private static boolean bool(YamlCursor c, String key) {
-        String t = c.text(key, false).orElse("false");
-        if (!t.equals("true") && !t.equals("false")) {
-            c.problem(key, t, "true or false");
-        }
-        return t.equals("true");
-    }
-
-    /** {@code execution:} step timeouts, retries and the control poll; defaults where absent. */
-    private static ExecutionSpec execution(YamlCursor c, List<TableSpec> tables) {
-        Optional<YamlCursor> e = c.map("execution", false);
-        if (e.isEmpty()) {
-            return ExecutionSpec.DEFAULT;
-        }
-        YamlCursor x = e.get();
-        x.allowOnly(Set.of("step_timeout", "retry", "control_poll", "steps"));
-        ExecutionSpec d = ExecutionSpec.DEFAULT;
-        java.time.Duration timeout = x.duration("step_timeout", d.stepTimeout());
-        RetrySpec retry = x.map("retry", false).map(r -> retry(r, d.retry())).orElse(d.retry());
-        java.time.Duration poll = x.duration("control_poll", d.controlPoll());
-        Set<String> steps = new HashSet<>();
-        for (TableSpec t : tables) {
-            steps.add(t.stepName());
-            if (t.hasGate()) {
-                steps.add("gate." + t.stepName());
-            }
-        }
-        Map<String, java.time.Duration> timeouts = new LinkedHashMap<>();
-        Map<String, RetrySpec> retries = new LinkedHashMap<>();
-        x.map("steps", false).ifPresent(m -> m.keys().forEach(step -> m.map(step, true).ifPresent(s -> {
-            if (!steps.contains(step)) {
-                m.problem(step, step, "not a step of this pipeline; its steps: " + String.join(", ", new java.util.TreeSet<>(steps)));
-                return;
-            }
-            s.allowOnly(Set.of("timeout", "retry"));
-            if (s.has("timeout")) {
-                timeouts.put(step, s.duration("timeout", timeout));
-            }
-            s.map("retry", false).ifPresent(r -> retries.put(step, retry(r, retry)));
-        })));
-        return new ExecutionSpec(timeout, retry, poll, timeouts, retries);
-    }
-
-    /** A {@code retry:} map; what it leaves out comes from {@code base}. */
-    private static RetrySpec retry(YamlCursor r, RetrySpec base) {
-        r.allowOnly(Set.of("max_attempts", "backoff", "multiplier", "max_backoff"));
-        int attempts = r.integer("max_attempts", base.maxAttempts(), 1).orElse(base.maxAttempts());
-        double multiplier = r.text("multiplier", false).map(m -> {
-            if (!CheckReader.isNumber(m) || Double.parseDouble(m) < 1) {
-                r.problem("multiplier", m, "a number ≥ 1 (each wait is the one before × it)");
-                return base.multiplier();
-            }
-            return Double.parseDouble(m);
-        }).orElse(base.multiplier());
-        return new RetrySpec(attempts, r.duration("backoff", base.backoff()), multiplier,
-                r.duration("max_backoff", base.maxBackoff()));
-    }
-
-    /** {@code lineage:}, each key defaulting as {@link LineageSpec} documents. */
-    private LineageSpec lineage(YamlCursor c) {
-        Optional<YamlCursor> l = c.map("lineage", false);
-        l.ifPresent(x -> x.allowOnly(Set.of("transport", "file", "url", "api_key", "namespace", "queue", "kafka_bootstrap", "topic")));
-        java.util.function.BiFunction<String, String, String> value = (key, dflt) -> l.flatMap(x -> x.text(key, false))
-                .orElseGet(() -> env.interpolate(dflt).value());
-        String t = value.apply("transport", "${SLUICE_LINEAGE_TRANSPORT:-file}").toLowerCase(java.util.Locale.ROOT);
-        YamlCursor where = l.orElse(c);
-        String prefix = l.isPresent() ? "" : "lineage.";
-        LineageSpec.Transport transport = LineageSpec.Transport.parse(t).orElseGet(() -> {
-            where.problem(prefix + "transport", t, "one of file, console, http, kafka, none (SLUICE_LINEAGE_TRANSPORT)");
-            return LineageSpec.Transport.NONE;
-        });
-        String url = value.apply("url", "${SLUICE_LINEAGE_URL:-}");
-        if (transport == LineageSpec.Transport.HTTP && !validHttpUrl(url)) {
-            where.problem(prefix + "url", url, "the http transport needs an http(s)://host[:port] base URL"
-                    + " (events go to POST {url}/api/v1/lineage; SLUICE_LINEAGE_URL)");
-        }
-        int queue = l.map(x -> x.integer("queue", 10_000, 1).orElse(10_000)).orElse(10_000);
-        return new LineageSpec(transport, value.apply("file", "${SLUICE_HOME}/lineage/events.ndjson"), url.isEmpty() ? null : url,
-                value.apply("api_key", "${SLUICE_LINEAGE_API_KEY:-}"), value.apply("namespace", "${SLUICE_LINEAGE_NAMESPACE:-sluice}"), queue,
-                value.apply("kafka_bootstrap", "${SLUICE_KAFKA_BOOTSTRAP:-localhost:9092}"), value.apply("topic", "${SLUICE_LINEAGE_TOPIC:-openlineage}"));
-    }
-
-    private static boolean validHttpUrl(String url) {
-        try {
-            java.net.URI u = new java.net.URI(url);
-            return ("http".equals(u.getScheme()) || "https".equals(u.getScheme())) && u.getHost() != null && u.getPort() <= 65535;
-        } catch (java.net.URISyntaxException e) {
-            return false;
-        }
+                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, lineage, piiKeys, partitionKind, schedule, tier, datasets, alertWebhook, backfillWindow, execution, hotPath, RequirementsReader.read(c), hash));
     }
 
     private static Optional<WarehouseSpec> warehouse(YamlCursor c) {
