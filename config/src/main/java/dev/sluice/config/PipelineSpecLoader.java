@@ -1,36 +1,51 @@
 package dev.sluice.config;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.sluice.core.DatasetRef;
-import dev.sluice.core.Layer;
+import dev.sluice.core.PartitionKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Period;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Loads and validates {@code pipelines/<name>.yaml} and the contract files it names (paths
  * relative to the spec's folder). Every problem in the spec and its contracts is collected and
  * reported together ({@link SpecValidationException}); nothing is half-loaded. Thread-safe.
  *
- * <p>The spec keys are documented in README.md ("The pipeline spec").
+ * <p>This class reads the file, interpolates {@code ${…}} through {@link YamlCursor}, hands each
+ * section to its reader and judges what spans sections. Each reader documents its section's keys,
+ * defaults and errors: {@link PipelineSettingsReader} (pipeline, description, warehouse,
+ * partitioning, tier, ingest, versions, quality, backfill_window, alerts), {@link ScheduleReader},
+ * {@link DatasetPolicyReader}, {@link LineageReader}, {@link SourceReader} (with
+ * {@link CsvOptionsReader}, {@link PiiReader} and {@link ContractLoader}), {@link LayerReader}
+ * (with {@link QuarantineRuleReader} and {@link CheckReader}), {@link ExecutionReader},
+ * {@link HotPathReader} (with {@link WindowReader} and {@link ReconcileReader}) and
+ * {@link RequirementsReader}; {@code design_exemptions} is read by the design rules. README.md
+ * ("The pipeline spec") describes the whole spec.
  */
 public final class PipelineSpecLoader {
 
+    /** The spec's sections: any other top-level key is a problem. */
+    private static final Set<String> SECTIONS = Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "execution",
+            "hot_path", "versions", "pii", "quality", "lineage", "sources", "layers", "backfill_window", "schedule", "tier", "datasets",
+            "alerts", "requirements", "design_exemptions");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
-            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     private final EnvInterpolator env;
     private final boolean requireSecrets;
@@ -60,7 +75,12 @@ public final class PipelineSpecLoader {
     /**
      * Loads and validates a spec.
      *
-     * @throws SpecValidationException listing every problem, when there is at least one
+     * @param specFile the spec; its contract paths are relative to its folder
+     * @return the spec, every section and contract validated
+     * @throws SpecValidationException listing every problem (file, key path, value, reason) in the
+     *     order found, when there is at least one
+     * @throws UncheckedIOException when the valid spec or one of its contracts cannot be read again
+     *     for the spec's hash
      */
     public PipelineSpec load(Path specFile) {
         List<SpecProblem> problems = new ArrayList<>();
@@ -88,13 +108,21 @@ public final class PipelineSpecLoader {
         return c.get();
     }
 
-    /** Every problem of a spec; empty when it is valid. */
+    /**
+     * Every problem of a spec, in the order {@link #load} reports them; empty when it is valid.
+     *
+     * @throws UncheckedIOException as {@link #load} does
+     */
     public List<SpecProblem> validate(Path specFile) {
         List<SpecProblem> problems = new ArrayList<>();
         read(specFile, problems);
         return problems;
     }
 
+    /**
+     * Reads the spec, section by section in a fixed order (problems are reported in that order),
+     * adding every problem to {@code problems}; empty when the spec cannot be built.
+     */
     private Optional<PipelineSpec> read(Path specFile, List<SpecProblem> problems) {
         String fileName = specFile.toString();
         JsonNode root;
@@ -110,71 +138,25 @@ public final class PipelineSpecLoader {
             return Optional.empty();
         }
         YamlCursor c = new YamlCursor(fileName, "", root, problems, env);
-        c.allowOnly(Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "execution", "hot_path", "versions", "pii", "quality", "lineage", "sources", "layers",
-                "backfill_window", "schedule", "tier", "datasets", "alerts", "requirements", "design_exemptions"));
-        Optional<String> name = c.text("pipeline", true);
-        name.filter(n -> !ContractLoader.IDENTIFIER.matcher(n).matches())
-                .ifPresent(n -> c.problem("pipeline", n, "a pipeline name is " + ContractLoader.IDENTIFIER_RULE));
-        String description = c.text("description", false).orElse("");
-        Optional<WarehouseSpec> warehouse = warehouse(c);
-        dev.sluice.core.PartitionKind partitionKind = c.map("partitioning", false).map(p -> {
-            p.allowOnly(Set.of("kind"));
-            return p.text("kind", true).map(k -> dev.sluice.core.PartitionKind.of(k).orElseGet(() -> {
-                p.problem("kind", k, "a partitioning kind is daily, hourly, monthly or per_fire");
-                return dev.sluice.core.PartitionKind.DAILY;
-            })).orElse(dev.sluice.core.PartitionKind.DAILY);
-        }).orElse(dev.sluice.core.PartitionKind.DAILY);
+        c.allowOnly(SECTIONS);
+        Optional<String> name = PipelineSettingsReader.name(c);
+        String description = PipelineSettingsReader.description(c);
+        Optional<WarehouseSpec> warehouse = PipelineSettingsReader.warehouse(c);
+        PartitionKind partitionKind = PipelineSettingsReader.partitionKind(c);
         ScheduleSpec schedule = ScheduleReader.read(c, partitionKind);
-        int tier = c.integer("tier", 0, 1).orElse(0);
-        if (tier > 3) {
-            c.problem("tier", Integer.toString(tier), "an availability tier is 1 (99.9 %), 2 (99.5 %) or 3 (99.0 %)");
-        }
-        var ingest = c.map("ingest", false);
-        ingest.ifPresent(i -> i.allowOnly(Set.of("batch_rows", "max_line_bytes")));
-        int batchRows = ingest.map(i -> i.integer("batch_rows", 10_000, 1).orElse(10_000)).orElse(10_000);
-        int maxLineBytes = ingest.map(i -> i.integer("max_line_bytes", 1 << 20, 1).orElse(1 << 20)).orElse(1 << 20);
-
-        int keepVersions = c.map("versions", false).map(v -> {
-            v.allowOnly(Set.of("keep"));
-            return v.integer("keep", 3, 1).orElse(3);
-        }).orElse(3);
-        String sparkMaster = c.map("quality", false).map(q -> {
-            q.allowOnly(Set.of("spark_master"));
-            return q.text("spark_master", false).orElse(null);
-        }).orElseGet(() -> env.interpolate("${SLUICE_SPARK_MASTER:-local[*]}").value());
-        java.time.Period backfillWindow = c.text("backfill_window", false).map(w -> {
-            try {
-                java.time.Period period = java.time.Period.parse(w);
-                if (period.isNegative() || period.isZero()) {
-                    c.problem("backfill_window", w, "a backfill window is a positive ISO-8601 period, e.g. P400D");
-                }
-                return period;
-            } catch (java.time.format.DateTimeParseException e) {
-                c.problem("backfill_window", w, "not an ISO-8601 period (PnYnMnD, e.g. P400D or P1Y)");
-                return null;
-            }
-        }).orElse(null);
-        java.util.Map<dev.sluice.core.DatasetRef, DatasetPolicy> datasets = DatasetPolicyReader.read(c);
-        String alertWebhook = c.map("alerts", false).flatMap(a -> {
-            a.allowOnly(Set.of("webhook"));
-            return a.text("webhook", false).filter(u -> !u.isBlank());
-        }).orElse(null);
-        if (alertWebhook != null && !alertWebhook.startsWith("http://") && !alertWebhook.startsWith("https://")) {
-            c.problem("alerts.webhook", "****", "an alert webhook is an http:// or https:// URL");
-        }
+        int tier = PipelineSettingsReader.tier(c);
+        PipelineSettingsReader.Ingest ingest = PipelineSettingsReader.ingest(c);
+        int keepVersions = PipelineSettingsReader.keepVersions(c);
+        String sparkMaster = PipelineSettingsReader.sparkMaster(c, env);
+        Period backfillWindow = PipelineSettingsReader.backfillWindow(c);
+        Map<DatasetRef, DatasetPolicy> datasets = DatasetPolicyReader.read(c);
+        String alertWebhook = PipelineSettingsReader.alertWebhook(c);
         LineageSpec lineage = LineageReader.read(c, env);
         SourceReader sourceReader = new SourceReader(env, specFile.toAbsolutePath().getParent());
         Map<String, SourceSpec> sources = sourceReader.read(c);
         Set<String> declaredSources = SourceReader.declaredNames(c);
         List<TableSpec> tables = new LayerReader(c, sources, declaredSources, partitionKind).tables();
-        if (schedule != null) {
-            for (dev.sluice.core.DatasetRef d : schedule.after()) {
-                if (tables.stream().anyMatch(t -> t.table().equals(d))) {
-                    c.problem("schedule.after", d.qualifiedName(), "a table of this pipeline: each run would publish it and start the"
-                            + " next run; name another pipeline's dataset");
-                }
-            }
-        }
+        checkTriggersAreNotOwnTables(c, schedule, tables);
         ExecutionSpec execution = ExecutionReader.read(c, tables);
         HotPathSpec hotPath = HotPathReader.read(c, name.orElse("pipeline"), sources, declaredSources, tables, partitionKind);
         PiiKeys piiKeys = PiiReader.keys(c, sources.values().stream().anyMatch(s -> s.pii().containsValue(PiiPolicy.HASH)), requireSecrets, env);
@@ -183,28 +165,34 @@ public final class PipelineSpecLoader {
             return Optional.empty();
         }
         String hash = hash(specFile, sourceReader.contractFiles());
-        return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), batchRows, maxLineBytes, keepVersions,
-                List.copyOf(sources.values()), tables, sparkMaster == null ? "local[*]" : sparkMaster, lineage, piiKeys, partitionKind, schedule, tier, datasets, alertWebhook, backfillWindow, execution, hotPath, RequirementsReader.read(c), hash));
+        // requirements are read only now: their problems are reported only when nothing else is wrong
+        return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), ingest.batchRows(), ingest.maxLineBytes(),
+                keepVersions, List.copyOf(sources.values()), tables, sparkMaster, lineage, piiKeys, partitionKind, schedule, tier, datasets,
+                alertWebhook, backfillWindow, execution, hotPath, RequirementsReader.read(c), hash));
     }
 
-    private static Optional<WarehouseSpec> warehouse(YamlCursor c) {
-        return c.map("warehouse", true).flatMap(w -> {
-            w.allowOnly(Set.of("url", "user", "password"));
-            Optional<String> url = w.text("url", true);
-            url.filter(u -> !u.startsWith("jdbc:h2:") && !u.startsWith("jdbc:postgresql:"))
-                    .ifPresent(u -> w.problem("url", u, "a JDBC URL starting jdbc:h2: or jdbc:postgresql:"));
-            Optional<String> user = w.text("user", false);
-            Optional<String> password = w.text("password", false);
-            return url.map(u -> new WarehouseSpec(u, user.orElse(""), password.orElse("")));
-        });
+    /**
+     * {@code schedule.after} names other pipelines' datasets: a table of this pipeline would start
+     * the next run with each run.
+     */
+    private static void checkTriggersAreNotOwnTables(YamlCursor c, @Nullable ScheduleSpec schedule, List<TableSpec> tables) {
+        if (schedule != null) {
+            for (DatasetRef d : schedule.after()) {
+                if (tables.stream().anyMatch(t -> t.table().equals(d))) {
+                    c.problem("schedule.after", d.qualifiedName(), "a table of this pipeline: each run would publish it and start the"
+                            + " next run; name another pipeline's dataset");
+                }
+            }
+        }
     }
 
+    /** SHA-256 (hex) over the spec file and each contract file (its name and bytes, in path order, once). */
     private static String hash(Path specFile, List<Path> contractFiles) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             sha.update(Files.readAllBytes(specFile));
             for (Path f : contractFiles.stream().distinct().sorted().toList()) {
-                sha.update(f.getFileName().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                sha.update(f.getFileName().toString().getBytes(StandardCharsets.UTF_8));
                 sha.update(Files.readAllBytes(f));
             }
             return HexFormat.of().formatHex(sha.digest());
