@@ -1,5 +1,7 @@
 package dev.sluice.config;
 
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -79,8 +81,8 @@ public enum ColumnType {
                     case "false" -> Boolean.FALSE;
                     default -> throw new IllegalArgumentException("not a boolean");
                 };
-                case DATE -> java.time.LocalDate.parse(literal);
-                case TIMESTAMP -> java.time.LocalDateTime.parse(literal);
+                case DATE -> LocalDate.parse(literal);
+                case TIMESTAMP -> LocalDateTime.parse(literal);
                 case DECIMAL -> ExactNumbers.parse(literal);
                 case STRING -> literal;
             });

@@ -1,5 +1,7 @@
 package dev.sluice.config;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -9,9 +11,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Loads a contract file ({@code contracts/<name>.v<N>.yaml}):
@@ -44,7 +49,7 @@ final class ContractLoader {
     /** The longest contract name ({@code sluice.schema_drift.contract} holds name and version). */
     static final int MAX_CONTRACT_NAME = 100;
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
-            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     private final EnvInterpolator env;
 
@@ -72,7 +77,7 @@ final class ContractLoader {
                 "a contract name has at most " + MAX_CONTRACT_NAME + " characters"));
         Optional<Integer> version = c.integer("version", 1, 1);
         version.ifPresent(v -> {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\.v(\\d+)\\.ya?ml$").matcher(file.getFileName().toString());
+            Matcher m = Pattern.compile("\\.v(\\d+)\\.ya?ml$").matcher(file.getFileName().toString());
             if (m.find() && Integer.parseInt(m.group(1)) != v) {
                 c.problem("version", Integer.toString(v), "the file name says version " + m.group(1));
             }
@@ -112,7 +117,7 @@ final class ContractLoader {
                 Optional<ColumnType> parsed = ColumnType.parse(ty).filter(p -> p != ColumnType.DECIMAL);
                 if (parsed.isEmpty() && ColumnType.parse(ty).isPresent()) {
                     col.problem("type", ty, "a decimal has a precision and scale: decimal(p,s), e.g. decimal(12,2)");
-                } else if (parsed.isEmpty() && !ty.strip().toLowerCase(java.util.Locale.ROOT).startsWith("decimal(")) {
+                } else if (parsed.isEmpty() && !ty.strip().toLowerCase(Locale.ROOT).startsWith("decimal(")) {
                     col.problem("type", ty, "unknown type; one of " + typeList());
                 }
                 return parsed;
@@ -163,8 +168,8 @@ final class ContractLoader {
      * The shape of a {@code decimal(p,s)} type text; empty for another type. A decimal spelling
      * with a bad precision or scale is a problem.
      */
-    static Optional<DecimalSpec> decimal(YamlCursor at, @org.jspecify.annotations.Nullable String key, String type) {
-        if (!type.strip().toLowerCase(java.util.Locale.ROOT).startsWith("decimal(")) {
+    static Optional<DecimalSpec> decimal(YamlCursor at, @Nullable String key, String type) {
+        if (!type.strip().toLowerCase(Locale.ROOT).startsWith("decimal(")) {
             return Optional.empty();
         }
         Optional<DecimalSpec> d = DecimalSpec.parse(type);
@@ -186,7 +191,7 @@ final class ContractLoader {
     }
 
     /** {@code min}, {@code max} and {@code allowed} of a column, each literal checked against the type. */
-    private static AllowedValues allowedValues(YamlCursor col, ColumnType type, @org.jspecify.annotations.Nullable DecimalSpec decimal) {
+    private static AllowedValues allowedValues(YamlCursor col, ColumnType type, @Nullable DecimalSpec decimal) {
         String min = bound(col, "min", type, decimal);
         String max = bound(col, "max", type, decimal);
         List<String> values = new ArrayList<>();
@@ -221,7 +226,7 @@ final class ContractLoader {
     }
 
     /** Why a decimal literal does not fit the column's decimal(p,s), or null (also for other types). */
-    private static @org.jspecify.annotations.Nullable String unfit(String literal, @org.jspecify.annotations.Nullable DecimalSpec decimal) {
+    private static @Nullable String unfit(String literal, @Nullable DecimalSpec decimal) {
         if (decimal == null) {
             return null;
         }
@@ -233,8 +238,8 @@ final class ContractLoader {
         }
     }
 
-    private static @org.jspecify.annotations.Nullable String bound(YamlCursor col, String key, ColumnType type,
-            @org.jspecify.annotations.Nullable DecimalSpec decimal) {
+    private static @Nullable String bound(YamlCursor col, String key, ColumnType type,
+            @Nullable DecimalSpec decimal) {
         Optional<String> text = col.text(key, false);
         if (text.isEmpty()) {
             return null;
@@ -269,7 +274,7 @@ final class ContractLoader {
 
     /** A YAML read error as a reason: where (line, column) and what, e.g. a duplicate key. */
     static String yamlError(IOException e) {
-        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j && j.getLocation() != null) {
+        if (e instanceof JsonProcessingException j && j.getLocation() != null) {
             return "not valid YAML at line " + j.getLocation().getLineNr() + ", column " + j.getLocation().getColumnNr()
                     + ": " + firstLine(new IOException(j.getOriginalMessage()));
         }

@@ -1,9 +1,11 @@
 package dev.sluice.config;
 
+import java.nio.charset.Charset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a source's {@code csv:} map into {@link CsvOptions}, reporting each bad key as a problem
@@ -18,7 +20,7 @@ final class CsvOptionsReader {
      * {@code sources[i].csv}: the dialect of a CSV source ({@link CsvOptions}); every key optional,
      * the map only for format csv. Each bad key is a problem.
      */
-    static CsvOptions read(YamlCursor s, @org.jspecify.annotations.Nullable SourceFormat format) {
+    static CsvOptions read(YamlCursor s, @Nullable SourceFormat format) {
         Optional<YamlCursor> m = s.map("csv", false);
         if (m.isEmpty()) {
             return CsvOptions.DEFAULT;
@@ -31,9 +33,9 @@ final class CsvOptionsReader {
         char delimiter = oneChar(c, "delimiter").orElse(CsvOptions.DEFAULT.delimiter());
         char quote = oneChar(c, "quote").orElse(CsvOptions.DEFAULT.quote());
         Character escape = oneChar(c, "escape").orElse(null);
-        java.nio.charset.Charset encoding = c.text("encoding", false).map(e -> {
+        Charset encoding = c.text("encoding", false).map(e -> {
             try {
-                return java.nio.charset.Charset.forName(e.strip());
+                return Charset.forName(e.strip());
             } catch (IllegalArgumentException unknown) {
                 c.problem("encoding", e, "not a character set this JVM knows; e.g. UTF-8, ISO-8859-1, windows-1252, UTF-16");
                 return null;

@@ -1,5 +1,6 @@
 package dev.sluice.config;
 
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -93,7 +94,7 @@ public enum Expectation {
 
     /** The GE name, e.g. {@code expect_column_values_to_be_unique}. */
     public String id() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /** Parses a name; empty when unknown. */

@@ -1,6 +1,9 @@
 package dev.sluice.config;
 
 import dev.sluice.core.DatasetRef;
+import java.time.Duration;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A pipeline's hot path ({@code hot_path:} in the spec): the Kafka topic it consumes, the event
@@ -26,12 +29,12 @@ import dev.sluice.core.DatasetRef;
  * @param reconcile how the live windows are reconciled with the batch mart, or null
  */
 public record HotPathSpec(String topic, String deadLetterTopic, String bootstrapServers, String groupId, String source,
-        String eventTime, DatasetRef sink, int maxPollRecords, java.time.Duration allowedLateness, java.util.List<WindowSpec> windows,
-        @org.jspecify.annotations.Nullable DatasetRef rulesFrom, java.util.List<QuarantineRule> rules,
-        @org.jspecify.annotations.Nullable ReconcileSpec reconcile) {
+        String eventTime, DatasetRef sink, int maxPollRecords, Duration allowedLateness, List<WindowSpec> windows,
+        @Nullable DatasetRef rulesFrom, List<QuarantineRule> rules,
+        @Nullable ReconcileSpec reconcile) {
 
     public HotPathSpec {
-        windows = java.util.List.copyOf(windows);
-        rules = java.util.List.copyOf(rules);
+        windows = List.copyOf(windows);
+        rules = List.copyOf(rules);
     }
 }

@@ -2,10 +2,15 @@ package dev.sluice.config;
 
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Layer;
+import dev.sluice.core.PartitionKind;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A validated pipeline spec: what {@code pipelines/<name>.yaml} declares, after env interpolation.
@@ -40,13 +45,13 @@ import java.util.stream.Stream;
 public record PipelineSpec(Path file, String name, String description, WarehouseSpec warehouse, int batchRows,
         long maxLineBytes, int keepVersions,
         List<SourceSpec> sources, List<TableSpec> tables, String sparkMaster, LineageSpec lineage, PiiKeys piiKeys,
-        dev.sluice.core.PartitionKind partitionKind, @org.jspecify.annotations.Nullable ScheduleSpec schedule, int tier,
-        java.util.Map<DatasetRef, DatasetPolicy> datasets, @org.jspecify.annotations.Nullable String alertWebhook,
-        java.time.@org.jspecify.annotations.Nullable Period backfillWindow, ExecutionSpec execution,
-        @org.jspecify.annotations.Nullable HotPathSpec hotPath, @org.jspecify.annotations.Nullable RequirementsSpec requirements, String hash) {
+        PartitionKind partitionKind, @Nullable ScheduleSpec schedule, int tier,
+        Map<DatasetRef, DatasetPolicy> datasets, @Nullable String alertWebhook,
+        java.time.@Nullable Period backfillWindow, ExecutionSpec execution,
+        @Nullable HotPathSpec hotPath, @Nullable RequirementsSpec requirements, String hash) {
 
     public PipelineSpec {
-        datasets = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(datasets));
+        datasets = Collections.unmodifiableMap(new LinkedHashMap<>(datasets));
         sources = List.copyOf(sources);
         tables = List.copyOf(tables);
     }

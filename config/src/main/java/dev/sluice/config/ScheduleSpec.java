@@ -1,7 +1,11 @@
 package dev.sluice.config;
 
+import dev.sluice.core.DatasetRef;
+import java.time.Duration;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * When a pipeline runs by itself ({@code schedule:} in the spec) and which partition a fire loads.
@@ -16,12 +20,12 @@ import java.util.Objects;
  *     and at least one published it after this pipeline last built it; empty for cron only
  * @param poll how often the scheduler looks for such publications ({@code poll}, default 30 s)
  */
-public record ScheduleSpec(java.lang.@org.jspecify.annotations.Nullable String cron, ZoneId zone, int lag,
-        java.util.List<dev.sluice.core.DatasetRef> after, java.time.Duration poll) {
+public record ScheduleSpec(java.lang.@Nullable String cron, ZoneId zone, int lag,
+        List<DatasetRef> after, Duration poll) {
     public ScheduleSpec {
         Objects.requireNonNull(zone, "zone");
         Objects.requireNonNull(poll, "poll");
-        after = java.util.List.copyOf(after);
+        after = List.copyOf(after);
         if (lag < 0) {
             throw new IllegalArgumentException("lag must not be negative");
         }
@@ -32,7 +36,7 @@ public record ScheduleSpec(java.lang.@org.jspecify.annotations.Nullable String c
 
     /** A cron-only schedule. */
     public ScheduleSpec(String cron, ZoneId zone, int lag) {
-        this(cron, zone, lag, java.util.List.of(), java.time.Duration.ofSeconds(30));
+        this(cron, zone, lag, List.of(), Duration.ofSeconds(30));
     }
 
     /** True when a cron expression fires it. */

@@ -1,5 +1,6 @@
 package dev.sluice.config;
 
+import dev.sluice.core.BoundedText;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -78,7 +79,7 @@ public record SchemaChange(Kind kind, String column, @Nullable ColumnType expect
                     + (expected == null ? "?" : expectedId()) + " in the contract"
                     + (kind == Kind.NARROWED ? "; each value must fit" : "") + ")";
         };
-        return kind + " column '" + dev.sluice.core.BoundedText.cut(column, MAX_NAME_CHARS) + "'" + types + ": " + outcome;
+        return kind + " column '" + BoundedText.cut(column, MAX_NAME_CHARS) + "'" + types + ": " + outcome;
     }
 
     /** Characters of a column name a description shows. */

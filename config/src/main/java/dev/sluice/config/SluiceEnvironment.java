@@ -1,6 +1,7 @@
 package dev.sluice.config;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -44,7 +45,7 @@ public final class SluiceEnvironment implements Function<String, @Nullable Strin
 
     /** Every variable, with {@code SLUICE_HOME} resolved. */
     public Map<String, String> variables() {
-        Map<String, String> all = new java.util.HashMap<>(variables);
+        Map<String, String> all = new HashMap<>(variables);
         all.put(HOME_VARIABLE, home().toString());
         return Map.copyOf(all);
     }

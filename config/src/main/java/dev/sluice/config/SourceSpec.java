@@ -3,6 +3,7 @@ package dev.sluice.config;
 import dev.sluice.core.Partition;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -34,7 +35,7 @@ public record SourceSpec(String name, SourceFormat format, String pathTemplate, 
 
     public SourceSpec {
         pii = Map.copyOf(pii);
-        java.util.Objects.requireNonNull(csv, "csv");
+        Objects.requireNonNull(csv, "csv");
     }
 
     /** A source with RFC 4180 CSV (or another format). */

@@ -1,5 +1,7 @@
 package dev.sluice.config;
 
+import dev.sluice.core.BoundedText;
+
 /**
  * One thing wrong with a spec or contract file.
  *
@@ -15,8 +17,8 @@ public record SpecProblem(String file, String keyPath, String value, String reas
     public static final int MAX_VALUE_CHARS = 200;
 
     public SpecProblem {
-        value = dev.sluice.core.BoundedText.cut(value, MAX_VALUE_CHARS);
-        keyPath = dev.sluice.core.BoundedText.cut(keyPath, MAX_VALUE_CHARS);
+        value = BoundedText.cut(value, MAX_VALUE_CHARS);
+        keyPath = BoundedText.cut(keyPath, MAX_VALUE_CHARS);
     }
 
     /** {@code file: keyPath = value: reason}, one line; {@code file: reason} for the file as a whole. */

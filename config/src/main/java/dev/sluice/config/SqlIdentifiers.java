@@ -1,5 +1,6 @@
 package dev.sluice.config;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -13,7 +14,7 @@ import java.util.Set;
  */
 public final class SqlIdentifiers {
 
-    private static final Set<String> RESERVED = Set.copyOf(java.util.List.of(
+    private static final Set<String> RESERVED = Set.copyOf(List.of(
             // H2 2.x
             "all", "and", "any", "array", "as", "asymmetric", "authorization", "between", "both", "case", "cast",
             "check", "constraint", "cross", "current_catalog", "current_date", "current_path", "current_role",

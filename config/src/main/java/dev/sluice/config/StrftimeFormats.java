@@ -1,8 +1,10 @@
 package dev.sluice.config;
 
+import java.time.chrono.IsoChronology;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.ResolverStyle;
+import java.time.format.TextStyle;
 import java.time.temporal.ChronoField;
 import java.util.Locale;
 
@@ -47,12 +49,12 @@ public final class StrftimeFormats {
                 case 'a' -> b.appendPattern("EEE");
                 case 'A' -> b.appendPattern("EEEE");
                 case 'z' -> b.appendOffset("+HHMM", "+0000");
-                case 'Z' -> b.appendZoneText(java.time.format.TextStyle.SHORT);
+                case 'Z' -> b.appendZoneText(TextStyle.SHORT);
                 case '%' -> b.appendLiteral('%');
                 default -> throw new IllegalArgumentException("strftime directive %" + d + " is not supported");
             }
         }
         return b.toFormatter(Locale.ROOT).withResolverStyle(ResolverStyle.STRICT)
-                .withChronology(java.time.chrono.IsoChronology.INSTANCE);
+                .withChronology(IsoChronology.INSTANCE);
     }
 }

@@ -4,7 +4,10 @@ import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
 import dev.sluice.core.PartitionKind;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -90,11 +93,11 @@ public record TableSpec(Layer layer, DatasetRef table, @Nullable String source, 
         if (rollup == null || run.kind().filter(k -> k == rollup).isPresent()) {
             return run;
         }
-        java.time.LocalDateTime start = run.nominalStart();
+        LocalDateTime start = run.nominalStart();
         if (start == null) {
             throw new IllegalArgumentException("partition " + run + " has no time to roll up into a " + rollup.id() + " partition");
         }
-        return rollup.containing(start.atZone(java.time.ZoneOffset.UTC));
+        return rollup.containing(start.atZone(ZoneOffset.UTC));
     }
 
     /**
@@ -102,10 +105,10 @@ public record TableSpec(Layer layer, DatasetRef table, @Nullable String source, 
      * {@code out} (UTC): e.g. {@code 2001-02-01} and {@code 2001-02-28} for month {@code 2001-02}.
      */
     public static Partition[] inputRange(Partition out, PartitionKind inputKind) {
-        java.time.LocalDateTime start = java.util.Objects.requireNonNull(out.nominalStart(), "a rollup partition has a start");
-        java.time.LocalDateTime end = java.util.Objects.requireNonNull(out.nominalEnd(), "a rollup partition has an end");
-        return new Partition[] {inputKind.containing(start.atZone(java.time.ZoneOffset.UTC)),
-                inputKind.containing(end.minusNanos(1).atZone(java.time.ZoneOffset.UTC))};
+        LocalDateTime start = Objects.requireNonNull(out.nominalStart(), "a rollup partition has a start");
+        LocalDateTime end = Objects.requireNonNull(out.nominalEnd(), "a rollup partition has an end");
+        return new Partition[] {inputKind.containing(start.atZone(ZoneOffset.UTC)),
+                inputKind.containing(end.minusNanos(1).atZone(ZoneOffset.UTC))};
     }
 
     /** The input table of a Silver/Gold table. */

@@ -2,6 +2,8 @@ package dev.sluice.config;
 
 import dev.sluice.core.DatasetRef;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -34,7 +36,7 @@ public record WindowSpec(DatasetRef table, Kind kind, @Nullable Duration size, @
 
     public WindowSpec {
         groupBy = List.copyOf(groupBy);
-        measures = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(measures));
+        measures = Collections.unmodifiableMap(new LinkedHashMap<>(measures));
     }
 
     /** The kinds of window. */

@@ -1,6 +1,7 @@
 package dev.sluice.config.design;
 
 import dev.sluice.config.Severity;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One broken design rule of a pipeline spec.
@@ -15,7 +16,7 @@ import dev.sluice.config.Severity;
  *     an exempted finding is printed, never blocks
  */
 public record DesignFinding(String ruleId, Severity severity, String file, String keyPath, String message,
-        @org.jspecify.annotations.Nullable String exemption) {
+        @Nullable String exemption) {
 
     /** A finding without exemption. */
     public DesignFinding(String ruleId, Severity severity, String file, String keyPath, String message) {

@@ -2,6 +2,7 @@ package dev.sluice.config.design;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.DatasetPolicy;
@@ -16,9 +17,12 @@ import java.time.Period;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -71,7 +75,7 @@ public final class DesignRules {
     }
 
     /** The rule ids, for {@code design_exemptions}. */
-    public static final java.util.Set<String> RULES = java.util.Set.of("idempotency.partition", "idempotency.write_mode",
+    public static final Set<String> RULES = Set.of("idempotency.partition", "idempotency.write_mode",
             "idempotency.bronze_append", "gates.source", "gates.transform", "gates.sink", "raw.retention", "pii.policy",
             "hardcoded.secret", "hardcoded.host", "hardcoded.path", "ownership.owner", "reliability.tier", "reliability.freshness");
 
@@ -81,13 +85,13 @@ public final class DesignRules {
      * error ({@code design.exemption}).
      */
     private static List<DesignFinding> exempt(JsonNode raw, String file, List<DesignFinding> findings) {
-        java.util.Map<String, String> reasons = new java.util.LinkedHashMap<>();
+        Map<String, String> reasons = new LinkedHashMap<>();
         List<DesignFinding> out = new ArrayList<>();
         JsonNode list = raw.path("design_exemptions");
         if (!list.isMissingNode() && !list.isNull() && !list.isArray()) {
             out.add(error("design.exemption", file, "design_exemptions", "a list of {rule, reason} entries, e.g."
                     + " [{rule: gates.sink, reason: \"…\"}]"));
-            list = com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+            list = MissingNode.getInstance();
         }
         for (int i = 0; i < list.size(); i++) {
             JsonNode entry = list.get(i);
@@ -113,7 +117,7 @@ public final class DesignRules {
                 out.add(error("design.exemption", file, "design_exemptions[" + i + "].rule", rule + " is exempted twice"));
             } else if (!RULES.contains(rule)) {
                 out.add(error("design.exemption", file, "design_exemptions[" + i + "].rule", "'" + rule + "' is not a design rule; one of "
-                        + new java.util.TreeSet<>(RULES)));
+                        + new TreeSet<>(RULES)));
             } else if (reason.isEmpty()) {
                 out.add(error("design.exemption", file, "design_exemptions[" + i + "].reason", "an exemption from " + rule
                         + " says why (reason), for the reviewer"));

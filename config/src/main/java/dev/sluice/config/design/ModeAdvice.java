@@ -2,6 +2,7 @@ package dev.sluice.config.design;
 
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.RequirementsSpec;
+import dev.sluice.core.PartitionKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -142,7 +143,7 @@ public record ModeAdvice(Mode mode, List<String> reasons, List<String> disagreem
                 if (hot) {
                     out.add("a hot_path is declared though batch meets the latency: it is cost without benefit");
                 }
-                if (spec.partitionKind() != dev.sluice.core.PartitionKind.HOURLY && spec.partitionKind() != dev.sluice.core.PartitionKind.PER_FIRE) {
+                if (spec.partitionKind() != PartitionKind.HOURLY && spec.partitionKind() != PartitionKind.PER_FIRE) {
                     out.add("partitioning is " + spec.partitionKind().id() + ": hourly or per_fire partitions meet a latency under an hour");
                 }
             }
