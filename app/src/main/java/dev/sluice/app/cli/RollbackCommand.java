@@ -8,6 +8,7 @@ import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
 import dev.sluice.core.SluiceException;
 import dev.sluice.warehouse.Warehouse;
+import dev.sluice.warehouse.meta.RollbackLogTable;
 import java.util.concurrent.Callable;
 import org.springframework.transaction.support.TransactionTemplate;
 import picocli.CommandLine.Command;
@@ -23,7 +24,7 @@ import picocli.CommandLine;
  * before the published one, is exit 2.
  */
 @Command(name = "rollback", mixinStandardHelpOptions = true,
-        description = "Publish a kept earlier version of a Silver/Gold partition again (recorded in " + PartitionVersions.ROLLBACK_LOG_NAME + ").")
+        description = "Publish a kept earlier version of a Silver/Gold partition again (recorded in " + RollbackLogTable.NAME + ").")
 final class RollbackCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;

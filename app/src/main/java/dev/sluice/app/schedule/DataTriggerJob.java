@@ -5,11 +5,11 @@ import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunRepository;
 import dev.sluice.batch.job.RunStatus;
 import dev.sluice.batch.job.RunSummary;
-import dev.sluice.batch.refine.PartitionVersions;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
 import dev.sluice.core.SluiceException;
+import dev.sluice.warehouse.meta.PublishedPartitionTable;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +62,7 @@ public final class DataTriggerJob extends PipelineJob {
         List<String> datasets = spec.schedule().after().stream().map(DatasetRef::qualifiedName).toList();
         // partition key → newest publication, for the keys every listed dataset has published
         Map<String, OffsetDateTime> ready = new TreeMap<>();
-        dsl.select(KEY, DSL.max(AT)).from(PartitionVersions.PUBLISHED).where(DATASET.in(datasets))
+        dsl.select(KEY, DSL.max(AT)).from(PublishedPartitionTable.TABLE).where(DATASET.in(datasets))
                 .groupBy(KEY).having(DSL.countDistinct(DATASET).eq(datasets.size()))
                 .forEach(r -> ready.put(r.value1(), r.value2()));
         Map<String, RunRepository.Latest> latest = new RunRepository(dsl).latestByPartition(pipeline);

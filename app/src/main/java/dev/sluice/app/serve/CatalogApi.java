@@ -5,13 +5,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.batch.backfill.BackfillRepository;
 import dev.sluice.batch.gate.QualityResultRepository;
 import dev.sluice.batch.job.RunRepository;
-import dev.sluice.batch.refine.PartitionVersions;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.operations.freshness.DatasetFreshness;
 import dev.sluice.operations.freshness.FreshnessMonitor;
+import dev.sluice.warehouse.meta.PublishedPartitionTable;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -68,7 +68,7 @@ public final class CatalogApi {
 
     /** A dataset's page, or empty when nothing recorded reads or writes it. */
     public Optional<Map<String, Object>> dataset(String name) {
-        boolean published = dsl.fetchExists(DSL.selectOne().from(PartitionVersions.PUBLISHED).where(f("dataset").eq(name)));
+        boolean published = dsl.fetchExists(DSL.selectOne().from(PublishedPartitionTable.TABLE).where(f("dataset").eq(name)));
         if (!lineage.known(name) && !published) {
             return Optional.empty();
         }
@@ -78,7 +78,7 @@ public final class CatalogApi {
         out.put("upstream", edges(lineage.upstream(name, LEVELS)));
         out.put("downstream", edges(lineage.downstream(name, LEVELS)));
         List<Map<String, Object>> partitions = new ArrayList<>();
-        for (Record r : dsl.select(f("partition_key"), f("version"), f("run_id"), f("published_at")).from(PartitionVersions.PUBLISHED)
+        for (Record r : dsl.select(f("partition_key"), f("version"), f("run_id"), f("published_at")).from(PublishedPartitionTable.TABLE)
                 .where(f("dataset").eq(name)).orderBy(f("partition_key").desc()).limit(400).fetch()) {
             partitions.add(row("partition", r.get(0), "version", r.get(1), "run_id", r.get(2), "published_at", String.valueOf(r.get(3))));
         }

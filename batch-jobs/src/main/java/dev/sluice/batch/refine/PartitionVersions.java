@@ -5,6 +5,8 @@ import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import dev.sluice.core.SluiceException;
+import dev.sluice.warehouse.meta.PublishedPartitionTable;
+import dev.sluice.warehouse.meta.RollbackLogTable;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -22,13 +24,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PartitionVersions {
 
-    /** {@code sluice.published_partition}: the published version of each (dataset, partition), for read-only queries. */
-    public static final Table<?> PUBLISHED = DSL.table(DSL.name("sluice", "published_partition"));
-    /** {@code sluice.partition_version}: every written version of each (dataset, partition). */
-    public static final Table<?> VERSIONS = DSL.table(DSL.name("sluice", "partition_version"));
-    /** The rollback log's qualified name, {@code sluice.rollback_log}, for messages and help texts. */
-    public static final String ROLLBACK_LOG_NAME = "sluice.rollback_log";
-    private static final Table<?> LOG = DSL.table(DSL.name("sluice", "rollback_log"));
+    private static final Table<?> PUBLISHED = PublishedPartitionTable.TABLE;
+    private static final Table<?> LOG = RollbackLogTable.TABLE;
     private static final Field<String> DATASET = DSL.field(DSL.name("dataset"), String.class);
     private static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);
     private static final Field<Integer> VERSION = DSL.field(DSL.name("version"), Integer.class);

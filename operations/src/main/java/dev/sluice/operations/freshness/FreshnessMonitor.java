@@ -1,11 +1,11 @@
 package dev.sluice.operations.freshness;
 
-import dev.sluice.batch.refine.PartitionVersions;
 import dev.sluice.config.DatasetPolicy;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.operations.alert.Alert;
 import dev.sluice.operations.alert.AlertSink;
+import dev.sluice.warehouse.meta.PublishedPartitionTable;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,7 +53,7 @@ public final class FreshnessMonitor {
 
     private DatasetFreshness of(DatasetRef ref, DatasetPolicy policy, Instant now) {
         Record r = dsl.select(DSL.max(DSL.field(DSL.name("partition_key"))), DSL.max(DSL.field(DSL.name("published_at"))))
-                .from(PartitionVersions.PUBLISHED).where(DSL.field(DSL.name("dataset")).eq(ref.qualifiedName())).fetchOne();
+                .from(PublishedPartitionTable.TABLE).where(DSL.field(DSL.name("dataset")).eq(ref.qualifiedName())).fetchOne();
         if (r == null || r.get(1) == null) {
             return new DatasetFreshness(ref, policy, null, null, null, FreshnessState.NEVER);
         }

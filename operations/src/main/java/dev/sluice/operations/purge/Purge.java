@@ -2,7 +2,6 @@ package dev.sluice.operations.purge;
 
 import dev.sluice.batch.bronze.LandedFileRepository;
 import dev.sluice.batch.job.RunRepository;
-import dev.sluice.batch.refine.PartitionVersions;
 import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
@@ -11,6 +10,8 @@ import dev.sluice.core.Partition;
 import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.warehouse.meta.MissedPartitionTable;
+import dev.sluice.warehouse.meta.PartitionVersionTable;
+import dev.sluice.warehouse.meta.PublishedPartitionTable;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -58,8 +59,8 @@ public final class Purge {
     private final Warehouse warehouse;
     private final Clock clock;
 
-    private static final Table<?> VERSIONS = PartitionVersions.VERSIONS;
-    private static final Table<?> PUBLISHED = PartitionVersions.PUBLISHED;
+    private static final Table<?> VERSIONS = PartitionVersionTable.TABLE;
+    private static final Table<?> PUBLISHED = PublishedPartitionTable.TABLE;
     private static final Field<String> DATASET = DSL.field(DSL.name("dataset"), String.class);
     private static final Field<String> KEY = DSL.field(DSL.name("partition_key"), String.class);
     private static final Field<Integer> VERSION = DSL.field(DSL.name("version"), Integer.class);
