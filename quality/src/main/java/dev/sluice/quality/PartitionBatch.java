@@ -7,50 +7,108 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Many partitions of one dataset that a gate judges in one pass (a backfill): the table they live
- * in, the columns judged, and per partition the SQL condition selecting exactly its rows. Each
- * member is read by its own query ({@code SELECT columns FROM from WHERE condition}), so the
- * database can use its partition index for each.
- *
- * @param jdbcUrl the warehouse JDBC URL ({@code jdbc:h2:} or {@code jdbc:postgresql:})
- * @param user the database user
- * @param password the password; never logged, {@link #toString()} hides it
- * @param from the FROM clause, a table with the alias the conditions use (e.g. {@code bronze.flights_raw b})
- * @param columns the columns judged, in order (as the single-partition query returns them)
- * @param partitionColumn the column among {@code columns} holding each row's partition key (e.g. {@code _partition})
- * @param rowIdColumn a column identifying rows for {@link CheckResult#unexpectedRowIds()}, or null
- * @param members the partitions judged; no partition twice
+ * Many partitions of one dataset that a gate judges in one pass (a backfill wave): where they live,
+ * the columns judged, and per partition the condition selecting exactly its rows. Each layer engine
+ * hands its gates its own kind:
+ * <ul>
+ *   <li>{@link JdbcQueries}, the warehouse engine's: one JDBC query per member
+ *       ({@code SELECT columns FROM from WHERE condition}), so the database can use its partition
+ *       index for each;</li>
+ *   <li>{@link TableSnapshot}, room for the lakehouse engine's: a table of the JVM's Spark catalog
+ *       at one snapshot, each member a filter over it. No gate reads it yet: the Deequ gate refuses
+ *       it ({@link dev.sluice.core.SluiceException}).</li>
+ * </ul>
+ * Immutable values; thread-safe.
  */
-public record PartitionBatch(String jdbcUrl, String user, String password, String from, List<String> columns,
-        String partitionColumn, @Nullable String rowIdColumn, List<Member> members) {
+public sealed interface PartitionBatch permits PartitionBatch.JdbcQueries, PartitionBatch.TableSnapshot {
+
+    /** The columns judged, in order (as the single-partition read returns them). */
+    List<String> columns();
+
+    /** The column among {@link #columns()} holding each row's partition key (e.g. {@code _partition}). */
+    String partitionColumn();
+
+    /** A column identifying rows for {@link CheckResult#unexpectedRowIds()}, or null. */
+    @Nullable String rowIdColumn();
+
+    /** The partitions judged; no partition twice. */
+    List<Member> members();
 
     /**
      * One partition of the batch.
      *
      * @param partition the partition
-     * @param condition the SQL condition over {@code from} selecting exactly its rows
+     * @param condition the SQL condition selecting exactly its rows (over {@link JdbcQueries#from()},
+     *     or a Spark SQL condition over {@link TableSnapshot#table()})
      * @param nominalEnd the end of its nominal interval, UTC, for freshness; null for a snapshot
      */
-    public record Member(Partition partition, String condition, @Nullable LocalDateTime nominalEnd) {
+    record Member(Partition partition, String condition, @Nullable LocalDateTime nominalEnd) {
         public Member {
             Objects.requireNonNull(partition, "partition");
             Objects.requireNonNull(condition, "condition");
         }
     }
 
-    public PartitionBatch {
-        Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-        Objects.requireNonNull(from, "from");
-        Objects.requireNonNull(partitionColumn, "partitionColumn");
-        columns = List.copyOf(columns);
-        members = List.copyOf(members);
-        if (members.stream().map(Member::partition).distinct().count() != members.size()) {
-            throw new IllegalArgumentException("a partition appears twice in the batch");
+    /**
+     * The members of a wave read over JDBC from the warehouse.
+     *
+     * @param jdbcUrl the warehouse JDBC URL ({@code jdbc:h2:} or {@code jdbc:postgresql:})
+     * @param user the database user
+     * @param password the password; never logged, {@link #toString()} hides it
+     * @param from the FROM clause, a table with the alias the conditions use (e.g. {@code bronze.flights_raw b})
+     * @param columns see {@link PartitionBatch#columns()}
+     * @param partitionColumn see {@link PartitionBatch#partitionColumn()}
+     * @param rowIdColumn see {@link PartitionBatch#rowIdColumn()}
+     * @param members see {@link PartitionBatch#members()}
+     * @throws IllegalArgumentException when a partition appears twice
+     */
+    record JdbcQueries(String jdbcUrl, String user, String password, String from, List<String> columns,
+            String partitionColumn, @Nullable String rowIdColumn, List<Member> members) implements PartitionBatch {
+
+        public JdbcQueries {
+            Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+            Objects.requireNonNull(from, "from");
+            Objects.requireNonNull(partitionColumn, "partitionColumn");
+            columns = List.copyOf(columns);
+            members = distinct(members);
+        }
+
+        @Override
+        public String toString() {
+            return "PartitionBatch[" + jdbcUrl + ", user=" + user + ", password=****, " + members.size() + " partition(s) of " + from + "]";
         }
     }
 
-    @Override
-    public String toString() {
-        return "PartitionBatch[" + jdbcUrl + ", user=" + user + ", password=****, " + members.size() + " partition(s) of " + from + "]";
+    /**
+     * The members of a wave in a table of the JVM's Spark catalog at one snapshot: what the
+     * lakehouse engine will hand its gates. Declared so that the gate's input is engine-neutral;
+     * no gate reads it yet.
+     *
+     * @param table the catalog identifier of the table (e.g. {@code sluice.silver.flights})
+     * @param snapshotId the snapshot to read, or null for the table's current one
+     * @param columns see {@link PartitionBatch#columns()}
+     * @param partitionColumn see {@link PartitionBatch#partitionColumn()}
+     * @param rowIdColumn see {@link PartitionBatch#rowIdColumn()}
+     * @param members see {@link PartitionBatch#members()}; each condition is Spark SQL over {@code table}
+     * @throws IllegalArgumentException when a partition appears twice
+     */
+    record TableSnapshot(String table, @Nullable Long snapshotId, List<String> columns, String partitionColumn,
+            @Nullable String rowIdColumn, List<Member> members) implements PartitionBatch {
+
+        public TableSnapshot {
+            Objects.requireNonNull(table, "table");
+            Objects.requireNonNull(partitionColumn, "partitionColumn");
+            columns = List.copyOf(columns);
+            members = distinct(members);
+        }
+    }
+
+    /** {@code members} as an immutable list, refused when a partition appears twice. */
+    private static List<Member> distinct(List<Member> members) {
+        List<Member> copy = List.copyOf(members);
+        if (copy.stream().map(Member::partition).distinct().count() != copy.size()) {
+            throw new IllegalArgumentException("a partition appears twice in the batch");
+        }
+        return copy;
     }
 }

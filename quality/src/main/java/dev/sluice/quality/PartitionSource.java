@@ -5,28 +5,73 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where a gate reads the partition it judges: a JDBC query over the warehouse that selects exactly
- * that partition (e.g. {@code SELECT * FROM silver.flights WHERE _partition = '2001-02-22'}).
- *
- * @param jdbcUrl the warehouse JDBC URL ({@code jdbc:h2:} or {@code jdbc:postgresql:})
- * @param user the database user
- * @param password the password; never logged, {@link #toString()} hides it
- * @param query the SELECT of the partition's rows
- * @param rowIdColumn a column identifying rows for {@link CheckResult#unexpectedRowIds()} (e.g.
- *     {@code _source_pos}), or null
- * @param nominalEnd the end of the partition's nominal interval, UTC (daily D: D+1 00:00), for
- *     freshness; null for a partition without time (a reference snapshot)
+ * Where a gate reads the one partition it judges. Each layer engine hands its gates its own kind:
+ * <ul>
+ *   <li>{@link JdbcQuery}, the warehouse engine's: a SELECT over JDBC that returns exactly the
+ *       partition's rows;</li>
+ *   <li>{@link TableSnapshot}, room for the lakehouse engine's: a table of the JVM's Spark catalog
+ *       at one snapshot, filtered to the partition. No gate reads it yet: the Deequ gate refuses it
+ *       ({@link dev.sluice.core.SluiceException}).</li>
+ * </ul>
+ * Immutable values; thread-safe.
  */
-public record PartitionSource(String jdbcUrl, String user, String password, String query, @Nullable String rowIdColumn,
-        @Nullable LocalDateTime nominalEnd) {
+public sealed interface PartitionSource permits PartitionSource.JdbcQuery, PartitionSource.TableSnapshot {
 
-    public PartitionSource {
-        Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-        Objects.requireNonNull(query, "query");
+    /**
+     * A column identifying rows for {@link CheckResult#unexpectedRowIds()} (e.g. {@code _source_pos}),
+     * or null.
+     */
+    @Nullable String rowIdColumn();
+
+    /**
+     * The end of the partition's nominal interval, UTC (daily D: D+1 00:00), for freshness; null for
+     * a partition without time (a reference snapshot).
+     */
+    @Nullable LocalDateTime nominalEnd();
+
+    /**
+     * A JDBC query over the warehouse that selects exactly the partition (e.g.
+     * {@code SELECT * FROM silver.flights WHERE _partition = '2001-02-22'}).
+     *
+     * @param jdbcUrl the warehouse JDBC URL ({@code jdbc:h2:} or {@code jdbc:postgresql:})
+     * @param user the database user
+     * @param password the password; never logged, {@link #toString()} hides it
+     * @param query the SELECT of the partition's rows
+     * @param rowIdColumn see {@link PartitionSource#rowIdColumn()}
+     * @param nominalEnd see {@link PartitionSource#nominalEnd()}
+     */
+    record JdbcQuery(String jdbcUrl, String user, String password, String query, @Nullable String rowIdColumn,
+            @Nullable LocalDateTime nominalEnd) implements PartitionSource {
+
+        public JdbcQuery {
+            Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+            Objects.requireNonNull(query, "query");
+        }
+
+        @Override
+        public String toString() {
+            return "PartitionSource[" + jdbcUrl + ", user=" + user + ", password=****, query=" + query + "]";
+        }
     }
 
-    @Override
-    public String toString() {
-        return "PartitionSource[" + jdbcUrl + ", user=" + user + ", password=****, query=" + query + "]";
+    /**
+     * A table of the JVM's Spark catalog read at one snapshot, restricted to the partition: what
+     * the lakehouse engine (Apache Iceberg tables) will hand its gates. Declared so that the gate's
+     * input is engine-neutral; no gate reads it yet.
+     *
+     * @param table the catalog identifier of the table (e.g. {@code sluice.silver.flights})
+     * @param snapshotId the snapshot to read, or null for the table's current one
+     * @param partitionFilter a Spark SQL condition over the table's columns selecting exactly the
+     *     partition's rows (e.g. {@code _partition = '2001-02-22'})
+     * @param rowIdColumn see {@link PartitionSource#rowIdColumn()}
+     * @param nominalEnd see {@link PartitionSource#nominalEnd()}
+     */
+    record TableSnapshot(String table, @Nullable Long snapshotId, String partitionFilter, @Nullable String rowIdColumn,
+            @Nullable LocalDateTime nominalEnd) implements PartitionSource {
+
+        public TableSnapshot {
+            Objects.requireNonNull(table, "table");
+            Objects.requireNonNull(partitionFilter, "partitionFilter");
+        }
     }
 }

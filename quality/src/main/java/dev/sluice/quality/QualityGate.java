@@ -3,7 +3,10 @@ package dev.sluice.quality;
 import dev.sluice.config.CheckSpec;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
+import dev.sluice.core.SluiceException;
+import dev.sluice.quality.internal.deequ.DeequGate;
 import java.util.List;
+import java.util.SortedMap;
 
 /**
  * Evaluates a dataset partition's declared checks. A failed check is a value
@@ -17,7 +20,8 @@ public interface QualityGate {
      *
      * @throws InvalidCheckException when a check cannot be evaluated as declared (e.g. min above
      *     max, a column the data does not have for a map check)
-     * @throws dev.sluice.core.SluiceException when the partition cannot be read
+     * @throws SluiceException when the partition cannot be read, or {@code source} is of a kind
+     *     this gate does not read (the Deequ gate reads {@link PartitionSource.JdbcQuery} only)
      */
     GateResult evaluate(DatasetRef dataset, Partition partition, Boundary boundary, PartitionSource source,
             List<CheckSpec> checks, MetricHistory history);
@@ -31,9 +35,10 @@ public interface QualityGate {
      * @return each member's result, in partition order; a result's {@code elapsedMs} is its share
      *     of the batch's wall time
      * @throws InvalidCheckException when a check cannot be evaluated as declared
-     * @throws dev.sluice.core.SluiceException when the rows cannot be read
+     * @throws SluiceException when the rows cannot be read, or {@code batch} is of a kind this gate
+     *     does not read (the Deequ gate reads {@link PartitionBatch.JdbcQueries} only)
      */
-    java.util.SortedMap<Partition, GateResult> evaluateAll(DatasetRef dataset, Boundary boundary, PartitionBatch batch,
+    SortedMap<Partition, GateResult> evaluateAll(DatasetRef dataset, Boundary boundary, PartitionBatch batch,
             List<CheckSpec> checks, PartitionHistory history);
 
     /**
@@ -42,6 +47,6 @@ public interface QualityGate {
      * @param sparkMaster e.g. {@code local[*]}; the first gate of the JVM creates the session
      */
     static QualityGate deequ(String sparkMaster) {
-        return new dev.sluice.quality.internal.deequ.DeequGate(sparkMaster);
+        return new DeequGate(sparkMaster);
     }
 }

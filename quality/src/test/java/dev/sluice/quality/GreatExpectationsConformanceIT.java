@@ -291,7 +291,7 @@ class GreatExpectationsConformanceIT {
         static void judge(QualityGate gate, String url, String user, String password, String query, Expectation e, JsonNode test) {
             JsonNode out = test.path("out");
             CheckSpec spec = spec(e, test.path("in"));
-            PartitionSource source = new PartitionSource(url, user, password, query, "_row_id", null);
+            PartitionSource source = new PartitionSource.JdbcQuery(url, user, password, query, "_row_id", null);
             if (out.has("traceback_substring")) {
                 boolean threw = false;
                 try {

@@ -75,7 +75,7 @@ class GroupedEvaluationIT {
         SortedMap<Partition, GateResult> alone = new TreeMap<>();
         TreeMap<Partition, Double> stored = new TreeMap<>();
         for (Partition p : days) {
-            PartitionSource source = new PartitionSource(url, "sa", "", columns + " WHERE _partition = '" + p.key() + "'", "id",
+            PartitionSource source = new PartitionSource.JdbcQuery(url, "sa", "", columns + " WHERE _partition = '" + p.key() + "'", "id",
                     p.date().plusDays(1).atStartOfDay());
             GateResult r = gate.evaluate(ds, p, Boundary.SOURCE, source, CHECKS, id -> new ArrayList<>(stored.headMap(p).values()));
             alone.put(p, r);
@@ -89,7 +89,7 @@ class GroupedEvaluationIT {
         TreeMap<Partition, Double> before = new TreeMap<>(Map.of(days.get(0), stored.get(days.get(0)), days.get(2), 999.0));
         List<PartitionBatch.Member> members = days.subList(1, 6).stream()
                 .map(p -> new PartitionBatch.Member(p, "v._partition = '" + p.key() + "'", p.date().plusDays(1).atStartOfDay())).toList();
-        PartitionBatch batch = new PartitionBatch(url, "sa", "", "v", List.of("_partition", "id", "code", "n", "ts"),
+        PartitionBatch batch = new PartitionBatch.JdbcQueries(url, "sa", "", "v", List.of("_partition", "id", "code", "n", "ts"),
                 "_partition", "id", members);
         SortedMap<Partition, GateResult> together = gate.evaluateAll(ds, Boundary.SOURCE, batch, CHECKS,
                 (id, p) -> new TreeMap<>(before.headMap(p)));

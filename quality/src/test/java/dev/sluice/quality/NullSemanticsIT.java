@@ -25,7 +25,7 @@ class NullSemanticsIT {
     private final QualityGate gate = QualityGate.deequ("local[2]");
 
     private CheckResult check(String url, String query, CheckSpec spec) {
-        PartitionSource source = new PartitionSource(url, "sa", "", query, "id", null);
+        PartitionSource source = new PartitionSource.JdbcQuery(url, "sa", "", query, "id", null);
         return gate.evaluate(DatasetRef.parse("t.v"), Partition.NONE, Boundary.TRANSFORM, source, List.of(spec), MetricHistory.NONE)
                 .checks().get(0);
     }

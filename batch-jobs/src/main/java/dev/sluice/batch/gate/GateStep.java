@@ -87,7 +87,7 @@ public final class GateStep implements GateEvaluator {
             return new GateResult(table.table(), r.judged(), boundary(), List.of(), 0);
         }
         QualityResultRepository results = new QualityResultRepository(warehouse.dsl());
-        PartitionSource source = new PartitionSource(warehouse.jdbcUrl(), warehouse.spec().user(), warehouse.spec().password(),
+        PartitionSource source = new PartitionSource.JdbcQuery(warehouse.jdbcUrl(), warehouse.spec().user(), warehouse.spec().password(),
                 query(warehouse.dsl(), r), rowIdColumn(), nominalEnd(r.judged()));
         return gate.evaluate(table.table(), r.judged(), boundary(), source, table.checks(),
                 checkId -> results.acceptedHistory(table.table(), checkId, r.judged()));
@@ -119,7 +119,7 @@ public final class GateStep implements GateEvaluator {
             read.add(DSL.field(DSL.name("b", "_version")));
         }
         String from = "(" + dsl.renderInlined(dsl.select(read).from(from(requests.get(0)))) + ") b";
-        PartitionBatch batch = new PartitionBatch(warehouse.jdbcUrl(), warehouse.spec().user(), warehouse.spec().password(),
+        PartitionBatch batch = new PartitionBatch.JdbcQueries(warehouse.jdbcUrl(), warehouse.spec().user(), warehouse.spec().password(),
                 from, columns().stream().map(Field::getName).toList(), "_partition", rowIdColumn(),
                 requests.stream().map(r -> new PartitionBatch.Member(r.judged(), dsl.renderInlined(condition(r)), nominalEnd(r.judged())))
                         .toList());

@@ -3,7 +3,10 @@ package dev.sluice.quality.internal.deequ;
 import com.amazon.deequ.VerificationResult;
 import com.amazon.deequ.VerificationRunBuilder;
 import com.amazon.deequ.VerificationSuite;
+import com.amazon.deequ.analyzers.Analyzer;
+import com.amazon.deequ.checks.Check;
 import com.amazon.deequ.constraints.ConstraintResult;
+import com.amazon.deequ.metrics.Metric;
 import dev.sluice.config.CheckSpec;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
@@ -12,6 +15,8 @@ import dev.sluice.quality.Boundary;
 import dev.sluice.quality.CheckResult;
 import dev.sluice.quality.GateResult;
 import dev.sluice.quality.MetricHistory;
+import dev.sluice.quality.PartitionBatch;
+import dev.sluice.quality.PartitionHistory;
 import dev.sluice.quality.PartitionSource;
 import dev.sluice.quality.QualityGate;
 import java.util.ArrayList;
@@ -19,13 +24,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
+import scala.collection.JavaConverters;
 
 /**
- * The {@link QualityGate} on Deequ: reads the partition over JDBC into Spark, runs all Deequ-backed checks in one {@code VerificationSuite} (scan-shareable
+ * The {@link QualityGate} on Deequ: reads the partition over JDBC into Spark ({@link PartitionSource.JdbcQuery},
+ * {@link PartitionBatch.JdbcQueries}; a table snapshot is refused), runs all Deequ-backed checks in one {@code VerificationSuite} (scan-shareable
  * analyzers share one pass), judges schema, freshness and anomaly checks, and collects up to
  * {@value CheckResult#SAMPLE} unexpected values per failing map check.
  *
@@ -50,15 +58,16 @@ public final class DeequGate implements QualityGate {
     public GateResult evaluate(DatasetRef dataset, Partition partition, Boundary boundary, PartitionSource source,
             List<CheckSpec> checks, MetricHistory history) {
         long start = System.nanoTime();
+        PartitionSource.JdbcQuery query = jdbc(source);
         SparkSession spark = SparkSessions.get(master);
         // not cached: re-reading a partition over JDBC for the odd second pass (a uniqueness grouping,
         // a sample of unexpected values) measured cheaper than materialising a cache for every gate
-        Dataset<Row> df = read(spark, source);
+        Dataset<Row> df = read(spark, query);
         List<CheckPlan> plans = new ArrayList<>();
         for (CheckSpec c : checks) {
             plans.add(CheckPlan.of(c, df.schema()));
         }
-        Map<com.amazon.deequ.analyzers.Analyzer<?, com.amazon.deequ.metrics.Metric<?>>, String> countAnalyzers = Counts.analyzers(checks);
+        Map<Analyzer<?, Metric<?>>, String> countAnalyzers = Counts.analyzers(checks);
         Map<Object, Object> metrics = new LinkedHashMap<>();
         Map<CheckSpec, ConstraintResult> deequ = runDeequ(df, plans, countAnalyzers.keySet(), metrics);
         Counts counts = Counts.of(countAnalyzers, metrics);
@@ -72,12 +81,39 @@ public final class DeequGate implements QualityGate {
     }
 
     @Override
-    public java.util.SortedMap<Partition, GateResult> evaluateAll(DatasetRef dataset, Boundary boundary,
-            dev.sluice.quality.PartitionBatch batch, List<CheckSpec> checks, dev.sluice.quality.PartitionHistory history) {
-        return GroupedEvaluation.run(SparkSessions.get(master), dataset, boundary, batch, checks, history);
+    public SortedMap<Partition, GateResult> evaluateAll(DatasetRef dataset, Boundary boundary, PartitionBatch batch,
+            List<CheckSpec> checks, PartitionHistory history) {
+        PartitionBatch.JdbcQueries queries = jdbc(batch);
+        return GroupedEvaluation.run(SparkSessions.get(master), dataset, boundary, queries, checks, history);
     }
 
-    private static Dataset<Row> read(SparkSession spark, PartitionSource source) {
+    /**
+     * {@code source} as the JDBC query this gate reads.
+     *
+     * @throws SluiceException for a table snapshot (the lakehouse engine's source), before any Spark work
+     */
+    private static PartitionSource.JdbcQuery jdbc(PartitionSource source) {
+        if (source instanceof PartitionSource.JdbcQuery query) {
+            return query;
+        }
+        throw new SluiceException("the Deequ gate reads a partition over JDBC only; it cannot read " + source
+                + " (a table snapshot of the lakehouse engine, not supported yet)");
+    }
+
+    /**
+     * {@code batch} as the JDBC queries this gate reads.
+     *
+     * @throws SluiceException for a table snapshot (the lakehouse engine's batch), before any Spark work
+     */
+    private static PartitionBatch.JdbcQueries jdbc(PartitionBatch batch) {
+        if (batch instanceof PartitionBatch.JdbcQueries queries) {
+            return queries;
+        }
+        throw new SluiceException("the Deequ gate reads partitions over JDBC only; it cannot read " + batch
+                + " (a table snapshot of the lakehouse engine, not supported yet)");
+    }
+
+    private static Dataset<Row> read(SparkSession spark, PartitionSource.JdbcQuery source) {
         try {
             return spark.read().format("jdbc")
                     .option("url", source.jdbcUrl())
@@ -98,9 +134,9 @@ public final class DeequGate implements QualityGate {
      * one pass over the data); {@code metrics} receives the analyzers' metrics.
      */
     private static Map<CheckSpec, ConstraintResult> runDeequ(Dataset<Row> df, List<CheckPlan> plans,
-            Set<com.amazon.deequ.analyzers.Analyzer<?, com.amazon.deequ.metrics.Metric<?>>> analyzers, Map<Object, Object> metrics) {
+            Set<Analyzer<?, Metric<?>>> analyzers, Map<Object, Object> metrics) {
         VerificationRunBuilder run = new VerificationSuite().onData(df).addRequiredAnalyzers(Scala.seq(new ArrayList<>(analyzers)));
-        Map<com.amazon.deequ.checks.Check, CheckSpec> bySpec = new LinkedHashMap<>();
+        Map<Check, CheckSpec> bySpec = new LinkedHashMap<>();
         for (CheckPlan p : plans) {
             if (p.deequ() != null) {
                 run = run.addCheck(p.deequ());
@@ -109,7 +145,7 @@ public final class DeequGate implements QualityGate {
         }
         Map<CheckSpec, ConstraintResult> out = new LinkedHashMap<>();
         VerificationResult result = run.run();
-        scala.collection.JavaConverters.mapAsJavaMapConverter(result.metrics()).asJava().forEach((a, m) ->
+        JavaConverters.mapAsJavaMapConverter(result.metrics()).asJava().forEach((a, m) ->
                 metrics.put(a, m.value().isSuccess() ? m.value().get() : null));
         bySpec.forEach((check, spec) -> {
             var r = result.checkResults().get(check).get();

@@ -3,6 +3,7 @@ package dev.sluice.quality.internal.deequ;
 import com.amazon.deequ.analyzers.Analyzer;
 import com.amazon.deequ.analyzers.ScanShareableAnalyzer;
 import com.amazon.deequ.analyzers.ScanShareableFrequencyBasedAnalyzer;
+import com.amazon.deequ.analyzers.Uniqueness;
 import com.amazon.deequ.analyzers.runners.AnalyzerContext;
 import com.amazon.deequ.constraints.ConstraintResult;
 import com.amazon.deequ.metrics.Metric;
@@ -19,9 +20,11 @@ import dev.sluice.quality.PartitionBatch;
 import dev.sluice.quality.PartitionHistory;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -30,10 +33,15 @@ import java.util.TreeMap;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.jspecify.annotations.Nullable;
+import scala.Function1;
+import scala.collection.JavaConverters;
+import scala.runtime.BoxedUnit;
 
 /**
  * Judges many partitions of one dataset in one pass: the rows of all of them are read once (one
@@ -60,7 +68,7 @@ final class GroupedEvaluation {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    static SortedMap<Partition, GateResult> run(SparkSession spark, DatasetRef dataset, Boundary boundary, PartitionBatch batch,
+    static SortedMap<Partition, GateResult> run(SparkSession spark, DatasetRef dataset, Boundary boundary, PartitionBatch.JdbcQueries batch,
             List<CheckSpec> checks, PartitionHistory history) {
         long start = System.nanoTime();
         SortedMap<Partition, GateResult> out = new TreeMap<>();
@@ -82,7 +90,7 @@ final class GroupedEvaluation {
             Set<Analyzer<?, Metric<?>>> analyzers = new LinkedHashSet<>(countAnalyzers.keySet());
             for (CheckPlan p : plans) {
                 if (p.deequ() != null) {
-                    analyzers.addAll((Set) scala.collection.JavaConverters.setAsJavaSetConverter(p.deequ().requiredAnalyzers()).asJava());
+                    analyzers.addAll((Set) JavaConverters.setAsJavaSetConverter(p.deequ().requiredAnalyzers()).asJava());
                 }
             }
             List<String> freshness = checks.stream().filter(c -> c.expectation().kind() == Expectation.Kind.FRESHNESS)
@@ -98,7 +106,7 @@ final class GroupedEvaluation {
             Map<String, Map<String, Double>> accepted = new HashMap<>();
             List<PartitionBatch.Member> members = new ArrayList<>(batch.members());
             members.sort((x, y) -> x.partition().compareTo(y.partition()));
-            Set<Partition> inBatch = new java.util.HashSet<>();
+            Set<Partition> inBatch = new HashSet<>();
             members.forEach(m -> inBatch.add(m.partition()));
             List<GateResult> results = new ArrayList<>();
             for (PartitionBatch.Member m : members) {
@@ -136,23 +144,23 @@ final class GroupedEvaluation {
 
     /** The columns of {@code df} that {@code checks} name, the row id and the partition key, in {@code df}'s order. */
     private static List<String> needed(Dataset<Row> df, List<CheckSpec> checks, PartitionBatch batch) {
-        java.util.Set<String> names = new java.util.HashSet<>();
-        names.add(PARTITION.toLowerCase(java.util.Locale.ROOT));
+        Set<String> names = new HashSet<>();
+        names.add(PARTITION.toLowerCase(Locale.ROOT));
         if (batch.rowIdColumn() != null) {
-            names.add(batch.rowIdColumn().toLowerCase(java.util.Locale.ROOT));
+            names.add(batch.rowIdColumn().toLowerCase(Locale.ROOT));
         }
         for (CheckSpec c : checks) {
             if (c.expectation().kind() == Expectation.Kind.SCHEMA) {
                 continue;
             }
             if (c.column() != null) {
-                names.add(c.column().toLowerCase(java.util.Locale.ROOT));
+                names.add(c.column().toLowerCase(Locale.ROOT));
             }
-            c.list("column_list").forEach(o -> names.add(o.toString().toLowerCase(java.util.Locale.ROOT)));
+            c.list("column_list").forEach(o -> names.add(o.toString().toLowerCase(Locale.ROOT)));
         }
         List<String> out = new ArrayList<>();
         for (String f : df.columns()) {
-            if (names.contains(f.toLowerCase(java.util.Locale.ROOT))) {
+            if (names.contains(f.toLowerCase(Locale.ROOT))) {
                 out.add(f);
             }
         }
@@ -196,7 +204,7 @@ final class GroupedEvaluation {
             }
             shareable.add(s);
             offsets.add(aggregations.size());
-            aggregations.addAll((List<Column>) scala.collection.JavaConverters.seqAsJavaListConverter(s.aggregationFunctions()).asJava());
+            aggregations.addAll((List<Column>) JavaConverters.seqAsJavaListConverter(s.aggregationFunctions()).asJava());
         }
         int freshnessOffset = aggregations.size();
         for (String c : freshness) {
@@ -224,7 +232,7 @@ final class GroupedEvaluation {
                     for (int i = 0; i < e.length(); i++) {
                         cells.add(e.get(i));
                     }
-                    empty = org.apache.spark.sql.RowFactory.create(cells.toArray());
+                    empty = RowFactory.create(cells.toArray());
                 }
                 row = empty;
             }
@@ -258,11 +266,11 @@ final class GroupedEvaluation {
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static void frequencies(Dataset<Row> df, ScanShareableFrequencyBasedAnalyzer analyzer, PartitionBatch batch,
             Map<String, Map<Analyzer<?, Metric<?>>, Metric<?>>> metrics) {
-        if (!(analyzer instanceof com.amazon.deequ.analyzers.Uniqueness u) || u.where().isDefined()) {
+        if (!(analyzer instanceof Uniqueness u) || u.where().isDefined()) {
             throw new IllegalStateException("no grouped evaluation for the Deequ analyzer " + analyzer);
         }
         Exception failed = precondition(analyzer, df);
-        List<String> columns = scala.collection.JavaConverters.seqAsJavaListConverter(u.columns()).asJava();
+        List<String> columns = JavaConverters.seqAsJavaListConverter(u.columns()).asJava();
         Map<String, Row> byPartition = new HashMap<>();
         if (failed == null) {
             List<Column> group = new ArrayList<>();
@@ -291,8 +299,8 @@ final class GroupedEvaluation {
 
     /** The first failing Deequ precondition of {@code a} on the data's schema, or null. */
     private static @Nullable Exception precondition(Analyzer<?, ?> a, Dataset<Row> df) {
-        for (scala.Function1<org.apache.spark.sql.types.StructType, scala.runtime.BoxedUnit> p
-                : scala.collection.JavaConverters.seqAsJavaListConverter(a.preconditions()).asJava()) {
+        for (Function1<StructType, BoxedUnit> p
+                : JavaConverters.seqAsJavaListConverter(a.preconditions()).asJava()) {
             try {
                 p.apply(df.schema());
             } catch (Exception e) {
@@ -316,7 +324,7 @@ final class GroupedEvaluation {
      * partition index), the judged columns in the batch's order, the partition key copied to a
      * column of its own.
      */
-    private static Dataset<Row> read(SparkSession spark, PartitionBatch batch) {
+    private static Dataset<Row> read(SparkSession spark, PartitionBatch.JdbcQueries batch) {
         String[] predicates = batch.members().stream().map(PartitionBatch.Member::condition).toArray(String[]::new);
         Properties props = new Properties();
         props.setProperty("user", batch.user());
