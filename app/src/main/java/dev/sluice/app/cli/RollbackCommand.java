@@ -1,6 +1,7 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.batch.refine.PartitionVersions;
+import dev.sluice.batch.engine.LayerEngine;
+import dev.sluice.batch.engine.LayerEngines;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
 import dev.sluice.core.DatasetRef;
@@ -11,10 +12,10 @@ import dev.sluice.warehouse.Warehouse;
 import dev.sluice.warehouse.meta.RollbackLogTable;
 import java.util.concurrent.Callable;
 import org.springframework.transaction.support.TransactionTemplate;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine;
 
 /**
  * {@code sluice rollback <pipeline> <dataset> --partition P [--to-version V] --reason R}: publishes
@@ -65,27 +66,27 @@ final class RollbackCommand implements Callable<Integer> {
                 "DATASET", -1, null, dataset + " is not a Silver or Gold table of pipeline " + spec.name()));
         Partition p = !table.partitioned() ? Partition.NONE : Partition.parseAny(partition);
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
-            PartitionVersions versions = new PartitionVersions(w.dsl());
-            int from = versions.published(ref, p).orElse(0);
+            LayerEngine engine = LayerEngines.on(w).forPipeline(spec);
+            int from = engine.publishedVersion(table, p).orElse(0);
             // asked for the version already published, or a plain rollback repeated after the one that published it:
             // the wish is met, nothing changes, nothing is recorded
-            var last = versions.lastRollback(ref, p).filter(r -> r.toVersion() == from && r.fromVersion() > r.toVersion());
+            var last = engine.lastRollback(table, p).filter(r -> r.toVersion() == from && r.fromVersion() > r.toVersion());
             if (from > 0 && (toVersion != null ? toVersion == from : last.isPresent())) {
                 command.commandLine().getOut().println(ref + " partition " + p + ": already at version " + from
                         + last.map(r -> " (rolled back from " + r.fromVersion() + " by " + r.requestedBy() + " at " + r.at() + ")").orElse("")
-                        + "; nothing changed. Kept versions " + versions.kept(ref, p) + (toVersion == null ? ": --to-version V publishes another" : ""));
+                        + "; nothing changed. Kept versions " + engine.keptVersions(table, p) + (toVersion == null ? ": --to-version V publishes another" : ""));
                 return ExitCodes.OK;
             }
             int to;
             try {
                 to = new TransactionTemplate(w.transactionManager()).execute(status ->
-                        versions.rollback(ref, p, toVersion, System.getProperty("user.name"), reason));
+                        engine.rollback(table, p, toVersion, System.getProperty("user.name"), reason));
             } catch (SluiceException e) {
                 // nothing published, no earlier version, or not that one: a request that cannot be met (exit 2), not a failed run
                 throw new BadInputException(toVersion != null ? "--to-version" : "DATASET", -1, null, e.getMessage(), e);
             }
             command.commandLine().getOut().println(ref + " partition " + p + ": published version " + to
-                    + " (was " + from + "); kept versions " + versions.kept(ref, p));
+                    + " (was " + from + "); kept versions " + engine.keptVersions(table, p));
             command.commandLine().getOut().println("Tables built from it are not rebuilt: re-run them with --rerun if they must follow.");
         }
         return ExitCodes.OK;

@@ -1,7 +1,9 @@
 package dev.sluice.batch.bronze;
 
+import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.SourceSpec;
 import dev.sluice.core.BadInputException;
+import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import dev.sluice.formats.FileDigest;
@@ -11,8 +13,12 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.item.ItemStreamReader;
 
@@ -26,8 +32,8 @@ import org.springframework.batch.infrastructure.item.ItemStreamReader;
  * writer marks the load complete in the transaction that writes that row.
  *
  * <p>Restart position: a file this attempt (run id) began loading and did not finish resumes after
- * the highest {@code _source_pos} Bronze holds for (partition, source, run id)
- * ({@link LandedFileRepository#committed}), which commits with the rows themselves. Positions grow
+ * the highest {@code _source_pos} Bronze holds for (partition, source, run id), read by the layer
+ * engine ({@link LoadPositions}), which commits with the rows themselves. Positions grow
  * with every row read, so no position of a load is appended twice. The step's execution context
  * ({@code bronze.file}, {@code bronze.pos}, {@code bronze.rows}) is still written, for reports and
  * as a cross-check, but never trusted: Spring Batch stores a restarted step execution killed
@@ -41,7 +47,7 @@ import org.springframework.batch.infrastructure.item.ItemStreamReader;
  */
 public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BronzeItemReader.class);
+    private static final Logger LOG = LoggerFactory.getLogger(BronzeItemReader.class);
 
     static final String FILE_KEY = "bronze.file";
     static final String POS_KEY = "bronze.pos";
@@ -54,11 +60,12 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
     private final String pipeline;
     private final String bronzeTable;
     private final SourceSpec source;
-    private final List<dev.sluice.config.ColumnSpec> columns;
+    private final List<ColumnSpec> columns;
     private final Partition partition;
     private final RunId run;
     private final Path home;
     private final LandedFileRepository landed;
+    private final LoadPositions positions;
     private final RowHasher hasher = new RowHasher();
 
     private final Deque<LandedFile> pending = new ArrayDeque<>();
@@ -66,7 +73,7 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
     private @Nullable SourceFileReader reader;
     private @Nullable SourceRow lookahead;
     /** Per file of a restarted load: what Bronze already holds of it. */
-    private final java.util.Map<String, LandedFileRepository.Committed> resume = new java.util.HashMap<>();
+    private final Map<String, LoadPosition> resume = new HashMap<>();
     /** Rows of the current file read from it (including those of other partitions). */
     private long consumed;
     /** Rows of the current file consumed up to and including the last row returned. */
@@ -80,9 +87,10 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
 
     /**
      * @param columns the columns to read: the contract's, then those the Bronze table gained by drift
+     * @param positions where a restarted load of this attempt resumes (the layer engine's)
      */
-    public BronzeItemReader(String pipeline, String bronzeTable, SourceSpec source, List<dev.sluice.config.ColumnSpec> columns,
-            Partition partition, RunId run, Path home, LandedFileRepository landed, long maxLineBytes) {
+    public BronzeItemReader(String pipeline, String bronzeTable, SourceSpec source, List<ColumnSpec> columns,
+            Partition partition, RunId run, Path home, LandedFileRepository landed, LoadPositions positions, long maxLineBytes) {
         this.maxLineBytes = maxLineBytes;
         this.pipeline = pipeline;
         this.bronzeTable = bronzeTable;
@@ -92,6 +100,7 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
         this.run = run;
         this.home = home;
         this.landed = landed;
+        this.positions = positions;
         this.filter = PartitionFilter.of(source, this.columns, partition);
     }
 
@@ -140,7 +149,7 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
      * a context that disagrees is logged.
      */
     private void resumeFromBronze(LandedFile f, ExecutionContext ctx) {
-        LandedFileRepository.Committed held = landed.committed(bronzeTable, partition, f.source(), run);
+        LoadPosition held = positions.committed(DatasetRef.parse(bronzeTable), partition, f.source(), run);
         if (held.rows() > 0) {
             resume.put(f.source(), held);
         }
@@ -187,7 +196,7 @@ public final class BronzeItemReader implements ItemStreamReader<BronzeRow> {
                     continue;
                 }
                 reader = SourceFileReader.open(source, current.path(), columns, current.source(), maxLineBytes);
-                LandedFileRepository.Committed held = resume.getOrDefault(current.source(), LandedFileRepository.Committed.NONE);
+                LoadPosition held = resume.getOrDefault(current.source(), LoadPosition.NONE);
                 consumed = 0;
                 for (long i = 0; i < held.rowsToSkip() && reader.next() != null; i++) {
                     consumed++;

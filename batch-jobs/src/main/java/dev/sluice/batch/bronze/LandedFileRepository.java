@@ -6,6 +6,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.Optional;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
@@ -66,42 +67,6 @@ public final class LandedFileRepository {
                 .limit(1).fetchOptional().map(r -> (Record) r);
     }
 
-    /**
-     * What Bronze holds of one load: the rows committed with {@code _partition} = {@code partition},
-     * {@code _source} = {@code source} and {@code _run_id} = {@code run}, and the highest
-     * {@code _source_pos} among them. This, not a step's execution context, is where a restarted
-     * load resumes: the rows and their positions commit in the same transaction, and a kill cannot
-     * leave them out of step. One aggregate query on the partition's index.
-     *
-     * @param bronzeTable the Bronze table, schema-qualified ({@code bronze.flights_raw})
-     */
-    public Committed committed(String bronzeTable, Partition partition, String source, RunId run) {
-        dev.sluice.core.DatasetRef ref = dev.sluice.core.DatasetRef.parse(bronzeTable);
-        Field<Long> pos = DSL.field(DSL.name("_source_pos"), Long.class);
-        var r = dsl.select(DSL.count(), DSL.max(pos)).from(DSL.table(DSL.name(ref.schema(), ref.table())))
-                .where(DSL.field(DSL.name("_partition"), String.class).eq(partition.key()),
-                        DSL.field(DSL.name("_source"), String.class).eq(source),
-                        DSL.field(DSL.name("_run_id"), String.class).eq(run.toString()))
-                .fetchOne();
-        return r == null || r.value2() == null ? Committed.NONE : new Committed(r.value1(), r.value2());
-    }
-
-    /**
-     * The rows of one load that Bronze holds.
-     *
-     * @param rows rows committed (≥ 0)
-     * @param lastPosition the highest {@code _source_pos} committed (0-based row of the file), or -1 when none
-     */
-    public record Committed(long rows, long lastPosition) {
-        /** Nothing committed. */
-        public static final Committed NONE = new Committed(0, -1);
-
-        /** Rows of the file to pass over before the next one to load: every row up to {@link #lastPosition()}. */
-        public long rowsToSkip() {
-            return lastPosition + 1;
-        }
-    }
-
     /** Records that {@code run} starts loading {@code file} (or takes over a load a dead run left LOADING). */
     public void startLoad(String pipeline, String bronzeTable, Partition partition, LandedFile file, RunId run) {
         int updated = dsl.update(T).set(RUN, run.toString()).set(LOADED_AT, now())
@@ -142,26 +107,26 @@ public final class LandedFileRepository {
     }
 
     /**
-     * A condition on a Bronze row (table alias {@code alias}) that it belongs to a current load of
-     * its partition: what Silver reads.
-     */
-    /**
      * The Bronze rows of {@code partition}'s current load, as a condition on literal values: the
      * (source, run) of each current landed file. The same rows as {@link #isCurrent}, without a
      * lookup per row (a gate reads a whole partition with it); FALSE when nothing is current.
      */
-    public org.jooq.Condition currentLoadOf(String bronzeTable, Partition partition, String alias) {
+    public Condition currentLoadOf(String bronzeTable, Partition partition, String alias) {
         var current = dsl.select(DSL.field(DSL.name("source"), String.class), RUN).from(T)
                 .where(TABLE.eq(bronzeTable), PARTITION.eq(partition.key()), CURRENT.isTrue()).fetch();
         if (current.isEmpty()) {
             return DSL.falseCondition();
         }
-        org.jooq.Field<String> source = DSL.field(DSL.name(alias, "_source"), String.class);
-        org.jooq.Field<String> run = DSL.field(DSL.name(alias, "_run_id"), String.class);
+        Field<String> source = DSL.field(DSL.name(alias, "_source"), String.class);
+        Field<String> run = DSL.field(DSL.name(alias, "_run_id"), String.class);
         return DSL.or(current.stream().map(r -> source.eq(DSL.inline(r.value1())).and(run.eq(DSL.inline(r.value2())))).toList());
     }
 
-    public static org.jooq.Condition isCurrent(String bronzeTable, String alias) {
+    /**
+     * A condition on a Bronze row (table alias {@code alias}) that it belongs to a current load of
+     * its partition: what Silver reads.
+     */
+    public static Condition isCurrent(String bronzeTable, String alias) {
         return DSL.exists(DSL.selectOne().from(T.as("l")).where(
                 DSL.field(DSL.name("l", "bronze_table")).eq(bronzeTable),
                 DSL.field(DSL.name("l", "partition_key")).eq(DSL.field(DSL.name(alias, "_partition"))),

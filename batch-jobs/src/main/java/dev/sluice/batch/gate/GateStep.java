@@ -1,12 +1,13 @@
 package dev.sluice.batch.gate;
 
-import dev.sluice.core.FaultPoints;
-import dev.sluice.batch.bronze.LandedFileRepository;
-import dev.sluice.batch.refine.LayerTransform;
-import dev.sluice.batch.warehouse.LayerTables;
-import dev.sluice.warehouse.Warehouse;
+import dev.sluice.batch.engine.GateTarget;
+import dev.sluice.batch.engine.LayerEngine;
+import dev.sluice.config.CheckFamily;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.QuarantineRule;
+import dev.sluice.config.Severity;
 import dev.sluice.config.TableSpec;
+import dev.sluice.core.FaultPoints;
 import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
@@ -17,12 +18,15 @@ import dev.sluice.quality.GateResult;
 import dev.sluice.quality.PartitionBatch;
 import dev.sluice.quality.PartitionSource;
 import dev.sluice.quality.QualityGate;
+import dev.sluice.warehouse.Warehouse;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
-import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.Record1;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.TransactionDefinition;
@@ -34,8 +38,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Silver and sink gate after Gold (the version the table's step just wrote, not yet published).
  * Every result is recorded in {@code sluice.quality_results} in its own transaction; when no
  * {@code error} check failed, a Silver/Gold version is published (readers see it from then on),
- * else the step fails with {@link GateFailedException} and the version stays unpublished. Not
- * thread-safe: one instance per step.
+ * else the step fails with {@link GateFailedException} and the version stays unpublished. What the
+ * gate reads, which version a run wrote and the publication itself come from the pipeline's
+ * {@link LayerEngine}. Not thread-safe: one instance per step.
  */
 public final class GateStep implements GateEvaluator {
 
@@ -43,12 +48,18 @@ public final class GateStep implements GateEvaluator {
     public static final String PREFIX = "gate.";
 
     private final Warehouse warehouse;
+    private final LayerEngine engine;
     private final PipelineSpec spec;
     private final TableSpec table;
     private final QualityGate gate;
 
-    public GateStep(Warehouse warehouse, PipelineSpec spec, TableSpec table, QualityGate gate) {
+    /**
+     * @param warehouse the control plane: quality results and quarantine are recorded there
+     * @param engine the layer engine of {@code spec}'s pipeline: what the gate reads and publishes
+     */
+    public GateStep(Warehouse warehouse, LayerEngine engine, PipelineSpec spec, TableSpec table, QualityGate gate) {
         this.warehouse = warehouse;
+        this.engine = engine;
         this.spec = spec;
         this.table = table;
         this.gate = gate;
@@ -76,7 +87,7 @@ public final class GateStep implements GateEvaluator {
     /** What the gate of {@code partition} in {@code run} judges. */
     public Request prepare(Partition partition, RunId run) {
         Partition out = table.outputPartition(partition);
-        Integer version = table.layer() == Layer.BRONZE ? null : versionWrittenBy(warehouse.dsl(), out, run);
+        Integer version = table.layer() == Layer.BRONZE ? null : engine.versionWrittenBy(table, out, run);
         return new Request(partition, out, run, version);
     }
 
@@ -87,8 +98,7 @@ public final class GateStep implements GateEvaluator {
             return new GateResult(table.table(), r.judged(), boundary(), List.of(), 0);
         }
         QualityResultRepository results = new QualityResultRepository(warehouse.dsl());
-        PartitionSource source = new PartitionSource.JdbcQuery(warehouse.jdbcUrl(), warehouse.spec().user(), warehouse.spec().password(),
-                query(warehouse.dsl(), r), rowIdColumn(), nominalEnd(r.judged()));
+        PartitionSource source = engine.gateSource(table, target(r));
         return gate.evaluate(table.table(), r.judged(), boundary(), source, table.checks(),
                 checkId -> results.acceptedHistory(table.table(), checkId, r.judged()));
     }
@@ -101,8 +111,8 @@ public final class GateStep implements GateEvaluator {
      * @return each request's result, keyed by the partition judged
      */
     @Override
-    public java.util.Map<Partition, GateResult> evaluateAll(List<Request> requests) {
-        java.util.Map<Partition, GateResult> out = new java.util.HashMap<>();
+    public Map<Partition, GateResult> evaluateAll(List<Request> requests) {
+        Map<Partition, GateResult> out = new HashMap<>();
         boolean distinct = requests.stream().map(Request::judged).distinct().count() == requests.size();
         boolean shareable = distinct && requests.size() > 1 && !table.checks().isEmpty()
                 && (table.layer() == Layer.BRONZE || requests.stream().allMatch(r -> r.version() != null));
@@ -111,18 +121,7 @@ public final class GateStep implements GateEvaluator {
             return out;
         }
         QualityResultRepository results = new QualityResultRepository(warehouse.dsl());
-        DSLContext dsl = warehouse.dsl();
-        // a derived table of the judged columns (and those the conditions use): Spark reads the
-        // schema of what it is given, and Bronze also holds types it cannot read (_ingested_at)
-        List<Field<?>> read = new java.util.ArrayList<>(columns());
-        if (table.layer() != Layer.BRONZE && read.stream().noneMatch(f -> f.getName().equals("_version"))) {
-            read.add(DSL.field(DSL.name("b", "_version")));
-        }
-        String from = "(" + dsl.renderInlined(dsl.select(read).from(from(requests.get(0)))) + ") b";
-        PartitionBatch batch = new PartitionBatch.JdbcQueries(warehouse.jdbcUrl(), warehouse.spec().user(), warehouse.spec().password(),
-                from, columns().stream().map(Field::getName).toList(), "_partition", rowIdColumn(),
-                requests.stream().map(r -> new PartitionBatch.Member(r.judged(), dsl.renderInlined(condition(r)), nominalEnd(r.judged())))
-                        .toList());
+        PartitionBatch batch = engine.gateWave(table, requests.stream().map(GateStep::target).toList());
         out.putAll(gate.evaluateAll(table.table(), boundary(), batch, table.checks(),
                 (checkId, before) -> results.acceptedHistoryByPartition(table.table(), checkId, before)));
         return out;
@@ -138,7 +137,7 @@ public final class GateStep implements GateEvaluator {
     public GateResult finish(Request r, GateResult declared) {
         DSLContext dsl = warehouse.dsl();
         long start = System.nanoTime();
-        List<CheckResult> all = new java.util.ArrayList<>(declared.checks());
+        List<CheckResult> all = new ArrayList<>(declared.checks());
         all.addAll(quarantineShares(dsl, r.partition(), r.judged()));
         GateResult result = new GateResult(table.table(), r.judged(), boundary(), all,
                 declared.elapsedMs() + (System.nanoTime() - start) / 1_000_000);
@@ -153,17 +152,14 @@ public final class GateStep implements GateEvaluator {
         }
         if (r.version() != null) {
             FaultPoints.reach("before-publish:" + table.stepName());
-            new LayerTransform(dsl, spec, table).publish(r.judged(), r.version(), r.run());
+            engine.publish(table, r.judged(), r.version(), r.run());
         }
         return result;
     }
 
-    private @Nullable String rowIdColumn() {
-        return table.layer() == Layer.BRONZE ? "_source_pos" : null;
-    }
-
-    private static java.time.@Nullable LocalDateTime nominalEnd(Partition judged) {
-        return judged.nominalEnd();
+    /** What {@code r} judges, as the layer engine reads it. */
+    private static GateTarget target(Request r) {
+        return new GateTarget(r.judged(), r.version());
     }
 
     /**
@@ -171,24 +167,24 @@ public final class GateStep implements GateEvaluator {
      * quarantine, judged against it (family validity; the rows themselves are in the quarantine).
      */
     private List<CheckResult> quarantineShares(DSLContext dsl, Partition partition, Partition out) {
-        List<dev.sluice.config.QuarantineRule> judged = table.quarantine().stream().filter(r -> r.maxShare() != null).toList();
+        List<QuarantineRule> judged = table.quarantine().stream().filter(r -> r.maxShare() != null).toList();
         if (judged.isEmpty()) {
             return List.of();
         }
-        long input = new LayerTransform(dsl, spec, table).inputCount(partition);
+        long input = engine.inputRows(table, partition);
         Field<String> ruleId = DSL.field(DSL.name("rule_id"), String.class);
-        java.util.Map<String, Integer> quarantined = dsl.select(ruleId, DSL.count()).from(DSL.table(DSL.name("sluice", "quarantine")))
+        Map<String, Integer> quarantined = dsl.select(ruleId, DSL.count()).from(DSL.table(DSL.name("sluice", "quarantine")))
                 .where(DSL.field(DSL.name("pipeline")).eq(spec.name()), DSL.field(DSL.name("dataset")).eq(table.table().qualifiedName()),
                         DSL.field(DSL.name("partition_key")).eq(out.key()), DSL.field(DSL.name("status")).eq("OPEN"))
                 .groupBy(ruleId).fetchMap(ruleId, DSL.count());
-        List<CheckResult> out2 = new java.util.ArrayList<>();
-        for (dev.sluice.config.QuarantineRule r : judged) {
+        List<CheckResult> out2 = new ArrayList<>();
+        for (QuarantineRule r : judged) {
             int n = quarantined.getOrDefault(r.id(), 0);
             double share = input == 0 ? 0 : (double) n / input;
             boolean held = share <= r.maxShare();
             CheckStatus status = held ? CheckStatus.PASSED
-                    : r.severity() == dev.sluice.config.Severity.ERROR ? CheckStatus.FAILED : CheckStatus.WARNED;
-            out2.add(new CheckResult("quarantine_" + r.id(), "quarantine_share_at_most", dev.sluice.config.CheckFamily.VALIDITY,
+                    : r.severity() == Severity.ERROR ? CheckStatus.FAILED : CheckStatus.WARNED;
+            out2.add(new CheckResult("quarantine_" + r.id(), "quarantine_share_at_most", CheckFamily.VALIDITY,
                     r.severity(), status, share, share, "at most " + r.maxShare() + " of input rows quarantined by rule " + r.id(),
                     n + " of " + input + " input row(s) quarantined by rule " + r.id(), input, n, List.of(), List.of()));
         }
@@ -198,7 +194,7 @@ public final class GateStep implements GateEvaluator {
     /** One line per check that did not hold, for the run summary. */
     public static List<String> warnings(GateResult result) {
         return result.checks().stream().filter(c -> c.status() == CheckStatus.WARNED)
-                .map(c -> "quality " + result.boundary().name().toLowerCase(java.util.Locale.ROOT) + " " + result.dataset()
+                .map(c -> "quality " + result.boundary().name().toLowerCase(Locale.ROOT) + " " + result.dataset()
                         + " " + c.checkId() + " WARNED: " + c.message())
                 .toList();
     }
@@ -209,58 +205,6 @@ public final class GateStep implements GateEvaluator {
             case SILVER -> Boundary.TRANSFORM;
             case GOLD -> Boundary.SINK;
         };
-    }
-
-    /** The version of the partition this run wrote and has not published, or null (nothing new: judge the published one). */
-    private @Nullable Integer versionWrittenBy(DSLContext dsl, Partition out, RunId run) {
-        Field<Integer> v = DSL.field(DSL.name("version"), Integer.class);
-        Record1<Integer> r = dsl.select(DSL.max(v)).from(DSL.table(DSL.name("sluice", "partition_version")))
-                .where(DSL.field(DSL.name("dataset")).eq(table.table().qualifiedName()),
-                        DSL.field(DSL.name("partition_key")).eq(out.key()),
-                        DSL.field(DSL.name("run_id")).eq(run.toString())).fetchOne();
-        return r == null ? null : r.value1();
-    }
-
-    /**
-     * The SELECT of exactly the rows {@code r} judges, with its values inlined (Spark runs it over
-     * JDBC): {@link #columns()} from {@link #from} where {@link #condition}.
-     */
-    private String query(DSLContext dsl, Request r) {
-        return dsl.renderInlined(dsl.select(columns()).from(from(r)).where(condition(r)));
-    }
-
-    /** The table judged, as {@code b}: Bronze, the versions of a Silver/Gold table, or its published rows. */
-    private org.jooq.Table<?> from(Request r) {
-        if (table.layer() != Layer.BRONZE && r.version() != null) {
-            return LayerTables.table(LayerTables.versions(table.table())).as("b");
-        }
-        return LayerTables.table(table.table()).as("b");
-    }
-
-    /**
-     * The rows {@code r} judges: Bronze, the partition's current load; Silver/Gold, the version the
-     * run wrote, or the published rows.
-     */
-    private Condition condition(Request r) {
-        Condition where = DSL.field(DSL.name("b", "_partition"), String.class).eq(DSL.inline(r.judged().key()));
-        if (table.layer() == Layer.BRONZE) {
-            // the current files' (source, run) as literals: no landed-file lookup per row
-            return where.and(new LandedFileRepository(warehouse.dsl()).currentLoadOf(table.table().qualifiedName(), r.judged(), "b"));
-        }
-        return r.version() == null ? where : where.and(DSL.field(DSL.name("b", "_version")).eq(DSL.inline(r.version())));
-    }
-
-    /**
-     * The columns judged: the table's declared columns and the metadata columns checks may name
-     * ({@link dev.sluice.config.MetadataColumns}; {@code _partition} tells partitions apart,
-     * {@code _source_pos} is the Bronze row id of unexpected values).
-     */
-    private List<Field<?>> columns() {
-        List<Field<?>> columns = new java.util.ArrayList<>();
-        table.columns().forEach(c -> columns.add(DSL.field(DSL.name("b", c.name()))));
-        (table.layer() == Layer.BRONZE ? dev.sluice.config.MetadataColumns.BRONZE : dev.sluice.config.MetadataColumns.REFINED)
-                .keySet().forEach(m -> columns.add(DSL.field(DSL.name("b", m))));
-        return columns;
     }
 
     private static String failures(GateResult result) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.batch.bronze.BronzeItemReader;
 import dev.sluice.batch.bronze.LandingFiles;
 import dev.sluice.batch.contract.ContractGuard;
+import dev.sluice.batch.engine.LayerEngines;
 import dev.sluice.batch.gate.GateStep;
 import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.config.PipelineSpec;
@@ -70,6 +71,7 @@ public final class PipelineRunner {
 
     private final Warehouse warehouse;
     private final BatchInfrastructure batch;
+    private final LayerEngines engines;
     private final MedallionJobFactory jobs;
     private final RunRepository runs;
     private final Path home;
@@ -83,7 +85,8 @@ public final class PipelineRunner {
     public PipelineRunner(Warehouse warehouse, Path home) {
         this.warehouse = warehouse;
         this.batch = BatchInfrastructure.on(warehouse);
-        this.jobs = new MedallionJobFactory(warehouse, batch, home);
+        this.engines = LayerEngines.on(warehouse).withStatementListener(RunControl.get()::statements);
+        this.jobs = new MedallionJobFactory(warehouse, batch, home, engines);
         this.runs = new RunRepository(warehouse.dsl());
         this.home = home;
         this.listeners = ServiceLoader.load(RunListener.class).stream().map(ServiceLoader.Provider::get).toList();
@@ -163,7 +166,7 @@ public final class PipelineRunner {
         if (loads) {
             checkLanding(spec, partition);
         }
-        LayerTables.create(warehouse.dsl(), spec);
+        engines.forPipeline(spec).createTables();
         if (loads) {
             new ContractGuard(warehouse.dsl(), home).check(spec, partition);
         }

@@ -1,6 +1,7 @@
 package dev.sluice.batch.refine;
 
 import dev.sluice.batch.bronze.LandedFileRepository;
+import dev.sluice.batch.engine.TransformResult;
 import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.PipelineSpec;

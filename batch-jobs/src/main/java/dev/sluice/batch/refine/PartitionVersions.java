@@ -1,5 +1,6 @@
 package dev.sluice.batch.refine;
 
+import dev.sluice.batch.engine.Rollback;
 import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
@@ -13,14 +14,16 @@ import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Record1;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Which version of each Silver/Gold partition readers see ({@code sluice.published_partition}),
- * publishing a new one and rolling back to a kept one. Each is one statement pair in the caller's
- * transaction, so readers see the old version or the new one, never a mix. Thread-safe.
+ * publishing a new one and rolling back to a kept one ({@code sluice.rollback_log}), and which
+ * versions a run wrote ({@code sluice.partition_version}). Each change is one statement pair in the
+ * caller's transaction, so readers see the old version or the new one, never a mix. Thread-safe.
  */
 public final class PartitionVersions {
 
@@ -31,6 +34,8 @@ public final class PartitionVersions {
     private static final Field<Integer> VERSION = DSL.field(DSL.name("version"), Integer.class);
     private static final Field<String> RUN = DSL.field(DSL.name("run_id"), String.class);
     private static final Field<OffsetDateTime> AT = DSL.field(DSL.name("published_at"), OffsetDateTime.class);
+    private static final Table<?> WRITTEN = DSL.table(DSL.name("sluice", "partition_version"));
+    private static final Field<Integer> WRITTEN_VERSION = DSL.field(DSL.name("version"), Integer.class);
 
     private final DSLContext dsl;
 
@@ -45,21 +50,22 @@ public final class PartitionVersions {
                 .set(VERSION, version).set(RUN, run.toString()).set(AT, OffsetDateTime.now(ZoneOffset.UTC)).execute();
     }
 
+    /**
+     * The newest version of a partition that {@code run} wrote ({@code sluice.partition_version}),
+     * or null when it wrote none.
+     */
+    public @Nullable Integer writtenBy(DatasetRef dataset, Partition partition, RunId run) {
+        Record1<Integer> r = dsl.select(DSL.max(WRITTEN_VERSION)).from(WRITTEN)
+                .where(DSL.field(DSL.name("dataset")).eq(dataset.qualifiedName()),
+                        DSL.field(DSL.name("partition_key")).eq(partition.key()),
+                        DSL.field(DSL.name("run_id")).eq(run.toString())).fetchOne();
+        return r == null ? null : r.value1();
+    }
+
     /** The published version of a partition, if any. */
     public Optional<Integer> published(DatasetRef dataset, Partition partition) {
         return dsl.select(VERSION).from(PUBLISHED)
                 .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key())).fetchOptional(VERSION);
-    }
-
-    /**
-     * One recorded rollback of a partition.
-     *
-     * @param fromVersion the version published before it
-     * @param toVersion the version it published
-     * @param requestedBy who asked
-     * @param at when, UTC
-     */
-    public record Rollback(int fromVersion, int toVersion, String requestedBy, OffsetDateTime at) {
     }
 
     /** The latest rollback of a partition ({@code sluice.rollback_log}), if any. */

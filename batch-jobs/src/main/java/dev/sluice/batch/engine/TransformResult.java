@@ -1,4 +1,4 @@
-package dev.sluice.batch.refine;
+package dev.sluice.batch.engine;
 
 /**
  * What one Silver/Gold partition write did, in rows.

@@ -1,0 +1,206 @@
+package dev.sluice.batch.engine;
+
+import dev.sluice.batch.bronze.BronzeColumns;
+import dev.sluice.batch.bronze.BronzeSink;
+import dev.sluice.batch.bronze.LoadPosition;
+import dev.sluice.config.TableSpec;
+import dev.sluice.core.DatasetRef;
+import dev.sluice.core.Partition;
+import dev.sluice.core.RunId;
+import dev.sluice.core.SluiceException;
+import dev.sluice.quality.PartitionBatch;
+import dev.sluice.quality.PartitionSource;
+import java.util.List;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Where one pipeline's Bronze, Silver and Gold rows live and what builds them: everything the job
+ * engine asks of a data plane (ARCHITECTURE.md, "Control plane and data plane"). The warehouse
+ * engine ({@code engine.warehouse.WarehouseEngine}: tables in the warehouse database, set-based SQL
+ * through jOOQ) is the one implementation; the lakehouse engine (Apache Iceberg tables built by
+ * Spark SQL) is to be the second. Which engine a pipeline uses is decided in one place,
+ * {@link LayerEngines#forPipeline}.
+ *
+ * <p>An instance serves one pipeline: every {@link TableSpec} given must be one of its tables. The
+ * run identity (pipeline, partition, attempt), the landed-file records, quarantine, quality
+ * results and lineage stay in the control plane (the warehouse database) whatever the engine.
+ *
+ * <p>Partitions: the methods that write or read what a job builds take the <em>job's</em>
+ * partition (a business date, hour or month; {@link Partition#NONE} for a reference snapshot) and
+ * map it to the table's partition ({@link TableSpec#outputPartition}: a monthly rollup's month);
+ * the methods about versions and gates take the <em>table's</em> partition, as stored.
+ *
+ * <p>Transactions: the warehouse engine's statements join the caller's Spring transaction (a
+ * step's), so what a step writes or publishes commits with the step and rolls back with it. An
+ * engine whose storage commits on its own (Iceberg) commits before the method returns; either way
+ * a crash leaves the partition as it was before the call or as it is after it.
+ *
+ * <p>What every implementation guarantees:
+ * <ul>
+ *   <li><b>Idempotent re-runs.</b> Creating tables twice changes nothing; writing a partition again
+ *       for the same input writes the same rows (same checksum) as a new version; a restarted
+ *       Bronze load appends no position twice.</li>
+ *   <li><b>Restart position from the data.</b> Where a restarted Bronze load resumes is read from
+ *       the rows Bronze holds ({@link #committed}), never from a step's execution context.</li>
+ *   <li><b>Publish is atomic per partition.</b> Readers see a partition's previous version or its
+ *       new one, never a mix, and publishing one partition never changes another.</li>
+ *   <li><b>Versions are kept.</b> The spec's {@code versions.keep} newest versions of each
+ *       partition stay readable for {@link #rollback}; older ones are pruned when a newer one is
+ *       published.</li>
+ * </ul>
+ *
+ * <p>Implementations are thread-safe: partitions of one pipeline run in parallel (a backfill
+ * wave) on one instance. Unless a method says otherwise, arguments are non-null; storage failures
+ * surface as the storage's unchecked exceptions (the warehouse engine: jOOQ's and Spring's
+ * {@code DataAccessException}), which fail the calling step.
+ */
+public interface LayerEngine {
+
+    /**
+     * Creates every missing schema, table, index and view of the pipeline's layers from its spec
+     * and contracts. Idempotent; safe while another process creates the same tables.
+     */
+    void createTables();
+
+    /**
+     * The sink that appends a Bronze step's chunks: the storage's fastest correct bulk path
+     * (warehouse engine: PostgreSQL {@code COPY}, else JDBC batches of prepared inserts).
+     *
+     * @param columns the Bronze table, its column list and the ingest metadata of the step
+     * @return a new sink for one step execution (sinks are not thread-safe)
+     */
+    BronzeSink bronzeSink(BronzeColumns columns);
+
+    /**
+     * What Bronze holds of one load: the rows with {@code _partition} = {@code partition},
+     * {@code _source} = {@code source} and {@code _run_id} = {@code run}, and the highest
+     * {@code _source_pos} among them. A restarted load resumes after it.
+     *
+     * @param bronzeTable a Bronze table of the pipeline
+     * @param partition the Bronze partition ({@link Partition#NONE} for an unpartitioned source)
+     * @param source the file as recorded in {@code _source}
+     * @return {@link LoadPosition#NONE} when Bronze holds no row of that load
+     */
+    LoadPosition committed(DatasetRef bronzeTable, Partition partition, String source, RunId run);
+
+    /**
+     * Writes the next version of one Silver/Gold partition from the table's SQL over its input,
+     * sends the rows the quarantine rules match to {@code sluice.quarantine}, records the version
+     * and, for a table without quality checks, publishes it at once (a table with checks is
+     * published by its gate, {@link #publish}). A reference snapshot whose input has not changed is
+     * not rewritten ({@link TransformResult#unchanged()}).
+     *
+     * @param table a Silver or Gold table of the pipeline
+     * @param partition the job's partition
+     * @param run the run writing it, recorded on every row ({@code _run_id})
+     * @return rows read, written, quarantined and collapsed, and the version written
+     * @throws SluiceException when the written rows break the table's declared key (a NULL in a
+     *     key column or a key twice); nothing of the version is kept
+     */
+    TransformResult write(TableSpec table, Partition partition, RunId run);
+
+    /**
+     * Writes one Silver/Gold table for every partition of a backfill wave, each partition as
+     * {@link #write} would. This default writes them one by one, which is how the warehouse engine
+     * works (its SQL is per partition and each partition's job has its own transaction); the
+     * lakehouse engine writes a wave in one Spark job, then its gate judges the wave in one pass.
+     * Not yet called: today every partition of a wave runs its own job.
+     *
+     * @param runs the wave's partitions (the jobs' partitions), each with the run writing it
+     * @return each partition's result, in partition order
+     * @throws SluiceException as {@link #write}, for the first partition that fails
+     */
+    default SortedMap<Partition, TransformResult> writeWave(TableSpec table, SortedMap<Partition, RunId> runs) {
+        SortedMap<Partition, TransformResult> out = new TreeMap<>();
+        runs.forEach((partition, run) -> out.put(partition, write(table, partition, run)));
+        return out;
+    }
+
+    /**
+     * Rows of the input of one Silver/Gold partition: for Silver over Bronze, the partition's
+     * current load, quarantined rows included; for Gold, the input's published rows.
+     *
+     * @param partition the job's partition
+     * @return ≥ 0
+     */
+    long inputRows(TableSpec table, Partition partition);
+
+    /**
+     * The newest version of a Silver/Gold table partition that {@code run} wrote, published or
+     * not.
+     *
+     * @param partition the table's partition
+     * @return null when the run wrote none (e.g. an unchanged reference snapshot)
+     */
+    @Nullable Integer versionWrittenBy(TableSpec table, Partition partition, RunId run);
+
+    /**
+     * Makes {@code version} the one readers see of a Silver/Gold table partition, atomically, and
+     * prunes the versions older than the spec's {@code versions.keep}.
+     *
+     * @param partition the table's partition
+     * @param version a version written by {@link #write}
+     * @param run the run that publishes it (recorded with the publication)
+     */
+    void publish(TableSpec table, Partition partition, int version, RunId run);
+
+    /**
+     * The version readers see of a Silver/Gold table partition.
+     *
+     * @param partition the table's partition
+     * @return empty when none was ever published
+     */
+    Optional<Integer> publishedVersion(TableSpec table, Partition partition);
+
+    /**
+     * The versions of a Silver/Gold table partition still kept, oldest first (1, 2, …).
+     *
+     * @param partition the table's partition
+     * @return empty when none was written
+     */
+    List<Integer> keptVersions(TableSpec table, Partition partition);
+
+    /**
+     * Publishes a kept earlier version of a Silver/Gold table partition again, atomically, and
+     * records who, when and why ({@link #lastRollback}).
+     *
+     * @param partition the table's partition
+     * @param toVersion the version to restore; null for the newest kept one before the published one
+     * @param requestedBy who asked
+     * @param reason why
+     * @return the version now published
+     * @throws SluiceException when the partition has no published version, none is kept before it,
+     *     or {@code toVersion} is not kept (pruned or never written)
+     */
+    int rollback(TableSpec table, Partition partition, @Nullable Integer toVersion, String requestedBy, String reason);
+
+    /**
+     * The latest recorded rollback of a Silver/Gold table partition.
+     *
+     * @param partition the table's partition
+     * @return empty when it was never rolled back
+     */
+    Optional<Rollback> lastRollback(TableSpec table, Partition partition);
+
+    /**
+     * Where a gate reads exactly the rows of {@code target}: the table's declared columns and the
+     * metadata columns checks may name ({@link dev.sluice.config.MetadataColumns}), with Bronze's
+     * {@code _source_pos} as the row id of unexpected values and the partition's nominal end for
+     * freshness. Called outside any transaction; the rows are read when the gate evaluates.
+     *
+     * @return the warehouse engine's {@link PartitionSource.JdbcQuery}
+     */
+    PartitionSource gateSource(TableSpec table, GateTarget target);
+
+    /**
+     * Where a gate reads the rows of many targets of one table in one pass (a backfill wave), each
+     * as {@link #gateSource} would select it.
+     *
+     * @param targets distinct partitions; for Silver/Gold, each with the version its run wrote
+     * @return the warehouse engine's {@link PartitionBatch.JdbcQueries}, members in the order of {@code targets}
+     */
+    PartitionBatch gateWave(TableSpec table, List<GateTarget> targets);
+}
