@@ -1,18 +1,24 @@
 package dev.sluice.app;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.sluice.batch.engine.LayerEngine;
+import dev.sluice.batch.engine.LayerEngines;
+import dev.sluice.batch.gate.GateStep;
+import dev.sluice.batch.job.MedallionJobFactory;
+import dev.sluice.batch.job.PipelineRunner;
 import org.junit.jupiter.api.Test;
 
 /**
  * The engine import rules of ../shared/STYLE.md and the module boundaries of README "Modules",
  * checked over every Sluice module on this classpath: each engine only where it is allowed, the
  * domain modules free of Spring, each module used only by the modules above it, the lineage store
- * and the operations module only where they belong.
+ * and the operations module only where they belong, and the layer engines behind their seam.
  */
 class ArchitectureTest {
 
@@ -99,6 +105,27 @@ class ArchitectureTest {
         // alerts hear of runs through RunListener: the engine never calls operations
         noClasses().that().resideInAPackage("dev.sluice.batch..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.operations..", "dev.sluice.sampledata..", "dev.sluice.app..")
+                .check(SLUICE);
+    }
+
+    @Test
+    void theWarehouseEngineIsReachedThroughTheLayerEngineSeamOnly() {
+        // its classes (the Silver/Gold SQL, the versions, the Bronze bulk paths) are used by the seam's package tree alone
+        noClasses().that().resideOutsideOfPackage("dev.sluice.batch.engine..")
+                .should().dependOnClassesThat().resideInAPackage("dev.sluice.batch.engine.warehouse..")
+                .check(SLUICE);
+    }
+
+    @Test
+    void jobsGatesAndBackfillsKnowTheLayerEngineInterfaceOnly() {
+        noClasses().that().resideInAnyPackage("dev.sluice.batch.job..", "dev.sluice.batch.gate..", "dev.sluice.batch.backfill..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.batch.engine.warehouse..", "dev.sluice.batch.warehouse..")
+                .check(SLUICE);
+        // the classes that build, run and gate a partition's job reach the data plane through the seam
+        classes().that().haveFullyQualifiedName(MedallionJobFactory.class.getName())
+                .or().haveFullyQualifiedName(PipelineRunner.class.getName())
+                .or().haveFullyQualifiedName(GateStep.class.getName())
+                .should().dependOnClassesThat().belongToAnyOf(LayerEngine.class, LayerEngines.class)
                 .check(SLUICE);
     }
 }

@@ -3,8 +3,10 @@ package dev.sluice.batch.bronze;
 import java.util.List;
 
 /**
- * Appends rows to a Bronze table on the connection of the current Spring transaction: the bulk
- * path of one database. Implementations are not thread-safe; one per step execution.
+ * Appends rows to a Bronze table: a layer engine's Bronze bulk path
+ * ({@link dev.sluice.batch.engine.LayerEngine#bronzeSink}). The warehouse engine's sinks write on
+ * the connection of the current Spring transaction, so a chunk's rows commit with the chunk.
+ * Implementations are not thread-safe; one per step execution.
  */
 public interface BronzeSink {
 

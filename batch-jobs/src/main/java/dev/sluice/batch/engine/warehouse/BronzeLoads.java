@@ -2,9 +2,7 @@ package dev.sluice.batch.engine.warehouse;
 
 import dev.sluice.batch.bronze.BronzeColumns;
 import dev.sluice.batch.bronze.BronzeSink;
-import dev.sluice.batch.bronze.JdbcBatchBronzeSink;
 import dev.sluice.batch.bronze.LoadPosition;
-import dev.sluice.batch.bronze.PostgresCopyBronzeSink;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;

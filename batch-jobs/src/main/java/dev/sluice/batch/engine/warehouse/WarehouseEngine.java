@@ -7,8 +7,6 @@ import dev.sluice.batch.engine.GateTarget;
 import dev.sluice.batch.engine.LayerEngine;
 import dev.sluice.batch.engine.Rollback;
 import dev.sluice.batch.engine.TransformResult;
-import dev.sluice.batch.refine.LayerTransform;
-import dev.sluice.batch.refine.PartitionVersions;
 import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;

@@ -1,7 +1,10 @@
 /**
  * The warehouse engine: a pipeline's layers as tables in the warehouse database (H2 or
- * PostgreSQL), built with set-based SQL through jOOQ in the caller's transaction. Reached only
- * through {@link dev.sluice.batch.engine.LayerEngine}.
+ * PostgreSQL), built with set-based SQL through jOOQ in the caller's transaction: Bronze appended
+ * by the database's bulk path (PostgreSQL {@code COPY}, else JDBC batches), Silver/Gold partition
+ * versions with quarantine and PII projection, their publication and rollback, and the SELECTs the
+ * gates read. {@link dev.sluice.batch.engine.warehouse.WarehouseEngine} is its one public class,
+ * reached only through {@link dev.sluice.batch.engine.LayerEngine}.
  */
 @NullMarked
 package dev.sluice.batch.engine.warehouse;

@@ -1,4 +1,4 @@
-package dev.sluice.batch.refine;
+package dev.sluice.batch.engine.warehouse;
 
 import dev.sluice.batch.bronze.LandedFileRepository;
 import dev.sluice.batch.engine.TransformResult;
@@ -45,7 +45,7 @@ import org.jooq.impl.SQLDataType;
  * A rule whose condition is NULL for a row does not match it, so every input row lands in exactly
  * one of Silver (possibly collapsed) or quarantine. Re-running leaves the same rows. Thread-safe.
  */
-public final class LayerTransform {
+final class LayerTransform {
 
     private static final Table<?> QUARANTINE = DSL.table(DSL.name("sluice", "quarantine"));
     /** Rule id of a row whose values broke its contract while being read. */

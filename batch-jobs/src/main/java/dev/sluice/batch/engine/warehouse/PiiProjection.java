@@ -1,4 +1,4 @@
-package dev.sluice.batch.refine;
+package dev.sluice.batch.engine.warehouse;
 
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.PiiKeys;

@@ -1,4 +1,4 @@
-package dev.sluice.batch.refine;
+package dev.sluice.batch.engine.warehouse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,8 @@
-package dev.sluice.batch.bronze;
+package dev.sluice.batch.engine.warehouse;
 
+import dev.sluice.batch.bronze.BronzeColumns;
+import dev.sluice.batch.bronze.BronzeRow;
+import dev.sluice.batch.bronze.BronzeSink;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -30,7 +33,7 @@ import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
  * as it would any literal: NULL is an unquoted empty field and every text value is quoted, so an
  * empty string stays an empty string. Not thread-safe.
  */
-public final class PostgresCopyBronzeSink implements BronzeSink {
+final class PostgresCopyBronzeSink implements BronzeSink {
 
     /** Bytes of binary COPY data encoded before they are sent (the server works on them meanwhile). */
     static final int PIECE_BYTES = 1 << 16;

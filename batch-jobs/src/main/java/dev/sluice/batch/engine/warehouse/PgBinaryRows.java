@@ -1,5 +1,7 @@
-package dev.sluice.batch.bronze;
+package dev.sluice.batch.engine.warehouse;
 
+import dev.sluice.batch.bronze.BronzeColumns;
+import dev.sluice.batch.bronze.BronzeRow;
 import dev.sluice.config.ColumnType;
 import dev.sluice.core.SluiceException;
 import java.nio.charset.StandardCharsets;

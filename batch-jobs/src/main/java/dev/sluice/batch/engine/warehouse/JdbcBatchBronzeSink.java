@@ -1,5 +1,8 @@
-package dev.sluice.batch.bronze;
+package dev.sluice.batch.engine.warehouse;
 
+import dev.sluice.batch.bronze.BronzeColumns;
+import dev.sluice.batch.bronze.BronzeRow;
+import dev.sluice.batch.bronze.BronzeSink;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -12,7 +15,7 @@ import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
  * Appends rows with one JDBC batch of a prepared INSERT per chunk: the bulk path for H2 (and any
  * database without COPY). Not thread-safe.
  */
-public final class JdbcBatchBronzeSink implements BronzeSink {
+final class JdbcBatchBronzeSink implements BronzeSink {
 
     private final DataSource dataSource;
     private final BronzeColumns columns;

@@ -1,8 +1,10 @@
-package dev.sluice.batch.bronze;
+package dev.sluice.batch.engine.warehouse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.batch.bronze.BronzeColumns;
+import dev.sluice.batch.bronze.BronzeRow;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.config.ColumnSpec;

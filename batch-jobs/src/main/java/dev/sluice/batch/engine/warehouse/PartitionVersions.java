@@ -1,4 +1,4 @@
-package dev.sluice.batch.refine;
+package dev.sluice.batch.engine.warehouse;
 
 import dev.sluice.batch.engine.Rollback;
 import dev.sluice.batch.warehouse.LayerTables;
@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * versions a run wrote ({@code sluice.partition_version}). Each change is one statement pair in the
  * caller's transaction, so readers see the old version or the new one, never a mix. Thread-safe.
  */
-public final class PartitionVersions {
+final class PartitionVersions {
 
     private static final Table<?> PUBLISHED = PublishedPartitionTable.TABLE;
     private static final Table<?> LOG = RollbackLogTable.TABLE;
