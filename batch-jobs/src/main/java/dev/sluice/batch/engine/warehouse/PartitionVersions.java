@@ -15,6 +15,7 @@ import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record1;
+import org.jooq.Record2;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
@@ -36,6 +37,7 @@ final class PartitionVersions {
     private static final Field<OffsetDateTime> AT = DSL.field(DSL.name("published_at"), OffsetDateTime.class);
     private static final Table<?> WRITTEN = DSL.table(DSL.name("sluice", "partition_version"));
     private static final Field<Integer> WRITTEN_VERSION = DSL.field(DSL.name("version"), Integer.class);
+    private static final Field<String> FINGERPRINT = DSL.field(DSL.name("input_fingerprint"), String.class);
 
     private final DSLContext dsl;
 
@@ -48,6 +50,38 @@ final class PartitionVersions {
         dsl.deleteFrom(PUBLISHED).where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key())).execute();
         dsl.insertInto(PUBLISHED).set(DATASET, dataset.qualifiedName()).set(PARTITION, partition.key())
                 .set(VERSION, version).set(RUN, run.toString()).set(AT, OffsetDateTime.now(ZoneOffset.UTC)).execute();
+    }
+
+    /**
+     * A version written ({@code sluice.partition_version}).
+     *
+     * @param version its number (1, 2, …)
+     * @param inputFingerprint the fingerprint of what it was built from, or null when none was recorded
+     */
+    record Written(int version, @Nullable String inputFingerprint) {
+    }
+
+    /** The newest version written of a partition, published or not, or null when none was. */
+    @Nullable Written newest(DatasetRef dataset, Partition partition) {
+        Record2<Integer, String> r = dsl.select(WRITTEN_VERSION, FINGERPRINT).from(WRITTEN)
+                .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()))
+                .orderBy(WRITTEN_VERSION.desc()).limit(1).fetchOne();
+        return r == null ? null : new Written(r.value1(), r.value2());
+    }
+
+    /**
+     * Records that {@code run} of {@code pipeline} wrote {@code version} of a partition with
+     * {@code rows} rows, built from what {@code inputFingerprint} names. Not yet published.
+     */
+    void recordWritten(DatasetRef dataset, Partition partition, int version, String pipeline, RunId run, long rows,
+            String inputFingerprint) {
+        dsl.insertInto(WRITTEN).set(DATASET, dataset.qualifiedName()).set(PARTITION, partition.key())
+                .set(WRITTEN_VERSION, version).set(DSL.field(DSL.name("pipeline"), String.class), pipeline)
+                .set(RUN, run.toString())
+                .set(DSL.field(DSL.name("row_count"), Long.class), rows)
+                .set(AT, OffsetDateTime.now(ZoneOffset.UTC))
+                .set(FINGERPRINT, inputFingerprint)
+                .execute();
     }
 
     /**

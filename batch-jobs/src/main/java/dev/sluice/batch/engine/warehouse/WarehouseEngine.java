@@ -71,7 +71,7 @@ public final class WarehouseEngine implements LayerEngine {
 
     @Override
     public long inputRows(TableSpec table, Partition partition) {
-        return new LayerTransform(warehouse.dsl(), spec, table).inputCount(partition);
+        return new LayerInput(warehouse.dsl(), spec, table).count(partition);
     }
 
     @Override
@@ -81,7 +81,7 @@ public final class WarehouseEngine implements LayerEngine {
 
     @Override
     public void publish(TableSpec table, Partition partition, int version, RunId run) {
-        new LayerTransform(warehouse.dsl(), spec, table).publish(partition, version, run);
+        new PartitionPublisher(warehouse.dsl(), spec, table).publish(partition, version, run);
     }
 
     @Override
