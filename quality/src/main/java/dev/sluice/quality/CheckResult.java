@@ -2,6 +2,8 @@ package dev.sluice.quality;
 
 import dev.sluice.config.CheckFamily;
 import dev.sluice.config.Severity;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -33,7 +35,7 @@ public record CheckResult(String checkId, String expectation, CheckFamily family
     public static final int SAMPLE = 20;
 
     public CheckResult {
-        unexpectedValues = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(unexpectedValues));
+        unexpectedValues = Collections.unmodifiableList(new ArrayList<>(unexpectedValues));
         unexpectedRowIds = List.copyOf(unexpectedRowIds);
     }
 

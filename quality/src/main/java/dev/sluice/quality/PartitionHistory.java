@@ -1,6 +1,7 @@
 package dev.sluice.quality;
 
 import dev.sluice.core.Partition;
+import java.util.Collections;
 import java.util.SortedMap;
 
 /**
@@ -12,7 +13,7 @@ import java.util.SortedMap;
 public interface PartitionHistory {
 
     /** No history. */
-    PartitionHistory NONE = (checkId, before) -> java.util.Collections.emptySortedMap();
+    PartitionHistory NONE = (checkId, before) -> Collections.emptySortedMap();
 
     /**
      * The accepted values of check {@code checkId} on partitions before {@code before}, as stored

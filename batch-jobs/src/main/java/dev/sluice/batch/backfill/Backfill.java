@@ -6,13 +6,13 @@ import dev.sluice.batch.job.LandingMissingException;
 import dev.sluice.batch.job.ParentRun;
 import dev.sluice.batch.job.PartitionCompletedException;
 import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.job.RunControl;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunRecord;
 import dev.sluice.batch.job.RunRefusedException;
 import dev.sluice.batch.job.RunRepository;
 import dev.sluice.batch.job.RunStatus;
 import dev.sluice.batch.job.RunSummary;
-import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.BadInputException;
@@ -22,6 +22,7 @@ import dev.sluice.core.RunId;
 import dev.sluice.core.SluiceException;
 import dev.sluice.lineage.LineageEmitter;
 import dev.sluice.lineage.RunEventType;
+import dev.sluice.lineage.store.LineageRepository;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -29,10 +30,15 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -171,7 +177,7 @@ public final class Backfill {
         RunId id = unfinished.map(BackfillRepository.Unfinished::id).orElseGet(RunId::newId);
         Map<String, PartitionStatus> begun = unfinished.map(u -> backfills.partitionStates(u.id())).orElse(Map.of());
         List<PlannedPartition> planned = new ArrayList<>();
-        java.util.Set<Partition> built = new HashSet<>();
+        Set<Partition> built = new HashSet<>();
         for (Partition p : impact.partitions()) {
             PlannedPartition pp = planStale(spec, p, id, begun.get(p.key()), impact.aligned(), changed);
             planned.add(pp);
@@ -258,7 +264,7 @@ public final class Backfill {
                     ? new PlannedPartition(p, Action.RERUN, "attempt " + last.attempt() + " " + last.status() + "; --rerun opens attempt "
                             + (last.attempt() + 1))
                     : new PlannedPartition(p, Action.RESTART, "attempt " + last.attempt() + " " + last.status()
-                            + ": restarts from its " + last.status().name().toLowerCase(java.util.Locale.ROOT) + " step");
+                            + ": restarts from its " + last.status().name().toLowerCase(Locale.ROOT) + " step");
             default -> new PlannedPartition(p, Action.RESUME, "attempt " + last.attempt() + " " + last.status()
                     + " (a killed run is restarted; one still running is refused)");
         };
@@ -305,7 +311,7 @@ public final class Backfill {
         MDC.put("partition", plan.range().key());
         List<PartitionOutcome> outcomes = new ArrayList<>();
         long[] batches = new long[1];
-        java.util.Map<String, Long> byGate = new java.util.LinkedHashMap<>();
+        Map<String, Long> byGate = new LinkedHashMap<>();
         plan.steps().stream().filter(st -> st.startsWith("gate.")).forEach(g -> byGate.put(g, 0L));
         RunStatus status;
         try (LineageEmitter lineage = runner.lineage().track(LineageEmitter.of(spec.lineage(), PipelineRunner.version(),
@@ -329,7 +335,7 @@ public final class Backfill {
             // waves of at most gateBatch partitions that run the same tables; a wave starts when the one before has ended
             List<PlannedPartition> wave = new ArrayList<>();
             for (PlannedPartition p : toRun) {
-                if (!wave.isEmpty() && (wave.size() == options.gateBatch() || !java.util.Objects.equals(wave.get(0).tables(), p.tables()))) {
+                if (!wave.isEmpty() && (wave.size() == options.gateBatch() || !Objects.equals(wave.get(0).tables(), p.tables()))) {
                     wave(spec, wave, base, new ParentRun(lineageRun, job), id, options, progress, outcomes, batches, byGate);
                     wave = new ArrayList<>();
                 }
@@ -358,9 +364,9 @@ public final class Backfill {
 
     /** Runs one wave; adds its one-pass gate evaluations to {@code batches} and their milliseconds per gate to {@code byGate}. */
     private void wave(PipelineSpec spec, List<PlannedPartition> wave, RunOptions base, ParentRun parent, RunId backfill, Options options,
-            Progress progress, List<PartitionOutcome> outcomes, long[] batches, java.util.Map<String, Long> byGate) {
+            Progress progress, List<PartitionOutcome> outcomes, long[] batches, Map<String, Long> byGate) {
         Semaphore permits = new Semaphore(options.parallelism(), true);
-        java.util.Set<Partition> members = new HashSet<>();
+        Set<Partition> members = new HashSet<>();
         wave.forEach(p -> members.add(p.partition()));
         List<String> tables = wave.get(0).tables();
         List<String> gates = spec.tables().stream().filter(t -> t.hasGate() && !t.isRollup())
@@ -379,7 +385,7 @@ public final class Backfill {
                     permits.acquireUninterruptibly();
                     try {
                         String cancelled = backfills.cancelRequest(backfill);
-                        if (cancelled != null || dev.sluice.batch.job.RunControl.get().shuttingDown()) {
+                        if (cancelled != null || RunControl.get().shuttingDown()) {
                             PartitionOutcome o = new PartitionOutcome(p.partition(), PartitionStatus.STOPPED, null, "not started: "
                                     + (cancelled != null ? "the backfill was cancelled by " + cancelled : "the process is shutting down")
                                     + " (invoking the backfill again continues it)");
@@ -434,7 +440,7 @@ public final class Backfill {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SluiceException("interrupted while waiting for a backfill partition", e);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             Throwable c = e.getCause();
             if (c instanceof RuntimeException r) {
                 throw r;

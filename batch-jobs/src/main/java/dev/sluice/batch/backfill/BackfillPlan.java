@@ -4,6 +4,7 @@ import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import java.time.LocalDate;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a backfill will do: every partition of the range with its action, and the steps each
@@ -23,7 +24,7 @@ import java.util.List;
  *     tool's), which the backfill cannot re-run: their owners re-run them; empty for a plain backfill
  */
 public record BackfillPlan(String pipeline, LocalDate from, LocalDate to, RunId backfillId, boolean resumed, boolean rerun,
-        List<PlannedPartition> partitions, List<String> steps, dev.sluice.core.@org.jspecify.annotations.Nullable DatasetRef changed,
+        List<PlannedPartition> partitions, List<String> steps, dev.sluice.core.@Nullable DatasetRef changed,
         List<String> outside) {
 
     public BackfillPlan {

@@ -2,7 +2,10 @@ package dev.sluice.batch.backfill;
 
 import dev.sluice.batch.job.RunStatus;
 import dev.sluice.core.RunId;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a backfill did.
@@ -17,11 +20,11 @@ import java.util.List;
  *     in job order, in milliseconds
  */
 public record BackfillReport(RunId backfillId, RunId lineageRun, RunStatus status, List<PartitionOutcome> outcomes, long elapsedMs,
-        long gateBatches, java.util.Map<String, Long> gateMsByStep) {
+        long gateBatches, Map<String, Long> gateMsByStep) {
 
     public BackfillReport {
         outcomes = List.copyOf(outcomes);
-        gateMsByStep = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(gateMsByStep));
+        gateMsByStep = Collections.unmodifiableMap(new LinkedHashMap<>(gateMsByStep));
     }
 
     /**

@@ -1,18 +1,20 @@
 package dev.sluice.batch.backfill;
 
-import dev.sluice.lineage.store.ColumnLineage;
-import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.BadInputException;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
+import dev.sluice.lineage.store.ColumnLineage;
+import dev.sluice.lineage.store.LineageRepository;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -42,7 +44,7 @@ final class ChangeImpact {
      *     kind (step names, spec order), in partition order
      * @param outside downstream dataset partitions no table of the pipeline builds ({@code dataset@partition})
      */
-    record Result(List<String> aligned, SortedSet<Partition> partitions, java.util.SortedMap<Partition, List<String>> rollups,
+    record Result(List<String> aligned, SortedSet<Partition> partitions, SortedMap<Partition, List<String>> rollups,
             List<String> outside) {
     }
 
@@ -76,7 +78,7 @@ final class ChangeImpact {
             days.add(Partition.daily(d));
         }
         SortedSet<Partition> partitions = new TreeSet<>();
-        java.util.SortedMap<Partition, List<String>> staleRollups = new java.util.TreeMap<>();
+        SortedMap<Partition, List<String>> staleRollups = new TreeMap<>();
         if (!origin.isRollup() && !aligned.isEmpty()) {
             partitions.addAll(days);
         }

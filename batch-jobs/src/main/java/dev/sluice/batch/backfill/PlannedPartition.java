@@ -1,6 +1,7 @@
 package dev.sluice.batch.backfill;
 
 import dev.sluice.core.Partition;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,7 +15,7 @@ import org.jspecify.annotations.Nullable;
 public record PlannedPartition(Partition partition, Action action, String reason, java.util.@Nullable List<String> tables) {
 
     public PlannedPartition {
-        tables = tables == null ? null : java.util.List.copyOf(tables);
+        tables = tables == null ? null : List.copyOf(tables);
     }
 
     /** A partition that runs every table. */

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -216,7 +217,7 @@ public final class CsvFile implements AutoCloseable {
     /** Why a file could not be read, naming the encoding when its bytes are not valid in it. */
     static String reason(Throwable e, CsvOptions options) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof java.nio.charset.CharacterCodingException) {
+            if (t instanceof CharacterCodingException) {
                 String cs = options.encoding().name();
                 return "not " + cs + " text (a byte sequence that is not valid " + cs + "; the source's csv.encoding names the"
                         + " files' character set)";

@@ -1,5 +1,7 @@
 package dev.sluice.batch.bronze;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.sluice.core.BoundedText;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param value the raw text as read (at most {@link #MAX_RAW_CHARS} characters)
  * @param reason why it was refused, e.g. "'2001-02-29' is not a date"
  */
-@com.fasterxml.jackson.annotation.JsonPropertyOrder({"column", "reason", "value"})
+@JsonPropertyOrder({"column", "reason", "value"})
 public record FieldError(@Nullable String column, String value, String reason) {
 
     /** Raw text kept per error, in characters; a longer value is cut and its length stated. */
@@ -22,7 +24,7 @@ public record FieldError(@Nullable String column, String value, String reason) {
      * cut would split a surrogate pair).
      */
     public static FieldError of(@Nullable String column, String raw, String reason) {
-        String kept = dev.sluice.core.BoundedText.prefix(raw, MAX_RAW_CHARS);
+        String kept = BoundedText.prefix(raw, MAX_RAW_CHARS);
         String why = raw.length() <= MAX_RAW_CHARS ? reason : reason + " (raw value cut to " + MAX_RAW_CHARS + " of " + raw.length() + " characters)";
         return new FieldError(column, kept, why);
     }

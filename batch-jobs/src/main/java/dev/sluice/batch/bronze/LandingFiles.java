@@ -1,6 +1,7 @@
 package dev.sluice.batch.bronze;
 
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -38,7 +39,7 @@ public final class LandingFiles {
      */
     public static String reason(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof java.nio.charset.CharacterCodingException) {
+            if (t instanceof CharacterCodingException) {
                 return "not UTF-8 text (a byte sequence that is not valid UTF-8)";
             }
         }

@@ -13,8 +13,10 @@ import java.math.BigInteger;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.parquet.example.data.Group;
+import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -76,7 +78,7 @@ final class ParquetSourceReader implements SourceFileReader {
     }
 
     private GroupType readSchema(Path file) {
-        try (var f = org.apache.parquet.hadoop.ParquetFileReader.open(new LocalParquetFile(file))) {
+        try (var f = ParquetFileReader.open(new LocalParquetFile(file))) {
             return f.getFileMetaData().getSchema();
         } catch (IOException e) {
             throw new BadInputException(displayName, -1, null, "cannot read the Parquet footer: " + e.getMessage(), e);
@@ -95,7 +97,7 @@ final class ParquetSourceReader implements SourceFileReader {
             return null;
         }
         Object[] values = new Object[columns.size()];
-        List<FieldError> errors = new java.util.ArrayList<>();
+        List<FieldError> errors = new ArrayList<>();
         for (int i = 0; i < values.length; i++) {
             try {
                 values[i] = index[i] < 0 || g.getFieldRepetitionCount(index[i]) == 0 ? null : value(g, i);

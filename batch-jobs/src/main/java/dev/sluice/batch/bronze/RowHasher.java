@@ -1,9 +1,11 @@
 package dev.sluice.batch.bronze;
 
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code _row_hash}: SHA-256 (hex) over a row's values as text, fields separated by U+001F, NULL
@@ -31,7 +33,7 @@ public final class RowHasher {
     }
 
     /** The hash of {@code values} and, for a row with contract violations, their raw text (JSON). */
-    public String hash(Object[] values, @org.jspecify.annotations.Nullable String parseErrors) {
+    public String hash(Object[] values, @Nullable String parseErrors) {
         for (Object v : values) {
             sha.update(text(v).getBytes(StandardCharsets.UTF_8));
             sha.update((byte) 0x1F);
@@ -43,7 +45,7 @@ public final class RowHasher {
     }
 
     /** A value as hashed: {@code \N} for NULL, a decimal in plain notation, anything else as {@code toString()}. */
-    static String text(@org.jspecify.annotations.Nullable Object v) {
-        return v == null ? "\\N" : v instanceof java.math.BigDecimal d ? d.toPlainString() : v.toString();
+    static String text(@Nullable Object v) {
+        return v == null ? "\\N" : v instanceof BigDecimal d ? d.toPlainString() : v.toString();
     }
 }

@@ -4,10 +4,14 @@ import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.ColumnType;
 import dev.sluice.config.ExactNumbers;
 import dev.sluice.core.BadInputException;
+import dev.sluice.core.BoundedText;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,6 +22,8 @@ import org.jspecify.annotations.Nullable;
  * {@code decimal(p,s)}), no lenient date. Stateless.
  */
 final class TextValues {
+
+    private static final Pattern INTEGER = Pattern.compile("[+-]?[0-9]+");
 
     private TextValues() {
     }
@@ -118,14 +124,12 @@ final class TextValues {
             return LocalDateTime.parse(text);
         } catch (DateTimeParseException local) {
             try {
-                return java.time.OffsetDateTime.parse(text).withOffsetSameInstant(java.time.ZoneOffset.UTC).toLocalDateTime();
+                return OffsetDateTime.parse(text).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
             } catch (DateTimeParseException offset) {
                 throw local;
             }
         }
     }
-
-    private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("[+-]?[0-9]+");
 
     /** ASCII digits only: Java's parsers also take other scripts' digits, which a contract never means. */
     private static String integer(String s) {
@@ -165,6 +169,6 @@ final class TextValues {
     /** Text quoted in a reason: at most 40 characters, NUL shown as {@code ?}, never half a surrogate pair. */
     static String abbreviate(String s) {
         String shown = s.replace('\0', '?');
-        return shown.length() > 40 ? dev.sluice.core.BoundedText.prefix(shown, 37) + "..." : shown;
+        return shown.length() > 40 ? BoundedText.prefix(shown, 37) + "..." : shown;
     }
 }

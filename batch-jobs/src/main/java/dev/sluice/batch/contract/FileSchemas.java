@@ -1,16 +1,18 @@
 package dev.sluice.batch.contract;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.batch.bronze.CsvFile;
 import dev.sluice.batch.bronze.LandingFiles;
-import dev.sluice.formats.LocalParquetFile;
 import dev.sluice.config.ColumnType;
 import dev.sluice.config.DecimalSpec;
 import dev.sluice.config.SchemaDiff.FileColumn;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.config.SourceFormat;
 import dev.sluice.config.SourceSpec;
 import dev.sluice.core.BadInputException;
+import dev.sluice.formats.LocalParquetFile;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,8 +36,8 @@ import org.jspecify.annotations.Nullable;
 public final class FileSchemas {
 
     private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     private FileSchemas() {
     }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.SchemaDiff.FileColumn;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -23,7 +24,7 @@ import java.util.Set;
 final class JsonKeys {
 
     private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     private static final JsonFactory FACTORY = JSON.getFactory();
 
     private final List<ColumnSpec> contract;
@@ -52,7 +53,7 @@ final class JsonKeys {
         } catch (JsonProcessingException e) {
             // not JSON: the reader quarantines the line as a row
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -12,12 +12,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.Result;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code sluice.schema_drift}: every difference a landed file showed against its contract, and the
@@ -101,8 +103,8 @@ public final class SchemaDriftRepository {
      * ({@link SchemaChange#foundId()}, e.g. {@code long} or {@code decimal(12,2)}), text when the
      * format has no types.
      */
-    static ColumnSpec evolvedColumn(String name, @org.jspecify.annotations.Nullable String foundType) {
-        return (foundType == null ? java.util.Optional.<ColumnSpec>empty() : ColumnSpec.ofType(name, foundType))
+    static ColumnSpec evolvedColumn(String name, @Nullable String foundType) {
+        return (foundType == null ? Optional.<ColumnSpec>empty() : ColumnSpec.ofType(name, foundType))
                 .orElseGet(() -> new ColumnSpec(name, ColumnType.STRING, true));
     }
 

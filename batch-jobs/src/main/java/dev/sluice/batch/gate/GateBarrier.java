@@ -2,6 +2,7 @@ package dev.sluice.batch.gate;
 
 import dev.sluice.core.FaultPoints;
 import dev.sluice.core.Partition;
+import dev.sluice.core.SluiceException;
 import dev.sluice.quality.GateResult;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -34,7 +36,7 @@ public final class GateBarrier implements GateEvaluations {
     private final Map<Partition, Integer> position = new HashMap<>();
     private final Map<Integer, Map<Partition, Waiting>> waiting = new HashMap<>();
     private long batches;
-    private final Map<String, Long> nanosByGate = new java.util.TreeMap<>();
+    private final Map<String, Long> nanosByGate = new TreeMap<>();
 
     /**
      * @param gates the gate step names in the order a job runs them
@@ -131,7 +133,7 @@ public final class GateBarrier implements GateEvaluations {
     public Map<String, Long> evaluationMsByGate() {
         lock.lock();
         try {
-            Map<String, Long> out = new java.util.LinkedHashMap<>();
+            Map<String, Long> out = new LinkedHashMap<>();
             nanosByGate.forEach((g, n) -> out.put(g, n / 1_000_000));
             return out;
         } finally {
@@ -162,7 +164,7 @@ public final class GateBarrier implements GateEvaluations {
             error = e;
         } catch (Exception | Error e) {
             // Spark throws checked exceptions from Scala code; every waiter must get an answer
-            error = new dev.sluice.core.SluiceException("the quality gate failed: " + e, e);
+            error = new SluiceException("the quality gate failed: " + e, e);
         }
         lock.lock();
         try {

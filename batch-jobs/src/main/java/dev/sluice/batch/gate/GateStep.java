@@ -19,6 +19,7 @@ import dev.sluice.quality.PartitionBatch;
 import dev.sluice.quality.PartitionSource;
 import dev.sluice.quality.QualityGate;
 import dev.sluice.warehouse.Warehouse;
+import dev.sluice.warehouse.meta.QuarantineTable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -173,7 +174,7 @@ public final class GateStep implements GateEvaluator {
         }
         long input = engine.inputRows(table, partition);
         Field<String> ruleId = DSL.field(DSL.name("rule_id"), String.class);
-        Map<String, Integer> quarantined = dsl.select(ruleId, DSL.count()).from(DSL.table(DSL.name("sluice", "quarantine")))
+        Map<String, Integer> quarantined = dsl.select(ruleId, DSL.count()).from(QuarantineTable.TABLE)
                 .where(DSL.field(DSL.name("pipeline")).eq(spec.name()), DSL.field(DSL.name("dataset")).eq(table.table().qualifiedName()),
                         DSL.field(DSL.name("partition_key")).eq(out.key()), DSL.field(DSL.name("status")).eq("OPEN"))
                 .groupBy(ruleId).fetchMap(ruleId, DSL.count());

@@ -14,8 +14,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Query;
 import org.jooq.Record;
 import org.jooq.Result;
 import org.jooq.Table;
@@ -52,7 +55,7 @@ public final class QualityResultRepository {
     /** Records every check of {@code gate}. */
     public void save(String pipeline, RunId run, GateResult gate) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        List<org.jooq.Query> inserts = new ArrayList<>();
+        List<Query> inserts = new ArrayList<>();
         for (CheckResult c : gate.checks()) {
             Map<Field<?>, Object> row = new LinkedHashMap<>();
             row.put(DSL.field(DSL.name("pipeline")), pipeline);
@@ -95,14 +98,14 @@ public final class QualityResultRepository {
      * {@code checkId} on partitions before {@code before}, among the latest {@value #HISTORY_LIMIT}
      * partitions with a value, keyed and ordered by partition.
      */
-    public java.util.SortedMap<Partition, Double> acceptedHistoryByPartition(DatasetRef dataset, String checkId, Partition before) {
+    public SortedMap<Partition, Double> acceptedHistoryByPartition(DatasetRef dataset, String checkId, Partition before) {
         Result<? extends Record> rows = dsl.select(f("r", "partition_key", String.class), f("r", "metric", Double.class),
                         f("r", "status", String.class)).from(T.as("r"))
                 .where(f("r", "dataset", String.class).eq(dataset.qualifiedName()), f("r", "check_id", String.class).eq(checkId),
                         f("r", "partition_key", String.class).lt(before.key()), f("r", "result_id", Long.class).eq(latestOf("r")),
                         f("r", "metric", Double.class).isNotNull())
                 .orderBy(f("r", "partition_key", String.class).desc()).limit(HISTORY_LIMIT).fetch();
-        java.util.SortedMap<Partition, Double> out = new java.util.TreeMap<>();
+        SortedMap<Partition, Double> out = new TreeMap<>();
         for (Record row : rows) {
             String status = row.get(2, String.class);
             if (CheckStatus.PASSED.name().equals(status) || CheckStatus.INSUFFICIENT_HISTORY.name().equals(status)) {

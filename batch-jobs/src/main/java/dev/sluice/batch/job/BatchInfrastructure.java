@@ -1,11 +1,13 @@
 package dev.sluice.batch.job;
 
-import dev.sluice.warehouse.Warehouse;
 import dev.sluice.core.SluiceException;
+import dev.sluice.warehouse.Warehouse;
+import org.springframework.batch.core.configuration.support.MapJobRegistry;
 import org.springframework.batch.core.launch.JobOperator;
 import org.springframework.batch.core.launch.support.JobOperatorFactoryBean;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.batch.core.repository.support.JdbcJobRepositoryFactoryBean;
+import org.springframework.transaction.annotation.Isolation;
 
 /**
  * Spring Batch's job repository (tables {@code sluice.BATCH_*}, created by Sluice's Flyway
@@ -35,13 +37,13 @@ public record BatchInfrastructure(JobRepository repository, JobOperator operator
             repo.setTransactionManager(warehouse.transactionManager());
             repo.setTablePrefix(TABLE_PREFIX);
             repo.setDatabaseType(warehouse.isPostgres() ? "POSTGRES" : "H2");
-            repo.setIsolationLevelForCreateEnum(org.springframework.transaction.annotation.Isolation.READ_COMMITTED);
+            repo.setIsolationLevelForCreateEnum(Isolation.READ_COMMITTED);
             repo.afterPropertiesSet();
             JobRepository repository = repo.getObject();
             JobOperatorFactoryBean op = new JobOperatorFactoryBean();
             op.setJobRepository(repository);
             op.setTransactionManager(warehouse.transactionManager());
-            op.setJobRegistry(new org.springframework.batch.core.configuration.support.MapJobRegistry());
+            op.setJobRegistry(new MapJobRegistry());
             op.afterPropertiesSet();
             return new BatchInfrastructure(repository, op.getObject());
         } catch (Exception e) {

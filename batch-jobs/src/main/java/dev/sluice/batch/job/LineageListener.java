@@ -1,6 +1,7 @@
 package dev.sluice.batch.job;
 
 import dev.sluice.batch.gate.GateStep;
+import dev.sluice.batch.gate.QualityResultRepository;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.SourceSpec;
@@ -9,19 +10,23 @@ import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import dev.sluice.lineage.LineageDataset;
-import dev.sluice.lineage.LineageEmitter;
 import dev.sluice.lineage.LineageEmitter.RunEvent;
 import dev.sluice.lineage.LineageEmitter.RunKind;
+import dev.sluice.lineage.LineageEmitter;
 import dev.sluice.lineage.RunEventType;
+import dev.sluice.lineage.store.ColumnLineage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.batch.core.BatchStatus;
+import org.springframework.batch.core.ExitStatus;
 import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.listener.JobExecutionListener;
 import org.springframework.batch.core.listener.StepExecutionListener;
@@ -114,7 +119,7 @@ final class LineageListener implements JobExecutionListener {
             }
 
             @Override
-            public org.springframework.batch.core.ExitStatus afterStep(StepExecution se) {
+            public ExitStatus afterStep(StepExecution se) {
                 emitter.emit(stepEvent(terminal(se.getStatus() == BatchStatus.STARTED ? BatchStatus.COMPLETED : se.getStatus()),
                         table, gate, name, se));
                 return null;
@@ -137,7 +142,7 @@ final class LineageListener implements JobExecutionListener {
             outputs.add(withColumns(table(table, null, done ? se.getWriteCount() : null), table, landing));
         } else {
             spec.table(table.inputTable().orElseThrow()).ifPresent(in -> inputs.add(table.isRollup() ? rolledUp(in, table) : table(in, null, null)));
-            dev.sluice.lineage.store.ColumnLineage.referenced(spec, table).forEach(t -> inputs.add(table(t, null, null)));
+            ColumnLineage.referenced(spec, table).forEach(t -> inputs.add(table(t, null, null)));
             String version = done && ctx.containsKey(StepMetrics.VERSION) ? Integer.toString(ctx.getInt(StepMetrics.VERSION)) : null;
             outputs.add(withColumns(table(table, version, done ? se.getWriteCount() : null), table, null));
         }
@@ -153,9 +158,9 @@ final class LineageListener implements JobExecutionListener {
         }
         Partition judged = table.outputPartition(partition);
         List<LineageDataset.Assertion> assertions = new ArrayList<>();
-        java.util.Map<String, Long> nulls = new java.util.LinkedHashMap<>();
+        Map<String, Long> nulls = new LinkedHashMap<>();
         Long rowCount = null;
-        for (var r : new dev.sluice.batch.gate.QualityResultRepository(quality.dsl()).latestOfRun(table.table(), judged, run)) {
+        for (var r : new QualityResultRepository(quality.dsl()).latestOfRun(table.table(), judged, run)) {
             String column = table.checks().stream().filter(c -> c.id().equals(r.checkId())).findFirst().map(c -> c.column()).orElse(null);
             assertions.add(new LineageDataset.Assertion(r.checkId(), "PASSED".equals(r.status()) || "INSUFFICIENT_HISTORY".equals(r.status()),
                     column));
@@ -174,7 +179,7 @@ final class LineageListener implements JobExecutionListener {
     /** {@code d} with the column lineage of {@code table} (a Bronze table's columns come from {@code landing}). */
     private LineageDataset withColumns(LineageDataset d, TableSpec table, @Nullable LineageDataset landing) {
         List<LineageDataset.ColumnInput> columns = new ArrayList<>();
-        for (dev.sluice.lineage.store.ColumnLineage.Input in : dev.sluice.lineage.store.ColumnLineage.of(spec, table)) {
+        for (ColumnLineage.Input in : ColumnLineage.of(spec, table)) {
             String ns = landing != null ? landing.namespace() : warehouse;
             String name = landing != null ? landing.name() : in.dataset();
             columns.add(new LineageDataset.ColumnInput(in.column(), ns, name, in.field(), in.subtype(), in.masking()));

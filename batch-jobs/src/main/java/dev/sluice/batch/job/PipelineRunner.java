@@ -7,7 +7,6 @@ import dev.sluice.batch.bronze.LandingFiles;
 import dev.sluice.batch.contract.ContractGuard;
 import dev.sluice.batch.engine.LayerEngines;
 import dev.sluice.batch.gate.GateStep;
-import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.RetrySpec;
 import dev.sluice.config.SourceSpec;

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.util.Set;
+import org.springframework.dao.TransientDataAccessException;
 
 /**
  * Which failures may pass when a step is tried again unchanged: a lost or refused connection
@@ -27,7 +28,7 @@ final class RetriableErrors {
     static boolean retriable(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof RetriableSluiceException || t instanceof SQLTransientException || t instanceof SQLRecoverableException
-                    || t instanceof org.springframework.dao.TransientDataAccessException) {
+                    || t instanceof TransientDataAccessException) {
                 return true;
             }
             if (t instanceof SQLException e) {

@@ -1,8 +1,10 @@
 package dev.sluice.batch.job;
 
-import dev.sluice.core.FaultPoints;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.FaultPoints;
 import dev.sluice.core.RunId;
+import dev.sluice.core.SluiceException;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
@@ -162,7 +164,7 @@ public final class RunControl {
     void throwIfStopped(RunId run) {
         String why = reason(run);
         if (why != null) {
-            throw new dev.sluice.core.SluiceException("the run was stopped before this chunk was written: " + why);
+            throw new SluiceException("the run was stopped before this chunk was written: " + why);
         }
     }
 
@@ -218,7 +220,7 @@ public final class RunControl {
         if (s != null) {
             try {
                 s.cancel();
-            } catch (java.sql.SQLException ex) {
+            } catch (SQLException ex) {
                 LOG.warn("could not cancel the running statement of run {}: {}", run, ex.getMessage());
             }
         }

@@ -1,6 +1,9 @@
 package dev.sluice.batch.job;
 
 import dev.sluice.batch.gate.GateEvaluations;
+import dev.sluice.core.BadInputException;
+import dev.sluice.core.BoundedText;
+import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -36,12 +39,12 @@ public record RunOptions(boolean rerun, @Nullable String requester, @Nullable St
      */
     public RunOptions {
         Objects.requireNonNull(gates, "gates");
-        requester = requester == null ? null : dev.sluice.core.BoundedText.cut(requester, MAX_REQUESTER_CHARS);
+        requester = requester == null ? null : BoundedText.cut(requester, MAX_REQUESTER_CHARS);
         if (traceId != null && traceId.length() > MAX_TRACE_ID_CHARS) {
-            throw new dev.sluice.core.BadInputException("--trace-id", -1, null, "a trace id has at most " + MAX_TRACE_ID_CHARS
+            throw new BadInputException("--trace-id", -1, null, "a trace id has at most " + MAX_TRACE_ID_CHARS
                     + " characters; this one has " + traceId.length());
         }
-        tables = tables == null ? null : java.util.List.copyOf(tables);
+        tables = tables == null ? null : List.copyOf(tables);
     }
 
     /** Options of a run started on its own (no parent, gates alone, every table). */

@@ -1,12 +1,18 @@
 package dev.sluice.batch.job;
 
+import dev.sluice.core.BoundedText;
 import dev.sluice.core.FaultPoints;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
+import dev.sluice.lineage.LineageEmitter;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
@@ -82,11 +88,11 @@ public final class RunRepository {
     }
 
     /** The newest attempt of every partition of {@code pipeline}, in one query, by partition key. */
-    public java.util.SortedMap<String, Latest> latestByPartition(String pipeline) {
+    public SortedMap<String, Latest> latestByPartition(String pipeline) {
         Field<Integer> newest = DSL.select(DSL.max(DSL.field(DSL.name("x", "attempt"), Integer.class))).from(T.as("x"))
                 .where(DSL.field(DSL.name("x", "pipeline")).eq(DSL.field(DSL.name("r", "pipeline"))),
                         DSL.field(DSL.name("x", "partition_key")).eq(DSL.field(DSL.name("r", "partition_key")))).asField();
-        java.util.SortedMap<String, Latest> out = new java.util.TreeMap<>();
+        SortedMap<String, Latest> out = new TreeMap<>();
         dsl.select(PARTITION, STATUS, STARTED, MESSAGE, STOP_CAUSE).from(T.as("r")).where(PIPELINE.eq(pipeline), ATTEMPT.eq(newest))
                 .forEach(r -> out.put(r.value1(), new Latest(r.value1(), RunStatus.of(r.value2()), r.value3(), r.value4(),
                         r.value5() == null ? null : StopCause.valueOf(r.value5()))));
@@ -126,10 +132,10 @@ public final class RunRepository {
      *     {@code lineage_failed}, events)
      */
     public void finish(RunId run, RunStatus status, @Nullable StopCause stopCause, long jobExecutionId, @Nullable String message,
-            String summaryJson, dev.sluice.lineage.LineageEmitter.Stats lineage) {
+            String summaryJson, LineageEmitter.Stats lineage) {
         dsl.update(T).set(STATUS, status.name()).set(STOP_CAUSE, stopCause == null ? null : stopCause.name())
                 .set(ENDED, now()).set(JOB_EXECUTION, jobExecutionId)
-                .set(MESSAGE, message == null ? null : dev.sluice.core.BoundedText.cut(message, 4000))
+                .set(MESSAGE, message == null ? null : BoundedText.cut(message, 4000))
                 .set(SUMMARY, summaryJson)
                 .set(LINEAGE_SENT, LINEAGE_SENT.plus(lineage.sent())).set(LINEAGE_DROPPED, LINEAGE_DROPPED.plus(lineage.dropped()))
                 .set(LINEAGE_FAILED, LINEAGE_FAILED.plus(lineage.failed()))
@@ -194,8 +200,8 @@ public final class RunRepository {
     /** This machine's host name, as recorded with each run. */
     public static String thisHost() {
         try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.net.UnknownHostException e) {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
             return "localhost";
         }
     }

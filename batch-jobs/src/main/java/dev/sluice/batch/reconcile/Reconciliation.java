@@ -12,15 +12,19 @@ import dev.sluice.quality.CheckResult;
 import dev.sluice.quality.CheckStatus;
 import dev.sluice.quality.GateResult;
 import dev.sluice.warehouse.meta.HotOffsetTable;
+import java.math.BigDecimal;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
+import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -118,7 +122,7 @@ public final class Reconciliation {
     }
 
     /** Per key: [count, average 1, average 2, …] (averages weighted by the count). */
-    private static Map<List<Object>, double[]> rollUp(DSLContext dsl, ReconcileSpec r, DatasetRef table, org.jooq.Condition where) {
+    private static Map<List<Object>, double[]> rollUp(DSLContext dsl, ReconcileSpec r, DatasetRef table, Condition where) {
         List<Field<?>> select = new ArrayList<>();
         List<Field<?>> groupBy = new ArrayList<>();
         for (String k : r.keys()) {
@@ -130,9 +134,9 @@ public final class Reconciliation {
         select.add(DSL.sum(count));
         for (String a : r.averages()) {
             Field<Double> avg = DSL.field(DSL.name(a), Double.class).cast(SQLDataType.DOUBLE);
-            select.add(DSL.sum(avg.mul(count)).div(DSL.nullif(DSL.sum(count), DSL.inline(java.math.BigDecimal.ZERO))));
+            select.add(DSL.sum(avg.mul(count)).div(DSL.nullif(DSL.sum(count), DSL.inline(BigDecimal.ZERO))));
         }
-        Map<List<Object>, double[]> out = new java.util.HashMap<>();
+        Map<List<Object>, double[]> out = new HashMap<>();
         for (Record row : dsl.select(select).from(DSL.table(DSL.name(table.schema(), table.table()))).where(where).groupBy(groupBy).fetch()) {
             List<Object> key = new ArrayList<>();
             for (int i = 0; i < r.keys().size(); i++) {
@@ -194,7 +198,7 @@ public final class Reconciliation {
         try {
             dsl.fetchExists(DSL.selectOne().from(DSL.table(DSL.name(table.schema(), table.table()))).where(DSL.falseCondition()));
             return true;
-        } catch (org.jooq.exception.DataAccessException e) {
+        } catch (DataAccessException e) {
             return false;
         }
     }

@@ -6,12 +6,14 @@ import dev.sluice.config.TableSpec;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Layer;
 import dev.sluice.warehouse.ColumnTypes;
+import dev.sluice.warehouse.meta.PublishedPartitionTable;
 import java.util.ArrayList;
 import java.util.List;
 import org.jooq.DSLContext;
 import org.jooq.DataType;
 import org.jooq.Field;
 import org.jooq.Table;
+import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -72,7 +74,7 @@ public final class LayerTables {
     private static void idempotent(Runnable ddl) {
         try {
             ddl.run();
-        } catch (org.jooq.exception.DataAccessException e) {
+        } catch (DataAccessException e) {
             ddl.run();
         }
     }
@@ -84,7 +86,7 @@ public final class LayerTables {
      */
     private static void createCurrentView(DSLContext dsl, TableSpec t, List<Field<?>> fields) {
         Table<?> v = table(versions(t.table())).as("v");
-        Table<?> p = DSL.table(DSL.name("sluice", "published_partition")).as("p");
+        Table<?> p = PublishedPartitionTable.TABLE.as("p");
         List<Field<?>> columns = fields.stream().<Field<?>>map(f -> DSL.field(DSL.name("v", f.getName()))).toList();
         idempotent(() -> dsl.createOrReplaceView(table(t.table())).as(DSL.select(columns).from(v).join(p).on(
                 DSL.field(DSL.name("p", "dataset")).eq(DSL.inline(t.table().qualifiedName())),

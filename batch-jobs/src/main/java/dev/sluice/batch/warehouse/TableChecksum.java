@@ -3,9 +3,11 @@ package dev.sluice.batch.warehouse;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.Partition;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import org.jooq.DSLContext;
@@ -29,7 +31,7 @@ public final class TableChecksum {
     public static String of(DSLContext dsl, TableSpec table, Partition partition) {
         List<Field<?>> fields = table.columns().stream().map(ColumnSpec::name)
                 .<Field<?>>map(n -> DSL.field(DSL.name(n))).toList();
-        List<Field<?>> order = new java.util.ArrayList<>();
+        List<Field<?>> order = new ArrayList<>();
         table.key().forEach(k -> order.add(DSL.field(DSL.name(k))));
         fields.stream().filter(f -> !table.key().contains(f.getName())).forEach(order::add);
         MessageDigest sha = sha256();
@@ -39,7 +41,7 @@ public final class TableChecksum {
             for (Record r : cursor) {
                 for (int i = 0; i < fields.size(); i++) {
                     Object v = r.get(i);
-                    sha.update((v == null ? "\\N" : v instanceof java.math.BigDecimal d ? d.toPlainString() : v.toString())
+                    sha.update((v == null ? "\\N" : v instanceof BigDecimal d ? d.toPlainString() : v.toString())
                             .getBytes(StandardCharsets.UTF_8));
                     sha.update((byte) 0x1F);
                 }

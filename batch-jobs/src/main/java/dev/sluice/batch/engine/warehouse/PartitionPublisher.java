@@ -5,6 +5,7 @@ import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
+import dev.sluice.warehouse.meta.PublishedPartitionTable;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.SQLDialect;
@@ -46,7 +47,7 @@ final class PartitionPublisher {
     private void analyzeSnapshot() {
         if (!table.partitioned() && dsl.dialect().family() == SQLDialect.POSTGRES) {
             dsl.execute("ANALYZE " + LayerTables.versions(table.table()).qualifiedName());
-            dsl.execute("ANALYZE sluice.published_partition");
+            dsl.execute("ANALYZE " + PublishedPartitionTable.NAME);
         }
     }
 

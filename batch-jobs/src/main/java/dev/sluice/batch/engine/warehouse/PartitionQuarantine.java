@@ -7,6 +7,7 @@ import dev.sluice.config.SourceSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
+import dev.sluice.warehouse.meta.QuarantineTable;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -35,7 +36,7 @@ final class PartitionQuarantine {
     static final String PARTITION_VALUE_MISSING = "partition_value_missing";
     /** Characters of {@code _parse_errors} quoted in a quarantine reason (the whole of it is in record_json). */
     private static final int REASON_CHARS = 900;
-    private static final Table<?> QUARANTINE = DSL.table(DSL.name("sluice", "quarantine"));
+    private static final Table<?> QUARANTINE = QuarantineTable.TABLE;
     private static final Field<String> STATUS = DSL.field(DSL.name("status"), String.class);
     private static final String OPEN = "OPEN";
     private static final String PENDING = "PENDING";
@@ -174,10 +175,10 @@ final class PartitionQuarantine {
         Table<?> again = QUARANTINE.as("q2");
         dsl.deleteFrom(QUARANTINE).where(ofPartition, STATUS.eq(PENDING), DSL.exists(DSL.selectOne().from(again).where(
                 DSL.field(DSL.name("q2", "status")).eq(OPEN),
-                DSL.field(DSL.name("q2", "dataset")).eq(DSL.field(DSL.name("sluice", "quarantine", "dataset"))),
-                DSL.field(DSL.name("q2", "partition_key")).eq(DSL.field(DSL.name("sluice", "quarantine", "partition_key"))),
-                DSL.field(DSL.name("q2", "source")).eq(DSL.field(DSL.name("sluice", "quarantine", "source"))),
-                DSL.field(DSL.name("q2", "source_pos")).eq(DSL.field(DSL.name("sluice", "quarantine", "source_pos")))))).execute();
+                DSL.field(DSL.name("q2", "dataset")).eq(DSL.field(DSL.name(QuarantineTable.TABLE.getQualifiedName(), DSL.name("dataset")))),
+                DSL.field(DSL.name("q2", "partition_key")).eq(DSL.field(DSL.name(QuarantineTable.TABLE.getQualifiedName(), DSL.name("partition_key")))),
+                DSL.field(DSL.name("q2", "source")).eq(DSL.field(DSL.name(QuarantineTable.TABLE.getQualifiedName(), DSL.name("source")))),
+                DSL.field(DSL.name("q2", "source_pos")).eq(DSL.field(DSL.name(QuarantineTable.TABLE.getQualifiedName(), DSL.name("source_pos"))))))).execute();
         Field<String> inputSource = DSL.field(DSL.name("b", "_source"), String.class);
         dsl.update(QUARANTINE).set(STATUS, DSL.when(source.in(DSL.selectDistinct(inputSource).from(input.table()).where(inputRows)),
                         DSL.inline("REPROCESSED")).otherwise(DSL.inline("SUPERSEDED")))

@@ -6,6 +6,7 @@ import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import dev.sluice.core.SluiceException;
+import dev.sluice.warehouse.meta.PartitionVersionTable;
 import dev.sluice.warehouse.meta.PublishedPartitionTable;
 import dev.sluice.warehouse.meta.RollbackLogTable;
 import java.time.OffsetDateTime;
@@ -35,7 +36,7 @@ final class PartitionVersions {
     private static final Field<Integer> VERSION = DSL.field(DSL.name("version"), Integer.class);
     private static final Field<String> RUN = DSL.field(DSL.name("run_id"), String.class);
     private static final Field<OffsetDateTime> AT = DSL.field(DSL.name("published_at"), OffsetDateTime.class);
-    private static final Table<?> WRITTEN = DSL.table(DSL.name("sluice", "partition_version"));
+    private static final Table<?> WRITTEN = PartitionVersionTable.TABLE;
     private static final Field<Integer> WRITTEN_VERSION = DSL.field(DSL.name("version"), Integer.class);
     private static final Field<String> FINGERPRINT = DSL.field(DSL.name("input_fingerprint"), String.class);
 

@@ -4,6 +4,7 @@ import dev.sluice.batch.bronze.BronzeColumns;
 import dev.sluice.batch.bronze.BronzeRow;
 import dev.sluice.config.ColumnType;
 import dev.sluice.core.SluiceException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -63,6 +64,9 @@ final class PgBinaryRows {
     private byte[] lastSourceBytes = new byte[0];
     private byte[] buf = new byte[1 << 17];
     private int at;
+
+    private static final int NUMERIC_POS = 0x0000;
+    private static final int NUMERIC_NEG = 0x4000;
 
     private PgBinaryRows(Kind[] kinds, BronzeColumns columns) {
         this.kinds = kinds;
@@ -210,7 +214,7 @@ final class PgBinaryRows {
                     putLong(micros(i, (LocalDateTime) value));
                 }
                 case TEXT -> putText(value.toString());
-                case NUMERIC -> putNumeric((java.math.BigDecimal) value);
+                case NUMERIC -> putNumeric((BigDecimal) value);
             }
         } catch (ClassCastException e) {
             // the readers give each column its contract type's Java value: this is a bug, not bad input
@@ -219,12 +223,9 @@ final class PgBinaryRows {
         }
     }
 
-    private static final int NUMERIC_POS = 0x0000;
-    private static final int NUMERIC_NEG = 0x4000;
-
     /** A {@code numeric} field (see the class comment): length, header, base-10000 digits. */
-    private void putNumeric(java.math.BigDecimal value) {
-        java.math.BigDecimal v = value.scale() < 0 ? value.setScale(0) : value;
+    private void putNumeric(BigDecimal value) {
+        BigDecimal v = value.scale() < 0 ? value.setScale(0) : value;
         String digits = v.unscaledValue().abs().toString();
         int scale = v.scale();
         int integerDigits = digits.length() - scale; // the digit of 10^k is digits[integerDigits - 1 - k]

@@ -3,7 +3,10 @@ package dev.sluice.batch.engine.warehouse;
 import dev.sluice.batch.bronze.BronzeColumns;
 import dev.sluice.batch.bronze.BronzeRow;
 import dev.sluice.batch.bronze.BronzeSink;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -74,7 +77,7 @@ final class PostgresCopyBronzeSink implements BronzeSink {
                 appendBinary(copy, binary, rows);
             } else {
                 // encoded here, whole: the driver's Reader form encodes 64 Ki-char pieces apart and splits surrogate pairs
-                copy.copyIn(sql, new java.io.ByteArrayInputStream(csv(rows).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                copy.copyIn(sql, new ByteArrayInputStream(csv(rows).getBytes(StandardCharsets.UTF_8)));
             }
         } catch (SQLException e) {
             throw new SQLErrorCodeSQLExceptionTranslator(dataSource).translate("Bronze COPY", sql, e);
@@ -156,7 +159,7 @@ final class PostgresCopyBronzeSink implements BronzeSink {
             csv.append(quote(s));
         } else if (v instanceof LocalDateTime t) {
             csv.append(t);
-        } else if (v instanceof java.math.BigDecimal d) {
+        } else if (v instanceof BigDecimal d) {
             csv.append(d.toPlainString());
         } else {
             csv.append(v);

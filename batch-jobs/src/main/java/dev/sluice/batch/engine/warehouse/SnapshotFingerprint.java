@@ -1,10 +1,12 @@
 package dev.sluice.batch.engine.warehouse;
 
+import dev.sluice.batch.bronze.LandedFileRepository;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.QuarantineRule;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
+import dev.sluice.warehouse.meta.PublishedPartitionTable;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -32,7 +34,7 @@ final class SnapshotFingerprint {
         }
         if (input.layer() == Layer.BRONZE) {
             for (Record r : dsl.select(DSL.field(DSL.name("source")), DSL.field(DSL.name("sha256")))
-                    .from(DSL.table(DSL.name("sluice", "landed_file")))
+                    .from(LandedFileRepository.LANDED_FILES)
                     .where(DSL.field(DSL.name("bronze_table")).eq(input.table().qualifiedName()),
                             DSL.field(DSL.name("partition_key")).eq(in.key()),
                             DSL.field(DSL.name("current_load"), Boolean.class).isTrue())
@@ -54,7 +56,7 @@ final class SnapshotFingerprint {
         MessageDigest sha = ofDefinition(table);
         Field<String> key = DSL.field(DSL.name("partition_key"), String.class);
         for (Record r : dsl.select(key, DSL.field(DSL.name("version")))
-                .from(DSL.table(DSL.name("sluice", "published_partition")))
+                .from(PublishedPartitionTable.TABLE)
                 .where(DSL.field(DSL.name("dataset")).eq(input.table().qualifiedName()), key.between(range[0].key(), range[1].key()))
                 .orderBy(key).fetch()) {
             update(sha, r.get(0) + "#" + r.get(1));

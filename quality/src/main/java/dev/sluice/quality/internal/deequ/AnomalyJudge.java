@@ -6,6 +6,7 @@ import com.amazon.deequ.anomalydetection.RelativeRateOfChangeStrategy;
 import dev.sluice.config.CheckSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -53,14 +54,14 @@ final class AnomalyJudge {
                     + " of " + history.size() + " accepted partitions";
         }
         double previous = history.get(history.size() - 1);
-        String ratio = previous == 0 ? "n/a" : String.format(java.util.Locale.ROOT, "%.2f %%", 100 * value / previous);
+        String ratio = previous == 0 ? "n/a" : String.format(Locale.ROOT, "%.2f %%", 100 * value / previous);
         return metric + " " + v + " is " + ratio + " of the previous accepted " + format(previous) + " (allowed "
                 + Math.round(100 * number(spec, "max_rate_decrease", 0.5)) + " %–" + Math.round(100 * number(spec, "max_rate_increase", 2.0))
                 + " %)";
     }
 
     private static String format(double v) {
-        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(java.util.Locale.ROOT, "%.4g", v);
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%.4g", v);
     }
 
     static String describe(CheckSpec spec) {

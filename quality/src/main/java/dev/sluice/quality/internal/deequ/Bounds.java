@@ -1,6 +1,7 @@
 package dev.sluice.quality.internal.deequ;
 
 import dev.sluice.config.CheckSpec;
+import dev.sluice.config.Expectation;
 import dev.sluice.quality.InvalidCheckException;
 import org.jspecify.annotations.Nullable;
 
@@ -14,7 +15,7 @@ record Bounds(@Nullable Object min, @Nullable Object max, boolean strictMin, boo
     static Bounds of(CheckSpec spec) {
         Object min = spec.param("min_value").orElse(null);
         Object max = spec.param("max_value").orElse(null);
-        if (min == null && max == null && spec.expectation().kind() == dev.sluice.config.Expectation.Kind.MAP) {
+        if (min == null && max == null && spec.expectation().kind() == Expectation.Kind.MAP) {
             throw new InvalidCheckException(spec.id() + ": min_value and max_value cannot both be None");
         }
         if (min != null && max != null && SparkSql.isNumber(min.toString()) && SparkSql.isNumber(max.toString())

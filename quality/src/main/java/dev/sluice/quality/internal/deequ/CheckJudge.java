@@ -7,12 +7,17 @@ import dev.sluice.config.Expectation;
 import dev.sluice.config.Severity;
 import dev.sluice.quality.CheckResult;
 import dev.sluice.quality.CheckStatus;
+import dev.sluice.quality.InvalidCheckException;
 import dev.sluice.quality.MetricHistory;
+import java.sql.Timestamp;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -126,15 +131,15 @@ final class CheckJudge {
         List<String> columns = new ArrayList<>();
         for (String c : all) {
             if (!c.startsWith("_")) {
-                columns.add(c.toLowerCase(java.util.Locale.ROOT));
+                columns.add(c.toLowerCase(Locale.ROOT));
             }
         }
         if (spec.expectation() == Expectation.EXPECT_COLUMN_TO_EXIST) {
-            boolean held = columns.contains(spec.column().toLowerCase(java.util.Locale.ROOT));
+            boolean held = columns.contains(spec.column().toLowerCase(Locale.ROOT));
             return new Outcome(held, held ? 1.0 : 0.0, columns, 0, held ? 0 : 1, List.of(), List.of(),
                     held ? "present" : "missing; the columns are " + columns);
         }
-        List<String> expected = spec.list("column_list").stream().map(o -> o.toString().toLowerCase(java.util.Locale.ROOT)).toList();
+        List<String> expected = spec.list("column_list").stream().map(o -> o.toString().toLowerCase(Locale.ROOT)).toList();
         boolean held = columns.equals(expected);
         return new Outcome(held, held ? 1.0 : 0.0, columns, 0, held ? 0 : 1, List.of(), List.of(),
                 held ? "as listed" : "the columns are " + columns);
@@ -148,10 +153,10 @@ final class CheckJudge {
                     newest == null ? "no values: nothing arrived for the partition" : "the partition has no nominal time");
         }
         LocalDateTime t = newest instanceof LocalDateTime l ? l : newest instanceof LocalDate d ? d.atStartOfDay()
-                : newest instanceof java.sql.Timestamp ts ? ts.toLocalDateTime()
-                : newest instanceof java.time.Instant i ? LocalDateTime.ofInstant(i, java.time.ZoneOffset.UTC) : null;
+                : newest instanceof Timestamp ts ? ts.toLocalDateTime()
+                : newest instanceof Instant i ? LocalDateTime.ofInstant(i, ZoneOffset.UTC) : null;
         if (t == null) {
-            throw new dev.sluice.quality.InvalidCheckException(spec.id() + ": freshness needs a date or timestamp column; "
+            throw new InvalidCheckException(spec.id() + ": freshness needs a date or timestamp column; "
                     + spec.column() + " holds " + newest.getClass().getSimpleName());
         }
         Duration lag = Duration.between(t, end);
@@ -169,7 +174,7 @@ final class CheckJudge {
     }
 
     private static String percent(long part, long whole) {
-        return String.format(java.util.Locale.ROOT, "%.3f %%", 100.0 * part / whole);
+        return String.format(Locale.ROOT, "%.3f %%", 100.0 * part / whole);
     }
 
     /** What a check found, before its status. */

@@ -5,6 +5,7 @@ import com.amazon.deequ.checks.CheckLevel$;
 import dev.sluice.config.CheckSpec;
 import dev.sluice.config.Expectation;
 import dev.sluice.config.Severity;
+import dev.sluice.config.StrftimeFormats;
 import dev.sluice.quality.InvalidCheckException;
 import java.util.List;
 import java.util.function.DoublePredicate;
@@ -84,7 +85,7 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
             case EXPECT_COLUMN_VALUES_TO_MATCH_STRFTIME_FORMAT -> {
                 String format = spec.param("strftime_format").orElseThrow().toString();
                 try {
-                    dev.sluice.config.StrftimeFormats.formatter(format);
+                    StrftimeFormats.formatter(format);
                 } catch (IllegalArgumentException x) {
                     throw new InvalidCheckException(name + ": " + x.getMessage());
                 }

@@ -6,6 +6,7 @@ import scala.Function1;
 import scala.Option;
 import scala.collection.JavaConverters;
 import scala.collection.Seq;
+import scala.collection.immutable.Vector;
 
 /** The few Java → Scala conversions the Deequ calls need. Stateless. */
 final class Scala {
@@ -27,7 +28,7 @@ final class Scala {
     }
 
     @SuppressWarnings("deprecation")
-    static <T> scala.collection.immutable.Vector<T> vector(List<T> list) {
+    static <T> Vector<T> vector(List<T> list) {
         return JavaConverters.asScalaBufferConverter(list).asScala().toVector();
     }
 

@@ -1,6 +1,7 @@
 package dev.sluice.quality.internal.deequ;
 
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
 
 /**
  * The one SparkSession of the JVM, created on first use. {@code local[*]} runs Spark inside this
@@ -36,7 +37,7 @@ final class SparkSessions {
                     .config("spark.sql.adaptive.enabled", "true")
                     .getOrCreate();
             sessionMaster = master;
-            session.udf().register(StrftimeFormat.UDF, StrftimeFormat.udf(), org.apache.spark.sql.types.DataTypes.BooleanType);
+            session.udf().register(StrftimeFormat.UDF, StrftimeFormat.udf(), DataTypes.BooleanType);
         }
         return session;
     }

@@ -1,5 +1,6 @@
 package dev.sluice.quality.internal.deequ;
 
+import dev.sluice.config.StrftimeFormats;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Map;
@@ -26,7 +27,7 @@ final class StrftimeFormat {
 
     static boolean matches(String value, String format) {
         try {
-            CACHE.computeIfAbsent(format, dev.sluice.config.StrftimeFormats::formatter).parse(value);
+            CACHE.computeIfAbsent(format, StrftimeFormats::formatter).parse(value);
             return true;
         } catch (DateTimeParseException | IllegalArgumentException e) {
             return false;
