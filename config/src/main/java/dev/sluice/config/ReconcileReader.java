@@ -50,7 +50,8 @@ final class ReconcileReader {
             r.problem("window", windowText, "not a window of this hot path");
         } else if (window.kind() != WindowSpec.Kind.TUMBLING) {
             r.problem("window", windowText, "a reconciled window is tumbling (each event counted once); it is " + window.kind().name().toLowerCase(Locale.ROOT));
-        } else if (!divides(window.size(), partitionKind)) {
+        } else if (window.size() != null && window.size().toMillis() > 0 && !divides(window.size(), partitionKind)) {
+            // a window without a valid size has its problem reported where the window is read
             r.problem("window", windowText, "its size " + window.size() + " does not divide a " + partitionKind.id() + " partition");
         }
         String againstText = r.text("against", true).orElse("");
@@ -110,11 +111,13 @@ final class ReconcileReader {
     }
 
     /** True when windows of {@code size} (aligned on the epoch) tile every partition of {@code kind} in UTC. */
+    /** True when a window of {@code size} (positive) divides a partition of {@code kind}; compared in milliseconds. */
     private static boolean divides(Duration size, PartitionKind kind) {
-        long day = 86_400;
+        long hourMs = 3_600_000;
+        long dayMs = 86_400_000;
         return switch (kind) {
-            case HOURLY -> 3_600 % size.toSeconds() == 0;
-            case DAILY, MONTHLY -> day % size.toSeconds() == 0;
+            case HOURLY -> hourMs % size.toMillis() == 0;
+            case DAILY, MONTHLY -> dayMs % size.toMillis() == 0;
             default -> false;
         };
     }

@@ -129,6 +129,13 @@ class PipelineSpecLoaderTest {
                 .extracting(SpecProblem::keyPath, SpecProblem::value, SpecProblem::reason)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("hot_path.reconcile.window", "gold.airport_delays_live",
                         "its size PT7H does not divide a daily partition"));
+        // a reconciled window whose size is not a duration is one problem, the window's, not a crash of validation
+        assertThat(problemsOf(dir, "      size: PT1H\n      group_by: [origin]", "      size: x\n      group_by: [origin]"))
+                .extracting(SpecProblem::keyPath).containsExactly("hot_path.windows[0].size");
+        // nor is a size below a second (1/2 s: the window's own problem, whole seconds)
+        assertThat(problemsOf(dir, "      size: PT1H\n      group_by: [origin]", "      size: PT0.5S\n      group_by: [origin]"))
+                .extracting(SpecProblem::keyPath, SpecProblem::reason)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("hot_path.windows[0].size", "windows are whole seconds"));
     }
 
     @Test
