@@ -32,11 +32,14 @@ import org.jspecify.annotations.Nullable;
  * value of the wrong type, or a value outside the column's allowed values is a violation. Nothing
  * is changed on the way: a number is read exactly, a {@code decimal(p,s)} value that does not fit
  * and a float/double value the type would round ({@link ExactNumbers#binaryLoss}, unless the
- * column is {@code lossy}) are violations, and so is a text longer than the sink's text column
- * ({@value HotSink#MAX_TEXT_CHARS} characters). The record key is the event id (required).
+ * column is {@code lossy}) are violations, and so is a text longer than {@value #MAX_TEXT_CHARS}
+ * characters (the bound lives in this rule, not in the sink's column type). The record key is the event id (required).
  * Immutable and thread-safe.
  */
 public final class EventDecoder {
+
+    /** Characters of a text value an event may hold; a longer one is refused (dead-letter topic). */
+    static final int MAX_TEXT_CHARS = 4000;
 
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
@@ -117,8 +120,8 @@ public final class EventDecoder {
                 if (!v.isTextual()) {
                     throw new IllegalArgumentException();
                 }
-                if (v.asText().length() > HotSink.MAX_TEXT_CHARS) {
-                    throw new Refused("holds " + v.asText().length() + " characters, more than the " + HotSink.MAX_TEXT_CHARS
+                if (v.asText().length() > MAX_TEXT_CHARS) {
+                    throw new Refused("holds " + v.asText().length() + " characters, more than the " + MAX_TEXT_CHARS
                             + " the sink keeps");
                 }
                 yield v.asText();

@@ -35,9 +35,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class HotSink {
 
-    /** Characters of a text value an event may hold; {@link EventDecoder} refuses a longer value. */
-    static final int MAX_TEXT_CHARS = 4000;
-
     private final HotPathSpec hot;
     private final SinkTable sinkTable;
     private final SinkEvents sinkEvents;

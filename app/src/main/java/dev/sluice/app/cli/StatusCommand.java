@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -106,8 +107,7 @@ final class StatusCommand implements Callable<Integer> {
 
     /** The latest attempts of {@code pipeline} that are FAILED or STOPPED ({@code 2001-02-03 (STOPPED)}), by partition. */
     private static List<String> failed(Warehouse w, String pipeline) {
-        return new RunRepository(w.dsl()).latestByPartition(pipeline).values().stream()
-                .filter(l -> l.status() == RunStatus.FAILED || l.status() == RunStatus.STOPPED)
+        return new RunRepository(w.dsl()).latestByPartition(pipeline, EnumSet.of(RunStatus.FAILED, RunStatus.STOPPED)).values().stream()
                 .map(l -> l.partitionKey() + (l.status() == RunStatus.STOPPED ? " (STOPPED)" : "")).toList();
     }
 

@@ -68,7 +68,7 @@ public final class RunControl {
     /** One running job: what stops it and why it was stopped. */
     private static final class Running {
         final PipelineSpec spec;
-        final DSLContext dsl;
+        final RunRepository runs;
         final JobOperator operator;
         volatile @Nullable JobExecution execution;
         volatile @Nullable String step;
@@ -80,7 +80,7 @@ public final class RunControl {
 
         Running(PipelineSpec spec, DSLContext dsl, JobOperator operator) {
             this.spec = spec;
-            this.dsl = dsl;
+            this.runs = new RunRepository(dsl);
             this.operator = operator;
         }
     }
@@ -239,7 +239,7 @@ public final class RunControl {
                         + "; a quality gate's Spark pass is not interrupted, so a gate may overrun it)");
                 return;
             }
-            Optional<RunRepository.CancelRequest> request = new RunRepository(r.dsl).cancelRequest(run);
+            Optional<RunRepository.CancelRequest> request = r.runs.cancelRequest(run);
             if (request.isPresent()) {
                 stop(run, StopCause.CANCEL, "cancelled by " + request.get().requestedBy() + " at " + request.get().requestedAt());
             }

@@ -9,8 +9,10 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.jooq.DSLContext;
@@ -89,11 +91,17 @@ public final class RunRepository {
 
     /** The newest attempt of every partition of {@code pipeline}, in one query, by partition key. */
     public SortedMap<String, Latest> latestByPartition(String pipeline) {
+        return latestByPartition(pipeline, EnumSet.allOf(RunStatus.class));
+    }
+
+    /** The newest attempt of each partition of {@code pipeline} whose status is one of {@code statuses}, by partition key. */
+    public SortedMap<String, Latest> latestByPartition(String pipeline, Set<RunStatus> statuses) {
         Field<Integer> newest = DSL.select(DSL.max(DSL.field(DSL.name("x", "attempt"), Integer.class))).from(T.as("x"))
                 .where(DSL.field(DSL.name("x", "pipeline")).eq(DSL.field(DSL.name("r", "pipeline"))),
                         DSL.field(DSL.name("x", "partition_key")).eq(DSL.field(DSL.name("r", "partition_key")))).asField();
         SortedMap<String, Latest> out = new TreeMap<>();
-        dsl.select(PARTITION, STATUS, STARTED, MESSAGE, STOP_CAUSE).from(T.as("r")).where(PIPELINE.eq(pipeline), ATTEMPT.eq(newest))
+        dsl.select(PARTITION, STATUS, STARTED, MESSAGE, STOP_CAUSE).from(T.as("r")).where(PIPELINE.eq(pipeline), ATTEMPT.eq(newest),
+                        STATUS.in(statuses.stream().map(Enum::name).toList()))
                 .forEach(r -> out.put(r.value1(), new Latest(r.value1(), RunStatus.of(r.value2()), r.value3(), r.value4(),
                         r.value5() == null ? null : StopCause.valueOf(r.value5()))));
         return out;
