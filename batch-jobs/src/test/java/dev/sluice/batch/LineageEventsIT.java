@@ -63,7 +63,7 @@ class LineageEventsIT {
         var l = s.lineage();
         return new PipelineSpec(s.file(), s.name(), s.description(), s.warehouse(), s.batchRows(), s.maxLineBytes(), s.keepVersions(),
                 s.sources(), s.tables(), s.sparkMaster(), new dev.sluice.config.LineageSpec(l.transport(), events.toString(), l.url(),
-                        l.apiKey(), l.namespace(), l.queue()), s.piiKeys(), s.partitionKind(), s.schedule(), s.tier(), s.datasets(), s.alertWebhook(), s.backfillWindow(), s.execution(), s.hotPath(), s.requirements(), s.hash());
+                        l.apiKey(), l.namespace(), l.queue()), s.piiKeys(), s.partitionKind(), s.schedule(), s.tier(), s.datasets(), s.alertWebhook(), s.backfillWindow(), s.execution(), s.hotPath(), s.requirements(), s.hash(), s.engine());
     }
 
     @Test

@@ -41,6 +41,7 @@ import org.jspecify.annotations.Nullable;
  * @param requirements what the pipeline's consumers need ({@code requirements}: latency, peak
  *     volume, live numbers, history), or null when not declared
  * @param hash SHA-256 (hex) over the spec file and its contract files: what the run ran with
+ * @param engine the layer engine ({@code engine:}, {@code lakehouse:}; the warehouse engine by default)
  */
 public record PipelineSpec(Path file, String name, String description, WarehouseSpec warehouse, int batchRows,
         long maxLineBytes, int keepVersions,
@@ -48,7 +49,7 @@ public record PipelineSpec(Path file, String name, String description, Warehouse
         PartitionKind partitionKind, @Nullable ScheduleSpec schedule, int tier,
         Map<DatasetRef, DatasetPolicy> datasets, @Nullable String alertWebhook,
         java.time.@Nullable Period backfillWindow, ExecutionSpec execution,
-        @Nullable HotPathSpec hotPath, @Nullable RequirementsSpec requirements, String hash) {
+        @Nullable HotPathSpec hotPath, @Nullable RequirementsSpec requirements, String hash, EngineSpec engine) {
 
     public PipelineSpec {
         datasets = Collections.unmodifiableMap(new LinkedHashMap<>(datasets));

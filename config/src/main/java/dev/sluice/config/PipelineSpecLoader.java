@@ -42,7 +42,7 @@ public final class PipelineSpecLoader {
 
     /** The spec's sections: any other top-level key is a problem. */
     private static final Set<String> SECTIONS = Set.of("pipeline", "description", "warehouse", "partitioning", "ingest", "execution",
-            "hot_path", "versions", "pii", "quality", "lineage", "sources", "layers", "backfill_window", "schedule", "tier", "datasets",
+            "hot_path", "engine", "lakehouse", "versions", "pii", "quality", "lineage", "sources", "layers", "backfill_window", "schedule", "tier", "datasets",
             "alerts", "requirements", "design_exemptions");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
@@ -148,6 +148,7 @@ public final class PipelineSpecLoader {
         PipelineSettingsReader.Ingest ingest = PipelineSettingsReader.ingest(c);
         int keepVersions = PipelineSettingsReader.keepVersions(c);
         String sparkMaster = PipelineSettingsReader.sparkMaster(c, env);
+        EngineSpec engine = EngineReader.read(c, env);
         Period backfillWindow = PipelineSettingsReader.backfillWindow(c);
         Map<DatasetRef, DatasetPolicy> datasets = DatasetPolicyReader.read(c);
         String alertWebhook = PipelineSettingsReader.alertWebhook(c);
@@ -168,7 +169,7 @@ public final class PipelineSpecLoader {
         // requirements are read only now: their problems are reported only when nothing else is wrong
         return Optional.of(new PipelineSpec(specFile, name.get(), description, warehouse.get(), ingest.batchRows(), ingest.maxLineBytes(),
                 keepVersions, List.copyOf(sources.values()), tables, sparkMaster, lineage, piiKeys, partitionKind, schedule, tier, datasets,
-                alertWebhook, backfillWindow, execution, hotPath, RequirementsReader.read(c), hash));
+                alertWebhook, backfillWindow, execution, hotPath, RequirementsReader.read(c), hash, engine));
     }
 
     /**

@@ -89,6 +89,22 @@ class PipelineSpecLoaderTest {
     }
 
     @Test
+    void theEngineIsTheWarehouseUnlessTheSpecSaysLakehouse(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        PipelineSpec flights = loader(Map.of()).load(PROJECT_SPEC);
+        assertThat(flights.engine()).isEqualTo(new EngineSpec(EngineKind.WAREHOUSE, "./var/lakehouse"));
+        assertThat(problemsOf(dir, "partitioning:", "engine: lakehouse\nlakehouse: {location: /data/lake}\npartitioning:")).isEmpty();
+        PipelineSpec lake = loader(Map.of("SLUICE_HOME", "/srv/sluice")).load(dir.resolve("flights.yaml"));
+        assertThat(lake.engine()).isEqualTo(new EngineSpec(EngineKind.LAKEHOUSE, "/data/lake"));
+        assertThat(problemsOf(dir, "partitioning:", "engine: lakehouse\npartitioning:")).isEmpty();
+        assertThat(loader(Map.of("SLUICE_HOME", "/srv/sluice")).load(dir.resolve("flights.yaml")).engine().location())
+                .isEqualTo("/srv/sluice/lakehouse");
+        assertThat(problemsOf(dir, "partitioning:", "engine: iceberg\nlakehouse: {location: /x}\npartitioning:"))
+                .extracting(SpecProblem::keyPath, SpecProblem::value, SpecProblem::reason)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("engine", "iceberg", "not an engine: one of warehouse, lakehouse"),
+                        org.assertj.core.groups.Tuple.tuple("lakehouse", "", "a lakehouse section needs engine: lakehouse"));
+    }
+
+    @Test
     void aQuarantineRuleReasonLongerThanTheQuarantineHoldsIsASpecProblem(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         String reason = "a required value " + "x".repeat(1000);
         assertThat(problemsOf(dir, "reason: a required value (date, delay, distance, origin, destination) is missing", "reason: " + reason))
