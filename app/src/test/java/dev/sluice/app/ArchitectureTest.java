@@ -30,8 +30,26 @@ class ArchitectureTest {
 
     @Test
     void sparkAndDeequOnlyInTheQualityEngine() {
+        noClasses().that().resideOutsideOfPackages("dev.sluice.quality.internal.deequ..", "dev.sluice.spark..",
+                        "dev.sluice.batch.engine.lakehouse..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.apache.spark..", "scala..")
+                .allowEmptyShould(true).check(SLUICE);
         noClasses().that().resideOutsideOfPackage("dev.sluice.quality.internal.deequ..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.apache.spark..", "com.amazon.deequ..", "scala..")
+                .should().dependOnClassesThat().resideInAnyPackage("com.amazon.deequ..")
+                .allowEmptyShould(true).check(SLUICE);
+    }
+
+    /**
+     * One class builds a SparkSession ({@code dev.sluice.spark.SparkSessions}: Iceberg's session
+     * extensions must be set before the session is built); Iceberg's API is the lakehouse engine's.
+     */
+    @Test
+    void oneSessionBuilderAndIcebergOnlyInTheLakehouseEngine() {
+        noClasses().that().resideOutsideOfPackage("dev.sluice.spark..")
+                .should().callMethod(org.apache.spark.sql.SparkSession.class, "builder")
+                .allowEmptyShould(true).check(SLUICE);
+        noClasses().that().resideOutsideOfPackage("dev.sluice.batch.engine.lakehouse..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.apache.iceberg..")
                 .allowEmptyShould(true).check(SLUICE);
     }
 
@@ -71,6 +89,7 @@ class ArchitectureTest {
                 .layer("formats").definedBy("dev.sluice.formats..")
                 .layer("config").definedBy("dev.sluice.config..")
                 .layer("warehouse").definedBy("dev.sluice.warehouse..")
+                .layer("spark").definedBy("dev.sluice.spark..")
                 .layer("quality").definedBy("dev.sluice.quality..")
                 .layer("lineage").definedBy("dev.sluice.lineage..")
                 .layer("sample-data").definedBy("dev.sluice.sampledata..")
@@ -89,6 +108,7 @@ class ArchitectureTest {
                 .whereLayer("config").mayOnlyBeAccessedByLayers("warehouse", "quality", "lineage", "batch-jobs", "operations",
                         "hot-path", "app")
                 .whereLayer("formats").mayOnlyBeAccessedByLayers("sample-data", "batch-jobs", "app")
+                .whereLayer("spark").mayOnlyBeAccessedByLayers("quality", "batch-jobs", "app")
                 .check(SLUICE);
     }
 
@@ -119,7 +139,8 @@ class ArchitectureTest {
     @Test
     void jobsGatesAndBackfillsKnowTheLayerEngineInterfaceOnly() {
         noClasses().that().resideInAnyPackage("dev.sluice.batch.job..", "dev.sluice.batch.gate..", "dev.sluice.batch.backfill..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.batch.engine.warehouse..", "dev.sluice.batch.warehouse..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.batch.engine.warehouse..", "dev.sluice.batch.engine.lakehouse..",
+                        "dev.sluice.batch.warehouse..")
                 .check(SLUICE);
         // the classes that build, run and gate a partition's job reach the data plane through the seam
         classes().that().haveFullyQualifiedName(MedallionJobFactory.class.getName())

@@ -14,9 +14,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link JdbcQueries}, the warehouse engine's: one JDBC query per member
  *       ({@code SELECT columns FROM from WHERE condition}), so the database can use its partition
  *       index for each;</li>
- *   <li>{@link TableSnapshot}, room for the lakehouse engine's: a table of the JVM's Spark catalog
- *       at one snapshot, each member a filter over it. No gate reads it yet: the Deequ gate refuses
- *       it ({@link dev.sluice.core.SluiceException}).</li>
+ *   <li>{@link TableSnapshot}, the lakehouse engine's: an Iceberg table of a lakehouse catalog at
+ *       one snapshot, each member a filter over it, read in one query.</li>
  * </ul>
  * Immutable values; thread-safe.
  */
@@ -80,22 +79,24 @@ public sealed interface PartitionBatch permits PartitionBatch.JdbcQueries, Parti
     }
 
     /**
-     * The members of a wave in a table of the JVM's Spark catalog at one snapshot: what the
-     * lakehouse engine will hand its gates. Declared so that the gate's input is engine-neutral;
-     * no gate reads it yet.
+     * The members of a wave in an Iceberg table of a lakehouse catalog at one snapshot: what the
+     * lakehouse engine hands its gates, read in one query in that catalog's Spark session.
      *
-     * @param table the catalog identifier of the table (e.g. {@code sluice.silver.flights})
+     * @param catalog the lakehouse catalog holding the table
+     * @param table the table in Spark SQL (e.g. {@code sluice.silver.flights})
      * @param snapshotId the snapshot to read, or null for the table's current one
-     * @param columns see {@link PartitionBatch#columns()}
-     * @param partitionColumn see {@link PartitionBatch#partitionColumn()}
+     * @param columns see {@link PartitionBatch#columns()}: Spark SQL select expressions, physical
+     *     names mapped to the logical ones checks use
+     * @param partitionColumn see {@link PartitionBatch#partitionColumn()} (a logical name among the columns)
      * @param rowIdColumn see {@link PartitionBatch#rowIdColumn()}
      * @param members see {@link PartitionBatch#members()}; each condition is Spark SQL over {@code table}
      * @throws IllegalArgumentException when a partition appears twice
      */
-    record TableSnapshot(String table, @Nullable Long snapshotId, List<String> columns, String partitionColumn,
-            @Nullable String rowIdColumn, List<Member> members) implements PartitionBatch {
+    record TableSnapshot(dev.sluice.spark.LakehouseCatalog catalog, String table, @Nullable Long snapshotId, List<String> columns,
+            String partitionColumn, @Nullable String rowIdColumn, List<Member> members) implements PartitionBatch {
 
         public TableSnapshot {
+            Objects.requireNonNull(catalog, "catalog");
             Objects.requireNonNull(table, "table");
             Objects.requireNonNull(partitionColumn, "partitionColumn");
             columns = List.copyOf(columns);

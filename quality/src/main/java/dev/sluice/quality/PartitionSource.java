@@ -9,9 +9,8 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>{@link JdbcQuery}, the warehouse engine's: a SELECT over JDBC that returns exactly the
  *       partition's rows;</li>
- *   <li>{@link TableSnapshot}, room for the lakehouse engine's: a table of the JVM's Spark catalog
- *       at one snapshot, filtered to the partition. No gate reads it yet: the Deequ gate refuses it
- *       ({@link dev.sluice.core.SluiceException}).</li>
+ *   <li>{@link TableSnapshot}, the lakehouse engine's: an Iceberg table of a lakehouse catalog at
+ *       one snapshot, filtered to the partition.</li>
  * </ul>
  * Immutable values; thread-safe.
  */
@@ -55,23 +54,31 @@ public sealed interface PartitionSource permits PartitionSource.JdbcQuery, Parti
     }
 
     /**
-     * A table of the JVM's Spark catalog read at one snapshot, restricted to the partition: what
-     * the lakehouse engine (Apache Iceberg tables) will hand its gates. Declared so that the gate's
-     * input is engine-neutral; no gate reads it yet.
+     * An Iceberg table of a lakehouse catalog read at one snapshot, restricted to the partition:
+     * what the lakehouse engine hands its gates. Read in that catalog's Spark session
+     * ({@link dev.sluice.spark.SparkSessions#lakehouse}).
      *
-     * @param table the catalog identifier of the table (e.g. {@code sluice.silver.flights})
+     * @param catalog the lakehouse catalog holding the table
+     * @param table the table in Spark SQL (e.g. {@code sluice.silver.flights})
      * @param snapshotId the snapshot to read, or null for the table's current one
      * @param partitionFilter a Spark SQL condition over the table's columns selecting exactly the
-     *     partition's rows (e.g. {@code _partition = '2001-02-22'})
+     *     partition's rows (e.g. {@code _sluice_partition = '2001-02-22'})
+     * @param columns the Spark SQL select list the gate judges, physical names mapped to the logical
+     *     ones checks use (e.g. {@code `_sluice_partition` AS `_partition`}); not empty
      * @param rowIdColumn see {@link PartitionSource#rowIdColumn()}
      * @param nominalEnd see {@link PartitionSource#nominalEnd()}
      */
-    record TableSnapshot(String table, @Nullable Long snapshotId, String partitionFilter, @Nullable String rowIdColumn,
-            @Nullable LocalDateTime nominalEnd) implements PartitionSource {
+    record TableSnapshot(dev.sluice.spark.LakehouseCatalog catalog, String table, @Nullable Long snapshotId, String partitionFilter,
+            java.util.List<String> columns, @Nullable String rowIdColumn, @Nullable LocalDateTime nominalEnd) implements PartitionSource {
 
         public TableSnapshot {
+            Objects.requireNonNull(catalog, "catalog");
             Objects.requireNonNull(table, "table");
             Objects.requireNonNull(partitionFilter, "partitionFilter");
+            columns = java.util.List.copyOf(columns);
+            if (columns.isEmpty()) {
+                throw new IllegalArgumentException("a table snapshot source selects at least one column");
+            }
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.sluice.core.RunId;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -112,14 +113,29 @@ public final class LandedFileRepository {
      * lookup per row (a gate reads a whole partition with it); FALSE when nothing is current.
      */
     public Condition currentLoadOf(String bronzeTable, Partition partition, String alias) {
-        var current = dsl.select(DSL.field(DSL.name("source"), String.class), RUN).from(T)
-                .where(TABLE.eq(bronzeTable), PARTITION.eq(partition.key()), CURRENT.isTrue()).fetch();
+        List<CurrentLoad> current = currentLoads(bronzeTable, partition);
         if (current.isEmpty()) {
             return DSL.falseCondition();
         }
         Field<String> source = DSL.field(DSL.name(alias, "_source"), String.class);
         Field<String> run = DSL.field(DSL.name(alias, "_run_id"), String.class);
-        return DSL.or(current.stream().map(r -> source.eq(DSL.inline(r.value1())).and(run.eq(DSL.inline(r.value2())))).toList());
+        return DSL.or(current.stream().map(r -> source.eq(DSL.inline(r.source())).and(run.eq(DSL.inline(r.run())))).toList());
+    }
+
+    /**
+     * One current load of a Bronze partition: the file and the run whose rows of it Silver reads.
+     *
+     * @param source the file as recorded in {@code _source}
+     * @param run the run id recorded in {@code _run_id}
+     */
+    public record CurrentLoad(String source, String run) {
+    }
+
+    /** The current loads of a Bronze partition, by source; empty when nothing is current. */
+    public List<CurrentLoad> currentLoads(String bronzeTable, Partition partition) {
+        return dsl.select(DSL.field(DSL.name("source"), String.class), RUN).from(T)
+                .where(TABLE.eq(bronzeTable), PARTITION.eq(partition.key()), CURRENT.isTrue())
+                .orderBy(DSL.field(DSL.name("source"))).fetch(r -> new CurrentLoad(r.value1(), r.value2()));
     }
 
     /**

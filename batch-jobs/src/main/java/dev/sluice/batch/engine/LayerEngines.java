@@ -1,5 +1,6 @@
 package dev.sluice.batch.engine;
 
+import dev.sluice.batch.engine.lakehouse.LakehouseEngine;
 import dev.sluice.batch.engine.warehouse.WarehouseEngine;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.RunId;
@@ -9,10 +10,10 @@ import org.jooq.ExecuteListener;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The one place where a pipeline's layer engine is chosen. Today every pipeline uses the warehouse
- * engine ({@link WarehouseEngine}): its layers are tables in the warehouse database. When the spec
- * gains its engine key ({@code engine: warehouse | lakehouse}, the lakehouse engine's issue), it is
- * read here, and a name no engine answers to is refused here, naming the known ones.
+ * The one place where a pipeline's layer engine is chosen, from the spec's {@code engine:}: the
+ * warehouse engine ({@link WarehouseEngine}, the default: tables in the warehouse database) or the
+ * lakehouse engine ({@link LakehouseEngine}: Iceberg tables built by Spark SQL). The statement
+ * listener reaches the warehouse engine only (a stop cancels a lakehouse write between its Spark jobs).
  *
  * <p>Immutable and thread-safe; {@link #withStatementListener} returns a new instance.
  */
@@ -42,6 +43,9 @@ public final class LayerEngines {
 
     /** The layer engine of {@code spec}'s pipeline. */
     public LayerEngine forPipeline(PipelineSpec spec) {
+        if (spec.engine().lakehouse()) {
+            return new LakehouseEngine(warehouse, spec);
+        }
         return new WarehouseEngine(warehouse, spec, statements);
     }
 }

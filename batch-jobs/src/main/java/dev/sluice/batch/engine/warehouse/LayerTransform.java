@@ -1,5 +1,7 @@
 package dev.sluice.batch.engine.warehouse;
 
+import dev.sluice.batch.engine.control.PartitionVersions;
+import dev.sluice.batch.engine.control.SnapshotFingerprint;
 import dev.sluice.batch.engine.TransformResult;
 import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.config.ColumnSpec;

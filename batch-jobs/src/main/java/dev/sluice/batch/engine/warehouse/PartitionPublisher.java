@@ -1,5 +1,6 @@
 package dev.sluice.batch.engine.warehouse;
 
+import dev.sluice.batch.engine.control.PartitionVersions;
 import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;

@@ -1,5 +1,6 @@
 package dev.sluice.batch.engine.warehouse;
 
+import dev.sluice.batch.engine.control.ContractRules;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.QuarantineRule;

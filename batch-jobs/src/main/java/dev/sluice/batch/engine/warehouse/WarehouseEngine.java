@@ -1,5 +1,6 @@
 package dev.sluice.batch.engine.warehouse;
 
+import dev.sluice.batch.engine.control.PartitionVersions;
 import dev.sluice.batch.bronze.BronzeColumns;
 import dev.sluice.batch.bronze.BronzeSink;
 import dev.sluice.batch.bronze.LoadPosition;

@@ -58,11 +58,11 @@ public final class DeequGate implements QualityGate {
     public GateResult evaluate(DatasetRef dataset, Partition partition, Boundary boundary, PartitionSource source,
             List<CheckSpec> checks, MetricHistory history) {
         long start = System.nanoTime();
-        PartitionSource.JdbcQuery query = jdbc(source);
-        SparkSession spark = SparkSessions.get(master);
-        // not cached: re-reading a partition over JDBC for the odd second pass (a uniqueness grouping,
-        // a sample of unexpected values) measured cheaper than materialising a cache for every gate
-        Dataset<Row> df = read(spark, query);
+        // not cached: re-reading a partition for the odd second pass (a uniqueness grouping, a sample
+        // of unexpected values) measured cheaper than materialising a cache for every gate
+        Dataset<Row> df = source instanceof PartitionSource.JdbcQuery query
+                ? read(SparkSessions.get(master), query)
+                : read((PartitionSource.TableSnapshot) source, master);
         List<CheckPlan> plans = new ArrayList<>();
         for (CheckSpec c : checks) {
             plans.add(CheckPlan.of(c, df.schema()));
@@ -83,34 +83,18 @@ public final class DeequGate implements QualityGate {
     @Override
     public SortedMap<Partition, GateResult> evaluateAll(DatasetRef dataset, Boundary boundary, PartitionBatch batch,
             List<CheckSpec> checks, PartitionHistory history) {
-        PartitionBatch.JdbcQueries queries = jdbc(batch);
-        return GroupedEvaluation.run(SparkSessions.get(master), dataset, boundary, queries, checks, history);
+        return GroupedEvaluation.run(master, dataset, boundary, batch, checks, history);
     }
 
-    /**
-     * {@code source} as the JDBC query this gate reads.
-     *
-     * @throws SluiceException for a table snapshot (the lakehouse engine's source), before any Spark work
-     */
-    private static PartitionSource.JdbcQuery jdbc(PartitionSource source) {
-        if (source instanceof PartitionSource.JdbcQuery query) {
-            return query;
+    /** The partition's rows of a lakehouse table at the source's snapshot, its columns as the source selects them. */
+    private static Dataset<Row> read(PartitionSource.TableSnapshot source, String master) {
+        SparkSession spark = SparkSessions.lakehouse(master, source.catalog());
+        try {
+            return spark.sql("SELECT " + String.join(", ", source.columns()) + " FROM " + source.table()
+                    + (source.snapshotId() == null ? "" : " VERSION AS OF " + source.snapshotId()) + " WHERE " + source.partitionFilter());
+        } catch (RuntimeException e) {
+            throw new SluiceException("the quality gate cannot read " + source.table() + ": " + firstLine(e), e);
         }
-        throw new SluiceException("the Deequ gate reads a partition over JDBC only; it cannot read " + source
-                + " (a table snapshot of the lakehouse engine, not supported yet)");
-    }
-
-    /**
-     * {@code batch} as the JDBC queries this gate reads.
-     *
-     * @throws SluiceException for a table snapshot (the lakehouse engine's batch), before any Spark work
-     */
-    private static PartitionBatch.JdbcQueries jdbc(PartitionBatch batch) {
-        if (batch instanceof PartitionBatch.JdbcQueries queries) {
-            return queries;
-        }
-        throw new SluiceException("the Deequ gate reads partitions over JDBC only; it cannot read " + batch
-                + " (a table snapshot of the lakehouse engine, not supported yet)");
     }
 
     private static Dataset<Row> read(SparkSession spark, PartitionSource.JdbcQuery source) {

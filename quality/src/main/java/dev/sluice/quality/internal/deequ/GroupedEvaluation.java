@@ -62,20 +62,22 @@ import scala.runtime.BoxedUnit;
  */
 final class GroupedEvaluation {
 
-    private static final String PARTITION = "_sluice_partition";
+    private static final String PARTITION = "__gate_partition";
 
     private GroupedEvaluation() {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    static SortedMap<Partition, GateResult> run(SparkSession spark, DatasetRef dataset, Boundary boundary, PartitionBatch.JdbcQueries batch,
+    static SortedMap<Partition, GateResult> run(String master, DatasetRef dataset, Boundary boundary, PartitionBatch batch,
             List<CheckSpec> checks, PartitionHistory history) {
         long start = System.nanoTime();
         SortedMap<Partition, GateResult> out = new TreeMap<>();
         if (batch.members().isEmpty()) {
             return out;
         }
-        Dataset<Row> all = read(spark, batch);
+        Dataset<Row> all = batch instanceof PartitionBatch.JdbcQueries queries
+                ? read(SparkSessions.get(master), queries)
+                : read((PartitionBatch.TableSnapshot) batch, master);
         List<String> allColumns = new ArrayList<>(List.of(all.columns()));
         allColumns.remove(PARTITION);
         List<CheckPlan> plans = new ArrayList<>();
@@ -339,6 +341,23 @@ final class GroupedEvaluation {
             return df.withColumn(PARTITION, functions.col(SparkSql.identifier(fieldName(df, batch.partitionColumn()))).cast("string"));
         } catch (RuntimeException e) {
             throw new SluiceException("the quality gate cannot read " + batch.from() + ": "
+                    + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
+        }
+    }
+
+    /**
+     * All members' rows of a lakehouse table in one read at the batch's snapshot: the judged
+     * columns (Spark select expressions), the partition key copied to a column of its own.
+     */
+    private static Dataset<Row> read(PartitionBatch.TableSnapshot batch, String master) {
+        SparkSession spark = SparkSessions.lakehouse(master, batch.catalog());
+        String where = batch.members().stream().map(m -> "(" + m.condition() + ")").collect(java.util.stream.Collectors.joining(" OR "));
+        try {
+            Dataset<Row> df = spark.sql("SELECT " + String.join(", ", batch.columns()) + " FROM " + batch.table()
+                    + (batch.snapshotId() == null ? "" : " VERSION AS OF " + batch.snapshotId()) + " WHERE " + where);
+            return df.withColumn(PARTITION, functions.col(SparkSql.identifier(fieldName(df, batch.partitionColumn()))).cast("string"));
+        } catch (RuntimeException e) {
+            throw new SluiceException("the quality gate cannot read " + batch.table() + ": "
                     + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
         }
     }

@@ -1,4 +1,4 @@
-package dev.sluice.batch.engine.warehouse;
+package dev.sluice.batch.engine.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

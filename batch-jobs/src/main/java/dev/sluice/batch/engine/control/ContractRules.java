@@ -1,4 +1,4 @@
-package dev.sluice.batch.engine.warehouse;
+package dev.sluice.batch.engine.control;
 
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.ColumnType;
@@ -19,7 +19,7 @@ import org.jooq.impl.DSL;
  * shown by its first values and a count. NULL matches neither (nullability is judged while
  * reading). Stateless.
  */
-final class ContractRules {
+public final class ContractRules {
 
     /** Rule id of a value outside its contract range. */
     static final String RANGE = "contract_range";
@@ -31,13 +31,13 @@ final class ContractRules {
     /** Characters of an allowed set a reason lists before it counts the rest. */
     static final int SET_CHARS = 600;
 
-    record Rule(String id, Condition when, String reason) {
+    public record Rule(String id, Condition when, String reason) {
     }
 
     private ContractRules() {
     }
 
-    static List<Rule> of(ContractSpec contract) {
+    public static List<Rule> of(ContractSpec contract) {
         List<Rule> rules = new ArrayList<>();
         for (ColumnSpec c : contract.columns()) {
             Field<Object> v = DSL.field(DSL.name("b", c.name()));

@@ -1,4 +1,4 @@
-package dev.sluice.batch.engine.warehouse;
+package dev.sluice.batch.engine.control;
 
 import dev.sluice.batch.bronze.LandedFileRepository;
 import dev.sluice.config.ColumnSpec;
@@ -22,12 +22,12 @@ import org.jooq.impl.DSL;
  * otherwise the input's newest partition version. Equal fingerprints mean a rebuild would write
  * the same rows (given the same referenced tables). Stateless.
  */
-final class SnapshotFingerprint {
+public final class SnapshotFingerprint {
 
     private SnapshotFingerprint() {
     }
 
-    static String of(DSLContext dsl, TableSpec table, TableSpec input, Partition in) {
+    public static String of(DSLContext dsl, TableSpec table, TableSpec input, Partition in) {
         MessageDigest sha = ofDefinition(table);
         for (QuarantineRule r : table.quarantine()) {
             update(sha, r.id() + ":" + r.when());
@@ -52,7 +52,7 @@ final class SnapshotFingerprint {
      * The fingerprint of a rollup partition: the table's SQL and columns and the published version
      * of every input partition from {@code range[0]} to {@code range[1]} (keys inclusive).
      */
-    static String ofRange(DSLContext dsl, TableSpec table, TableSpec input, Partition[] range) {
+    public static String ofRange(DSLContext dsl, TableSpec table, TableSpec input, Partition[] range) {
         MessageDigest sha = ofDefinition(table);
         Field<String> key = DSL.field(DSL.name("partition_key"), String.class);
         for (Record r : dsl.select(key, DSL.field(DSL.name("version")))

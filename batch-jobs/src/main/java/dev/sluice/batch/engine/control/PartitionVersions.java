@@ -1,4 +1,4 @@
-package dev.sluice.batch.engine.warehouse;
+package dev.sluice.batch.engine.control;
 
 import dev.sluice.batch.engine.Rollback;
 import dev.sluice.batch.warehouse.LayerTables;
@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  * versions a run wrote ({@code sluice.partition_version}). Each change is one statement pair in the
  * caller's transaction, so readers see the old version or the new one, never a mix. Thread-safe.
  */
-final class PartitionVersions {
+public final class PartitionVersions {
 
     private static final Table<?> PUBLISHED = PublishedPartitionTable.TABLE;
     private static final Table<?> LOG = RollbackLogTable.TABLE;
@@ -59,11 +59,11 @@ final class PartitionVersions {
      * @param version its number (1, 2, …)
      * @param inputFingerprint the fingerprint of what it was built from, or null when none was recorded
      */
-    record Written(int version, @Nullable String inputFingerprint) {
+    public record Written(int version, @Nullable String inputFingerprint) {
     }
 
     /** The newest version written of a partition, published or not, or null when none was. */
-    @Nullable Written newest(DatasetRef dataset, Partition partition) {
+    public @Nullable Written newest(DatasetRef dataset, Partition partition) {
         Record2<Integer, String> r = dsl.select(WRITTEN_VERSION, FINGERPRINT).from(WRITTEN)
                 .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()))
                 .orderBy(WRITTEN_VERSION.desc()).limit(1).fetchOne();
@@ -74,7 +74,7 @@ final class PartitionVersions {
      * Records that {@code run} of {@code pipeline} wrote {@code version} of a partition with
      * {@code rows} rows, built from what {@code inputFingerprint} names. Not yet published.
      */
-    void recordWritten(DatasetRef dataset, Partition partition, int version, String pipeline, RunId run, long rows,
+    public void recordWritten(DatasetRef dataset, Partition partition, int version, String pipeline, RunId run, long rows,
             String inputFingerprint) {
         dsl.insertInto(WRITTEN).set(DATASET, dataset.qualifiedName()).set(PARTITION, partition.key())
                 .set(WRITTEN_VERSION, version).set(DSL.field(DSL.name("pipeline"), String.class), pipeline)

@@ -1,0 +1,122 @@
+package dev.sluice.batch.engine.lakehouse;
+
+import dev.sluice.batch.warehouse.LayerTables;
+import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.TableSpec;
+import dev.sluice.core.Layer;
+import dev.sluice.spark.LakehouseCatalog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * A lakehouse's Iceberg catalog through Iceberg's Java API (Iceberg's {@code JdbcCatalog} in the
+ * warehouse database, one per catalog for the JVM's life) and the pipeline's tables in it. Every
+ * table is format v2, Parquet, partitioned by {@link LakehouseNames#PARTITION} as an identity
+ * column holding the business date/hour/month (not Iceberg's {@code days()} transform of a
+ * timestamp, which cuts at UTC; a business date does not). Columns:
+ * <ul>
+ *   <li>Bronze: the contract's columns, then {@code _sluice_partition}, {@code _run_id},
+ *       {@code _source}, {@code _source_pos} (long), {@code _ingested_at} (timestamp with zone),
+ *       {@code _row_hash}, {@code _parse_errors};</li>
+ *   <li>Silver/Gold: the declared columns, then {@code _sluice_partition} and {@code _run_id}.
+ *       Versions are the table's snapshots: the lakehouse keeps no {@code _version} column.</li>
+ * </ul>
+ * Thread-safe.
+ */
+final class IcebergTables {
+
+    private static final Map<LakehouseCatalog, JdbcCatalog> CATALOGS = new ConcurrentHashMap<>();
+
+    private IcebergTables() {
+    }
+
+    /** The catalog, initialised on first use (Iceberg creates its tables in the database then). */
+    static Catalog catalog(LakehouseCatalog lakehouse) {
+        return CATALOGS.computeIfAbsent(lakehouse, l -> {
+            JdbcCatalog c = new JdbcCatalog();
+            c.setConf(new Configuration());
+            c.initialize(LakehouseCatalog.NAME, Map.of(
+                    CatalogProperties.URI, l.jdbcUrl(),
+                    "jdbc.user", l.user(),
+                    "jdbc.password", l.password(),
+                    CatalogProperties.WAREHOUSE_LOCATION, l.location()));
+            return c;
+        });
+    }
+
+    /** Creates every missing namespace and table of {@code spec}. Idempotent, also against another process creating them. */
+    static void create(Catalog catalog, PipelineSpec spec) {
+        SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
+        for (TableSpec t : spec.tables()) {
+            Namespace ns = Namespace.of(t.table().schema());
+            if (!namespaces.namespaceExists(ns)) {
+                try {
+                    namespaces.createNamespace(ns);
+                } catch (AlreadyExistsException raced) {
+                    // another process created it meanwhile
+                }
+            }
+            if (!catalog.tableExists(LakehouseNames.iceberg(t.table()))) {
+                Schema schema = schema(t, bronzeColumns(spec, t));
+                try {
+                    catalog.createTable(LakehouseNames.iceberg(t.table()), schema,
+                            PartitionSpec.builderFor(schema).identity(LakehouseNames.PARTITION).build(),
+                            Map.of(TableProperties.FORMAT_VERSION, "2", TableProperties.DEFAULT_FILE_FORMAT, "parquet"));
+                } catch (AlreadyExistsException raced) {
+                    // another process created it meanwhile
+                }
+            }
+        }
+    }
+
+    /** The table, loaded now (its current metadata). */
+    static Table load(Catalog catalog, TableSpec table) {
+        return catalog.loadTable(LakehouseNames.iceberg(table.table()));
+    }
+
+    /** A Bronze table's business columns are its source contract's; other tables declare theirs. */
+    private static List<ColumnSpec> bronzeColumns(PipelineSpec spec, TableSpec t) {
+        if (t.layer() == Layer.BRONZE && t.source() != null) {
+            return spec.source(t.source()).orElseThrow().contract().columns();
+        }
+        return t.columns();
+    }
+
+    /** The table's Iceberg schema: business columns, then the metadata columns of its layer. */
+    static Schema schema(TableSpec t, List<ColumnSpec> business) {
+        List<Types.NestedField> fields = new ArrayList<>();
+        int id = 1;
+        for (ColumnSpec c : business) {
+            fields.add(Types.NestedField.optional(id++, c.name(), IcebergTypes.of(c)));
+        }
+        List<String> metadata = t.layer() == Layer.BRONZE ? LayerTables.BRONZE_METADATA : List.of("_partition", "_run_id");
+        for (String m : metadata) {
+            fields.add(Types.NestedField.optional(id++, LakehouseNames.physical(m), metadataType(m)));
+        }
+        return new Schema(fields);
+    }
+
+    private static Type metadataType(String column) {
+        return switch (column) {
+            case "_source_pos" -> Types.LongType.get();
+            case "_ingested_at" -> Types.TimestampType.withZone();
+            default -> Types.StringType.get();
+        };
+    }
+}

@@ -1,0 +1,220 @@
+package dev.sluice.batch.engine.lakehouse;
+
+import dev.sluice.batch.bronze.BronzeColumns;
+import dev.sluice.batch.bronze.BronzeSink;
+import dev.sluice.batch.bronze.LoadPosition;
+import dev.sluice.batch.engine.GateTarget;
+import dev.sluice.batch.engine.LayerEngine;
+import dev.sluice.batch.engine.Rollback;
+import dev.sluice.batch.engine.TransformResult;
+import dev.sluice.batch.engine.control.PartitionVersions;
+import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.MetadataColumns;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.SourceSpec;
+import dev.sluice.config.TableSpec;
+import dev.sluice.core.DatasetRef;
+import dev.sluice.core.Layer;
+import dev.sluice.core.Partition;
+import dev.sluice.core.RunId;
+import dev.sluice.core.SluiceException;
+import dev.sluice.quality.PartitionBatch;
+import dev.sluice.quality.PartitionSource;
+import dev.sluice.spark.LakehouseCatalog;
+import dev.sluice.spark.SparkSessions;
+import dev.sluice.warehouse.Warehouse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.spark.sql.SparkSession;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The lakehouse engine: a pipeline's layers as Apache Iceberg tables (format v2, Parquet) in the
+ * Iceberg catalog of the warehouse database ({@link LakehouseCatalog}), data files under the spec's
+ * {@code lakehouse.location}. Bronze is appended with Iceberg's Java data API
+ * ({@link IcebergBronzeSink}), Silver and Gold are built by Spark SQL in the JVM's one SparkSession
+ * ({@link LakehouseTransform}). Runs, landed files, quarantine, versions, quality results and
+ * lineage stay in the warehouse database (the control plane), as with the warehouse engine.
+ *
+ * <p>What differs from the warehouse engine, in this first part: a Silver/Gold partition is
+ * published when its Iceberg commit returns (its gate judges the published rows; the audit before
+ * publishing, rollback to a kept version and one Spark job per backfill wave come with the second
+ * part), and sources with PII policies are refused. Thread-safe.
+ */
+public final class LakehouseEngine implements LayerEngine {
+
+    private final Warehouse warehouse;
+    private final PipelineSpec spec;
+    private final LakehouseCatalog lakehouse;
+
+    public LakehouseEngine(Warehouse warehouse, PipelineSpec spec) {
+        this.warehouse = warehouse;
+        this.spec = spec;
+        this.lakehouse = new LakehouseCatalog(warehouse.jdbcUrl(), warehouse.spec().user(), warehouse.spec().password(),
+                spec.engine().location());
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws SluiceException when a source declares PII policies (not yet applied by this engine)
+     */
+    @Override
+    public void createTables() {
+        for (SourceSpec s : spec.sources()) {
+            if (!s.pii().isEmpty()) {
+                throw new SluiceException(spec.name() + ": source " + s.name() + " declares PII policies, which the lakehouse"
+                        + " engine does not apply yet; use engine: warehouse for this pipeline");
+            }
+        }
+        IcebergTables.create(catalog(), spec);
+    }
+
+    @Override
+    public BronzeSink bronzeSink(BronzeColumns columns) {
+        return new IcebergBronzeSink(catalog().loadTable(LakehouseNames.iceberg(columns.table())), columns);
+    }
+
+    /** Read from the table's data files (rows of the load and their highest {@code _source_pos}), never from snapshot summaries. */
+    @Override
+    public LoadPosition committed(DatasetRef bronzeTable, Partition partition, String source, RunId run) {
+        Table table = catalog().loadTable(LakehouseNames.iceberg(bronzeTable));
+        long rows = 0;
+        long last = -1;
+        try (CloseableIterable<Record> load = IcebergGenerics.read(table)
+                .where(Expressions.and(Expressions.equal(LakehouseNames.PARTITION, partition.key()),
+                        Expressions.equal("_source", source), Expressions.equal("_run_id", run.toString())))
+                .select("_source_pos", LakehouseNames.PARTITION, "_source", "_run_id").build()) {
+            for (Record r : load) {
+                if (partition.key().equals(r.getField(LakehouseNames.PARTITION)) && source.equals(r.getField("_source"))
+                        && run.toString().equals(r.getField("_run_id"))) {
+                    rows++;
+                    last = Math.max(last, (Long) r.getField("_source_pos"));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + bronzeTable + " of the lakehouse", e);
+        }
+        return rows == 0 ? LoadPosition.NONE : new LoadPosition(rows, last);
+    }
+
+    @Override
+    public TransformResult write(TableSpec table, Partition partition, RunId run) {
+        return new LakehouseTransform(spark(), warehouse.dsl(), spec, table).apply(partition, run);
+    }
+
+    @Override
+    public long inputRows(TableSpec table, Partition partition) {
+        return new LakehouseInput(spark(), warehouse.dsl(), spec, table).rows(partition).count();
+    }
+
+    @Override
+    public @Nullable Integer versionWrittenBy(TableSpec table, Partition partition, RunId run) {
+        return versions().writtenBy(table.table(), partition, run);
+    }
+
+    @Override
+    public void publish(TableSpec table, Partition partition, int version, RunId run) {
+        versions().publish(table.table(), partition, version, run);
+    }
+
+    @Override
+    public Optional<Integer> publishedVersion(TableSpec table, Partition partition) {
+        return versions().published(table.table(), partition);
+    }
+
+    @Override
+    public List<Integer> keptVersions(TableSpec table, Partition partition) {
+        return publishedVersion(table, partition).map(List::of).orElse(List.of());
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws SluiceException always: the lakehouse keeps a partition's versions as Iceberg
+     *     snapshots, and publishing an earlier one comes with the lakehouse's second part
+     */
+    @Override
+    public int rollback(TableSpec table, Partition partition, @Nullable Integer toVersion, String requestedBy, String reason) {
+        throw new SluiceException(table.table() + " is a lakehouse table: rollback to a kept version is not available"
+                + " on the lakehouse engine yet; re-run the partition (--rerun) to rebuild it");
+    }
+
+    @Override
+    public Optional<Rollback> lastRollback(TableSpec table, Partition partition) {
+        return versions().lastRollback(table.table(), partition);
+    }
+
+    @Override
+    public PartitionSource gateSource(TableSpec table, GateTarget target) {
+        return new PartitionSource.TableSnapshot(lakehouse, LakehouseNames.spark(table.table()), null, condition(table, target),
+                columns(table, target.version()), rowIdColumn(table), target.partition().nominalEnd());
+    }
+
+    @Override
+    public PartitionBatch gateWave(TableSpec table, List<GateTarget> targets) {
+        return new PartitionBatch.TableSnapshot(lakehouse, LakehouseNames.spark(table.table()), null, columns(table, null),
+                LakehouseNames.LOGICAL_PARTITION, rowIdColumn(table),
+                targets.stream().map(t -> new PartitionBatch.Member(t.partition(), condition(table, t), t.partition().nominalEnd())).toList());
+    }
+
+    private static @Nullable String rowIdColumn(TableSpec table) {
+        return table.layer() == Layer.BRONZE ? "_source_pos" : null;
+    }
+
+    /** The rows a gate judges: Bronze, the partition's current loads; Silver/Gold, the partition (published at once). */
+    private String condition(TableSpec table, GateTarget target) {
+        String partition = LakehouseTransform.partitionIs(target.partition());
+        if (table.layer() != Layer.BRONZE) {
+            return partition;
+        }
+        var current = new dev.sluice.batch.bronze.LandedFileRepository(warehouse.dsl())
+                .currentLoads(table.table().qualifiedName(), target.partition());
+        if (current.isEmpty()) {
+            return "FALSE";
+        }
+        StringBuilder c = new StringBuilder(partition).append(" AND (");
+        for (int i = 0; i < current.size(); i++) {
+            c.append(i == 0 ? "" : " OR ").append("(_source = ").append(LakehouseInput.quote(current.get(i).source()))
+                    .append(" AND _run_id = ").append(LakehouseInput.quote(current.get(i).run())).append(')');
+        }
+        return c.append(')').toString();
+    }
+
+    /** The judged columns with their logical names: the business columns, then the metadata columns checks may name. */
+    private List<String> columns(TableSpec table, @Nullable Integer version) {
+        List<String> columns = new ArrayList<>();
+        List<ColumnSpec> business = table.layer() == Layer.BRONZE && table.source() != null
+                ? spec.source(table.source()).orElseThrow().contract().columns() : table.columns();
+        business.forEach(c -> columns.add("`" + c.name() + "`"));
+        for (String m : (table.layer() == Layer.BRONZE ? MetadataColumns.BRONZE : MetadataColumns.REFINED).keySet()) {
+            if (m.equals("_version")) {
+                columns.add("CAST(" + (version == null ? "NULL" : version.toString()) + " AS INT) AS `_version`");
+            } else {
+                columns.add("`" + LakehouseNames.physical(m) + "` AS `" + m + "`");
+            }
+        }
+        return columns;
+    }
+
+    private Catalog catalog() {
+        return IcebergTables.catalog(lakehouse);
+    }
+
+    private SparkSession spark() {
+        return SparkSessions.lakehouse(spec.sparkMaster(), lakehouse);
+    }
+
+    private PartitionVersions versions() {
+        return new PartitionVersions(warehouse.dsl());
+    }
+}

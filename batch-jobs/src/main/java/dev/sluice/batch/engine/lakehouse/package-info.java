@@ -1,0 +1,11 @@
+/**
+ * The lakehouse engine: a pipeline's layers as Apache Iceberg tables in the warehouse database's
+ * Iceberg catalog, Bronze appended with Iceberg's Java data API, Silver and Gold built by Spark SQL.
+ * {@link dev.sluice.batch.engine.lakehouse.LakehouseEngine} is reached only through
+ * {@link dev.sluice.batch.engine.LayerEngine}; {@link dev.sluice.batch.engine.lakehouse.SparkDialect}
+ * is also what {@code sluice validate} uses. docs/engines.md is the user's guide.
+ */
+@NullMarked
+package dev.sluice.batch.engine.lakehouse;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,192 @@
+package dev.sluice.batch.lakehouse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.job.RunRefusedException;
+import dev.sluice.batch.job.RunSummary;
+import dev.sluice.batch.testkit.DuckDbReference;
+import dev.sluice.batch.testkit.DuckDbReference.AirportDay;
+import dev.sluice.batch.testkit.TestHome;
+import dev.sluice.config.EngineKind;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.Partition;
+import dev.sluice.spark.LakehouseCatalog;
+import dev.sluice.spark.SparkSessions;
+import dev.sluice.warehouse.Warehouse;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.jooq.Record;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The shipped lakehouse flights spec ({@code pipelines/flights_lake.yaml}, {@code engine:
+ * lakehouse}) on real data against one warehouse database holding the Iceberg catalog: five dates
+ * through Bronze, Silver and Gold as Iceberg tables; every Gold row equals DuckDB computing the
+ * rules from the original file; Bronze/Silver/duplicate/quarantine counts as on the warehouse
+ * engine; a rerun leaves identical layers. Subclasses name the database.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class FlightsLoadLakehouseContract {
+
+    /** 2001-02-09: 5 exact duplicate pairs; 2001-02-22: one delay of −953 min (quarantined); 2001-07-01: 6 rows. */
+    static final LocalDate DUPLICATES = LocalDate.parse("2001-02-09");
+    static final LocalDate QUARANTINE = LocalDate.parse("2001-02-22");
+    static final LocalDate LAST = LocalDate.parse("2001-07-01");
+    static final List<LocalDate> DATES = List.of(LocalDate.parse("2001-01-15"), DUPLICATES, QUARANTINE,
+            LocalDate.parse("2001-03-31"), LAST);
+
+    PipelineSpec spec;
+    Warehouse warehouse;
+    PipelineRunner runner;
+    SparkSession spark;
+    final Map<LocalDate, RunSummary> first = new LinkedHashMap<>();
+
+    abstract String url();
+
+    abstract String user();
+
+    abstract String password();
+
+    @BeforeAll
+    void loadDates() {
+        Path lake = TestHome.projectRoot().resolve("target/it-lakehouses/lake-" + java.util.UUID.randomUUID()).toAbsolutePath();
+        spec = TestHome.projectSpec("flights_lake", url(), user(), password(), Map.of("SLUICE_LAKEHOUSE", lake.toString()));
+        assertThat(spec.engine().kind()).isEqualTo(EngineKind.LAKEHOUSE);
+        assertThat(spec.engine().location()).isEqualTo(lake.toString());
+        warehouse = Warehouse.open(spec.warehouse());
+        runner = new PipelineRunner(warehouse, TestHome.withSampleData());
+        for (LocalDate d : DATES) {
+            RunSummary s = runner.run(spec, Partition.daily(d), RunOptions.plain());
+            assertThat(s.failure()).as("run of %s", d).isNull();
+            first.put(d, s);
+        }
+        spark = SparkSessions.lakehouse(spec.sparkMaster(), new LakehouseCatalog(url(), user(), password(), lake.toString()));
+    }
+
+    @AfterAll
+    void close() {
+        if (warehouse != null) {
+            warehouse.close();
+        }
+    }
+
+    @Test
+    void goldMatchesDuckDbOnTheOriginalFile() throws Exception {
+        for (LocalDate d : DATES) {
+            List<AirportDay> expected = DuckDbReference.airportDailyDelays(TestHome.originalFlights(), TestHome.originalAirports(), d);
+            List<Row> actual = spark.sql("SELECT origin, flights, delayed_15, avg_delay_min, max_delay_min, total_distance_mi"
+                    + " FROM gold.airport_daily_delays WHERE flight_date = DATE '" + d + "' ORDER BY origin").collectAsList();
+            assertThat(expected).as("reference rows on %s", d).isNotEmpty();
+            assertThat(actual).as("airports on %s", d).hasSize(expected.size());
+            for (int i = 0; i < expected.size(); i++) {
+                AirportDay e = expected.get(i);
+                Row a = actual.get(i);
+                assertThat(a.getString(0)).isEqualTo(e.origin());
+                assertThat(a.getLong(1)).as("flights %s %s", d, e.origin()).isEqualTo(e.flights());
+                assertThat(a.getLong(2)).as("delayed_15 %s %s", d, e.origin()).isEqualTo(e.delayed15());
+                assertThat(a.getDouble(3)).as("avg_delay_min %s %s", d, e.origin())
+                        .isCloseTo(e.avgDelayMin(), within(Math.abs(e.avgDelayMin()) * 1e-9 + 1e-12));
+                assertThat(a.getLong(4)).isEqualTo(e.maxDelayMin());
+                assertThat(a.getLong(5)).isEqualTo(e.totalDistanceMi());
+            }
+        }
+    }
+
+    @Test
+    void theMonthlyRollupSumsThePublishedDaysOfItsMonth() {
+        Row feb = spark.sql("SELECT SUM(flights), COUNT(*) FROM gold.airport_monthly_delays WHERE flight_month = '2001-02'").first();
+        Row days = spark.sql("SELECT SUM(flights), COUNT(DISTINCT origin) FROM gold.airport_daily_delays"
+                + " WHERE flight_date BETWEEN DATE '2001-02-01' AND DATE '2001-02-28'").first();
+        assertThat(feb.getLong(0)).isEqualTo(days.getLong(0))
+                .isEqualTo(first.get(DUPLICATES).silverRows() + first.get(QUARANTINE).silverRows());
+        assertThat(feb.getLong(1)).isEqualTo(days.getLong(1));
+    }
+
+    @Test
+    void summaryAccountsForEveryRow() throws Exception {
+        for (LocalDate d : DATES) {
+            RunSummary s = first.get(d);
+            long raw = DuckDbReference.rawRows(TestHome.originalFlights(), d);
+            assertThat(s.status().name()).isEqualTo("COMPLETED");
+            assertThat(s.bronzeRows()).as("Bronze rows on %s", d).isEqualTo(raw);
+            assertThat(spark.sql("SELECT COUNT(*) FROM bronze.flights_raw WHERE _sluice_partition = '" + d + "'").first().getLong(0))
+                    .as("Iceberg Bronze rows on %s", d).isEqualTo(raw);
+            assertThat(spark.sql("SELECT COUNT(*) FROM silver.flights WHERE _sluice_partition = '" + d + "'").first().getLong(0))
+                    .as("Iceberg Silver rows on %s", d).isEqualTo(s.silverRows());
+            assertThat(s.silverRows() + s.duplicatesCollapsed() + s.quarantined()).isEqualTo(s.bronzeRows());
+            long quarantineRows = warehouse.dsl().fetchCount(warehouse.dsl().selectFrom("sluice.quarantine")
+                    .where("partition_key = ?", d.toString()));
+            assertThat(quarantineRows).isEqualTo(s.quarantined());
+        }
+        assertThat(first.get(LAST).bronzeRows()).isEqualTo(6);
+        assertThat(first.get(DUPLICATES).duplicatesCollapsed()).isEqualTo(5);
+        assertThat(first.get(DUPLICATES).quarantined()).isZero();
+        assertThat(first.get(QUARANTINE).quarantined()).isEqualTo(1);
+        Record q = warehouse.dsl().resultQuery("SELECT rule_id, source, source_pos, record_json, status"
+                + " FROM sluice.quarantine WHERE partition_key = ?", QUARANTINE.toString()).fetchOne();
+        assertThat(q.get(0, String.class)).isEqualTo("delay_out_of_range");
+        assertThat(q.get(1, String.class)).isEqualTo("landing/flights/dt=2001-02-22/flights.parquet");
+        var raw = new com.fasterxml.jackson.databind.ObjectMapper().readTree(q.get(3, String.class));
+        assertThat(raw.get("delay").asLong()).isEqualTo(-953);
+        assertThat(raw.get("origin").asText()).isEqualTo("EWR");
+        assertThat(raw.get("destination").asText()).isEqualTo("MCO");
+        assertThat(raw.get("date").asText()).startsWith("2001-02-22");
+        assertThat(q.get(4, String.class)).isEqualTo("OPEN");
+    }
+
+    @Test
+    void eachBronzeChunkIsOneAppendCommitNamingItsRunAndPosition() {
+        RunSummary s = first.get(DUPLICATES);
+        List<Row> commits = spark.sql("SELECT summary['sluice.run-id'], CAST(summary['sluice.source-pos'] AS BIGINT),"
+                + " CAST(summary['added-records'] AS BIGINT) FROM bronze.flights_raw.snapshots"
+                + " WHERE operation = 'append' AND summary['sluice.source'] = 'landing/flights/dt=2001-02-09/flights.parquet'"
+                + " ORDER BY committed_at").collectAsList();
+        long rows = commits.stream().mapToLong(r -> r.getLong(2)).sum();
+        assertThat(rows).isEqualTo(s.bronzeRows());
+        assertThat(commits).hasSize((int) ((s.bronzeRows() + spec.batchRows() - 1) / spec.batchRows()));
+        assertThat(commits.get(commits.size() - 1).getLong(1)).isEqualTo(s.bronzeRows() - 1);
+        assertThat(commits).allSatisfy(r -> assertThat(r.getString(0)).isEqualTo(s.runId().toString()));
+    }
+
+    @Test
+    void completedPartitionIsRefusedAndRerunLeavesIdenticalLayers() {
+        Partition p = Partition.daily(DUPLICATES);
+        assertThatThrownBy(() -> runner.run(spec, p, RunOptions.plain()))
+                .isInstanceOf(RunRefusedException.class)
+                .hasMessageContaining("already COMPLETED").hasMessageContaining("--rerun");
+        Map<String, String> before = checksums(p);
+        long bronzeBefore = spark.sql("SELECT COUNT(*) FROM bronze.flights_raw").first().getLong(0);
+        RunSummary rerun = runner.run(spec, p, RunOptions.plain().withRerun(true));
+        assertThat(rerun.status().name()).isEqualTo("COMPLETED");
+        assertThat(rerun.attempt()).isEqualTo(first.get(p.date()).attempt() + 1);
+        assertThat(rerun.rowsRead()).as("an unchanged file adds no Bronze rows").isZero();
+        assertThat(spark.sql("SELECT COUNT(*) FROM bronze.flights_raw").first().getLong(0)).isEqualTo(bronzeBefore);
+        assertThat(checksums(p)).isEqualTo(before);
+        assertThat(rerun.silverRows()).isEqualTo(first.get(p.date()).silverRows());
+    }
+
+    /** Per table: the partition's rows (declared columns) hashed in a fixed order. */
+    private Map<String, String> checksums(Partition p) {
+        Map<String, String> sums = new LinkedHashMap<>();
+        for (String t : List.of("silver.flights", "gold.airport_daily_delays", "gold.route_daily")) {
+            var table = spec.table(dev.sluice.core.DatasetRef.parse(t)).orElseThrow();
+            String cols = String.join(", ", table.columns().stream().map(c -> "`" + c.name() + "`").toList());
+            Row r = spark.sql("SELECT COUNT(*), sha2(concat_ws('|', sort_array(collect_list(to_json(struct(" + cols + "))))), 256)"
+                    + " FROM " + t + " WHERE _sluice_partition = '" + p.key() + "'").first();
+            sums.put(t, r.getLong(0) + ":" + r.getString(1));
+        }
+        return sums;
+    }
+}
