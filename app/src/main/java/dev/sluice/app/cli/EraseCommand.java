@@ -1,5 +1,6 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.batch.engine.LayerEngines;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
 import dev.sluice.operations.erase.Erasure;
@@ -54,7 +55,7 @@ final class EraseCommand implements Callable<Integer> {
         String who = requestedBy == null || requestedBy.isBlank() ? System.getProperty("user.name") : requestedBy;
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             Erasure.Result r = new TransactionTemplate(w.transactionManager()).execute(status ->
-                    new Erasure(w.dsl()).erase(spec, column, value, who, reason));
+                    new Erasure(w.dsl(), LayerEngines.on(w).forPipeline(spec)).erase(spec, column, value, who, reason));
             var out = command.commandLine().getOut();
             out.println("erasure #" + r.erasureId() + " of " + spec.name() + "." + column + ": " + r.bronzeRows()
                     + " Bronze row(s) and " + r.quarantineRows() + " quarantined row(s) redacted");

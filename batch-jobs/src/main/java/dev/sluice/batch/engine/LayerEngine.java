@@ -203,4 +203,18 @@ public interface LayerEngine {
      * @return the warehouse engine's {@link PartitionBatch.JdbcQueries}, members in the order of {@code targets}
      */
     PartitionBatch gateWave(TableSpec table, List<GateTarget> targets);
+
+    /**
+     * Redacts an erasure request's raw value in one Bronze table: rows whose column holds the value
+     * get the marker (a string column) or NULL, and {@code _parse_errors} holding it is redacted.
+     * Afterwards no data the engine keeps for the table holds the value: the warehouse engine
+     * updates the rows in the caller's transaction; the lakehouse engine rewrites the data files
+     * holding it and expires every earlier snapshot, whose files still hold it (committed before
+     * the method returns).
+     *
+     * @param bronze a Bronze table of the pipeline whose source contract has the column
+     * @param partitions receives the partitions whose rows held the value
+     * @return rows redacted (0 when the table was never created)
+     */
+    long redactBronze(TableSpec bronze, BronzeRedaction redaction, java.util.Set<String> partitions);
 }

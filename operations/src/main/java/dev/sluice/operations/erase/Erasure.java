@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.batch.warehouse.LayerTables;
+import dev.sluice.batch.engine.BronzeRedaction;
+import dev.sluice.batch.engine.LayerEngine;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.ColumnType;
 import dev.sluice.config.PipelineSpec;
@@ -21,7 +22,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
-import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Table;
@@ -32,9 +32,12 @@ import org.jspecify.annotations.Nullable;
  * {@code sluice erase}: redacts one data subject's raw value of one column wherever Sluice keeps
  * raw data, for an erasure request, in the caller's transaction:
  * <ul>
- *   <li>each Bronze table whose source contract has the column: rows holding the value get
+ *   <li>each Bronze table whose source contract has the column, through the pipeline's layer
+ *       engine ({@link LayerEngine#redactBronze}): rows holding the value get
  *       {@code [erased #<id>]} in that column (a string column; another type gets NULL), and a
- *       {@code _parse_errors} entry of that column holding it is redacted too;</li>
+ *       {@code _parse_errors} entry of that column holding it is redacted too; on the lakehouse
+ *       engine the data files holding it are rewritten and every earlier snapshot expired (that
+ *       commit is Iceberg's, not the caller's transaction);</li>
  *   <li>{@code sluice.quarantine} of the pipeline: the column's value in {@code record_json}, the
  *       raw value inside its {@code _parse_errors}, and the value quoted in {@code reason};</li>
  *   <li>{@code sluice.erasure_log}: who, when, why, the column, the row counts and the affected
@@ -59,9 +62,15 @@ public final class Erasure {
     private static final Field<Long> ERASURE_ID = DSL.field(DSL.name("erasure_id"), Long.class);
 
     private final DSLContext dsl;
+    private final LayerEngine engine;
 
-    public Erasure(DSLContext dsl) {
+    /**
+     * @param dsl the warehouse (the quarantine and the erasure log), in the caller's transaction
+     * @param engine the pipeline's layer engine, which redacts Bronze
+     */
+    public Erasure(DSLContext dsl, LayerEngine engine) {
         this.dsl = dsl;
+        this.engine = engine;
     }
 
     /**
@@ -115,8 +124,10 @@ public final class Erasure {
         String marker = "[erased #" + id + "]";
         TreeSet<String> partitions = new TreeSet<>();
         long bronzeRows = 0;
+        BronzeRedaction redaction = new BronzeRedaction(column, type, typed, value, marker,
+                errors -> redactErrors(errors, column, value, marker));
         for (TableSpec t : bronze) {
-            bronzeRows += eraseBronze(t, column, type, typed, value, marker, partitions);
+            bronzeRows += engine.redactBronze(t, redaction, partitions);
         }
         long quarantineRows = eraseQuarantine(spec.name(), column, value, typed, marker, partitions);
         dsl.update(LOG).set(DSL.field(DSL.name("bronze_rows")), bronzeRows)
@@ -124,42 +135,6 @@ public final class Erasure {
                 .set(DSL.field(DSL.name("partitions")), String.join(",", partitions))
                 .where(ERASURE_ID.eq(id)).execute();
         return new Result(id, bronzeRows, quarantineRows, List.copyOf(partitions));
-    }
-
-    private long eraseBronze(TableSpec t, String column, ColumnType type, @Nullable Object typed, String raw, String marker,
-            TreeSet<String> partitions) {
-        Integer exists = dsl.resultQuery("SELECT COUNT(*) FROM information_schema.tables WHERE LOWER(table_schema) = ?"
-                + " AND LOWER(table_name) = ?", t.table().schema(), t.table().table()).fetchOne(0, Integer.class);
-        if (exists == null || exists == 0) {
-            return 0; // never loaded: nothing to erase
-        }
-        Table<?> table = LayerTables.table(t.table());
-        Field<Object> col = DSL.field(DSL.name(column));
-        Field<String> errors = DSL.field(DSL.name("_parse_errors"), String.class);
-        Field<String> partition = DSL.field(DSL.name("_partition"), String.class);
-        long rows = 0;
-        if (typed != null) {
-            Condition holds = col.eq(DSL.val(typed));
-            partitions.addAll(dsl.selectDistinct(partition).from(table).where(holds).fetch(partition));
-            rows = type == ColumnType.STRING
-                    ? dsl.update(table).set(DSL.field(DSL.name(column), String.class), marker).where(holds).execute()
-                    : dsl.update(table).setNull(col).where(holds).execute();
-        }
-        // a value that did not parse is NULL in its column and kept raw in _parse_errors
-        var withErrors = dsl.select(DSL.field(DSL.name("_source")), DSL.field(DSL.name("_source_pos")),
-                        DSL.field(DSL.name("_run_id")), partition, errors)
-                .from(table).where(errors.contains(raw)).fetch();
-        for (var r : withErrors) {
-            String redacted = redactErrors(r.get(errors), column, raw, marker);
-            if (!redacted.equals(r.get(errors))) {
-                dsl.update(table).set(errors, redacted).where(
-                        DSL.field(DSL.name("_source")).eq(r.get(0)), DSL.field(DSL.name("_source_pos")).eq(r.get(1)),
-                        DSL.field(DSL.name("_run_id")).eq(r.get(2))).execute();
-                partitions.add(r.get(partition));
-                rows++;
-            }
-        }
-        return rows;
     }
 
     private long eraseQuarantine(String pipeline, String column, String raw, @Nullable Object typed, String marker,

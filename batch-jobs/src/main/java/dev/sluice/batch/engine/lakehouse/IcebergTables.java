@@ -42,6 +42,17 @@ import org.apache.iceberg.types.Types;
 final class IcebergTables {
 
     private static final Map<LakehouseCatalog, JdbcCatalog> CATALOGS = new ConcurrentHashMap<>();
+    /**
+     * Format v2, Parquet, and copy-on-write for UPDATE, DELETE and MERGE (Iceberg's default, set
+     * explicitly): an erasure must leave no data file of the current snapshot holding the old
+     * value, which merge-on-read's delete files would.
+     */
+    private static final Map<String, String> PROPERTIES = Map.of(
+            TableProperties.FORMAT_VERSION, "2",
+            TableProperties.DEFAULT_FILE_FORMAT, "parquet",
+            TableProperties.UPDATE_MODE, "copy-on-write",
+            TableProperties.DELETE_MODE, "copy-on-write",
+            TableProperties.MERGE_MODE, "copy-on-write");
 
     private IcebergTables() {
     }
@@ -77,7 +88,7 @@ final class IcebergTables {
                 try {
                     catalog.createTable(LakehouseNames.iceberg(t.table()), schema,
                             PartitionSpec.builderFor(schema).identity(LakehouseNames.PARTITION).build(),
-                            Map.of(TableProperties.FORMAT_VERSION, "2", TableProperties.DEFAULT_FILE_FORMAT, "parquet"));
+                            PROPERTIES);
                 } catch (AlreadyExistsException raced) {
                     // another process created it meanwhile
                 }

@@ -3,6 +3,7 @@ package dev.sluice.batch.engine.lakehouse;
 import dev.sluice.batch.bronze.BronzeColumns;
 import dev.sluice.batch.bronze.BronzeSink;
 import dev.sluice.batch.bronze.LoadPosition;
+import dev.sluice.batch.engine.BronzeRedaction;
 import dev.sluice.batch.engine.GateTarget;
 import dev.sluice.batch.engine.LayerEngine;
 import dev.sluice.batch.engine.Rollback;
@@ -165,6 +166,21 @@ public final class LakehouseEngine implements LayerEngine {
         return new PartitionBatch.TableSnapshot(lakehouse, LakehouseNames.spark(table.table()), null, columns(table, null),
                 LakehouseNames.LOGICAL_PARTITION, rowIdColumn(table),
                 targets.stream().map(t -> new PartitionBatch.Member(t.partition(), condition(table, t), t.partition().nominalEnd())).toList());
+    }
+
+    /**
+     * {@inheritDoc} Spark SQL {@code UPDATE} (copy-on-write: the data files holding the value are
+     * rewritten) and, for {@code _parse_errors}, one {@code MERGE INTO} of the redacted texts; then
+     * every snapshot but the current one is expired, which deletes the files that held the value.
+     * Time travel to the table's earlier snapshots ends there. Data files no snapshot ever referenced
+     * (a write killed before its commit) are not looked at.
+     */
+    @Override
+    public long redactBronze(TableSpec bronze, BronzeRedaction r, java.util.Set<String> partitions) {
+        if (!catalog().tableExists(LakehouseNames.iceberg(bronze.table()))) {
+            return 0; // never loaded: nothing to erase
+        }
+        return new IcebergRedaction(spark(), catalog(), bronze).redact(r, partitions);
     }
 
     private static @Nullable String rowIdColumn(TableSpec table) {

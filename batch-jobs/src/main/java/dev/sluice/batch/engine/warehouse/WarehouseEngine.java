@@ -4,6 +4,7 @@ import dev.sluice.batch.engine.control.PartitionVersions;
 import dev.sluice.batch.bronze.BronzeColumns;
 import dev.sluice.batch.bronze.BronzeSink;
 import dev.sluice.batch.bronze.LoadPosition;
+import dev.sluice.batch.engine.BronzeRedaction;
 import dev.sluice.batch.engine.GateTarget;
 import dev.sluice.batch.engine.LayerEngine;
 import dev.sluice.batch.engine.Rollback;
@@ -113,6 +114,11 @@ public final class WarehouseEngine implements LayerEngine {
     @Override
     public PartitionBatch gateWave(TableSpec table, List<GateTarget> targets) {
         return new GateReads(warehouse, table).wave(targets);
+    }
+
+    @Override
+    public long redactBronze(TableSpec bronze, BronzeRedaction redaction, java.util.Set<String> partitions) {
+        return new BronzeRedactor(warehouse.dsl()).redact(bronze, redaction, partitions);
     }
 
     private PartitionVersions versions() {
