@@ -29,9 +29,13 @@ class ArchitectureTest {
             .importPackages("dev.sluice");
 
     @Test
-    void sparkAndDeequOnlyInTheQualityEngine() {
+    void sparkOnlyInTheQualityAndLakehouseEnginesDeequOnlyInTheQualityEngine() {
         noClasses().that().resideOutsideOfPackage("dev.sluice.quality.internal.deequ..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.apache.spark..", "com.amazon.deequ..", "scala..")
+                .and().resideOutsideOfPackage("dev.sluice.batch.engine.lakehouse.internal..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.apache.spark..", "scala..")
+                .allowEmptyShould(true).check(SLUICE);
+        noClasses().that().resideOutsideOfPackage("dev.sluice.quality.internal.deequ..")
+                .should().dependOnClassesThat().resideInAnyPackage("com.amazon.deequ..")
                 .allowEmptyShould(true).check(SLUICE);
     }
 
