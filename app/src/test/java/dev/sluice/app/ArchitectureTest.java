@@ -29,7 +29,7 @@ class ArchitectureTest {
             .importPackages("dev.sluice");
 
     @Test
-    void sparkAndDeequOnlyInTheQualityEngine() {
+    void sparkOnlyInTheSessionBuilderTheGatesAndTheLakehouseEngineDeequOnlyInTheGates() {
         noClasses().that().resideOutsideOfPackages("dev.sluice.quality.internal.deequ..", "dev.sluice.spark..",
                         "dev.sluice.batch.engine.lakehouse..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.apache.spark..", "scala..")

@@ -30,7 +30,7 @@ class DesignRulesCliTest {
 
     @Test
     void theShippedPipelinesHoldEveryRule() {
-        for (String p : new String[] {"flights", "earthquakes", "la_riots"}) {
+        for (String p : new String[] {"flights", "flights_lake", "earthquakes", "la_riots"}) {
             Result r = sluice(TestHome.projectRoot().resolve("pipelines"), "validate", p);
             assertThat(r.code).as(r.all()).isZero();
             assertThat(r.out).endsWith("valid; every design rule holds\n");

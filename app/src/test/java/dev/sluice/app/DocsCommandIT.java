@@ -79,6 +79,6 @@ class DocsCommandIT {
     void unknownPipelineIsAClearError() {
         Outcome o = sluice(Map.of("SLUICE_PIPELINES", TestHome.projectRoot().resolve("pipelines").toString()), "docs", "flihgts");
         assertThat(o.code()).isEqualTo(ExitCodes.INVALID);
-        assertThat(o.err()).contains("no pipeline 'flihgts'").contains("earthquakes, flights, la_riots").doesNotContain("Exception");
+        assertThat(o.err()).contains("no pipeline 'flihgts'").contains("earthquakes, flights, flights_lake, la_riots").doesNotContain("Exception");
     }
 }

@@ -115,6 +115,7 @@ class SluiceCliIT {
         assertThat(all.out()).containsPattern("(?m)^pipeline +last partition +freshness +failed or stopped partitions$")
                 .containsPattern("(?m)^earthquakes +- +never +none$")
                 .containsPattern("(?m)^flights +2001-07-01 +ok +none$")
+                .containsPattern("(?m)^flights_lake +- +never +none$")
                 .containsPattern("(?m)^la_riots +- +never +none$");
         Outcome allJson = sluice(env, "status", "--format", "json");
         assertThat(allJson.code()).isZero();
@@ -170,11 +171,11 @@ class SluiceCliIT {
         Outcome run = sluice(Map.of(), "run", "flihgts", "--partition", "2001-02-01");
         assertThat(run.code()).isEqualTo(ExitCodes.INVALID);
         assertThat(run.err()).isEqualTo("sluice: PIPELINE: no pipeline 'flihgts': " + pipelines.resolve("flihgts.yaml")
-                + " does not exist; did you mean flights? (pipelines in " + pipelines + ": earthquakes, flights, la_riots)\n");
+                + " does not exist; did you mean flights? (pipelines in " + pipelines + ": earthquakes, flights, flights_lake, la_riots)\n");
         Outcome far = sluice(Map.of(), "status", "weather");
         assertThat(far.code()).isEqualTo(ExitCodes.INVALID);
         assertThat(far.err()).isEqualTo("sluice: PIPELINE: no pipeline 'weather': " + pipelines.resolve("weather.yaml")
-                + " does not exist (pipelines in " + pipelines + ": earthquakes, flights, la_riots)\n");
+                + " does not exist (pipelines in " + pipelines + ": earthquakes, flights, flights_lake, la_riots)\n");
     }
 
     @Test

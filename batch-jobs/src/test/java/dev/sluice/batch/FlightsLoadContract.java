@@ -142,6 +142,16 @@ abstract class FlightsLoadContract {
         assertThat(rerun.silverRows()).isEqualTo(first.get(p.date()).silverRows());
     }
 
+    @Test
+    void theMonthlyRollupNamesItsMonthAndCountsEveryDailyFlight() {
+        var dsl = warehouse.dsl();
+        assertThat(dsl.resultQuery("SELECT DISTINCT flight_month FROM gold.airport_monthly_delays ORDER BY flight_month")
+                .fetch(0, String.class)).containsExactly("2001-02", "2001-07");
+        assertThat(dsl.resultQuery("SELECT SUM(flights) FROM gold.airport_monthly_delays").fetchOne(0, Long.class))
+                .isEqualTo(dsl.resultQuery("SELECT SUM(flights) FROM gold.airport_daily_delays").fetchOne(0, Long.class))
+                .isPositive();
+    }
+
     private long bronzeRows() {
         return warehouse.dsl().fetchCount(warehouse.dsl().selectFrom("bronze.flights_raw"));
     }

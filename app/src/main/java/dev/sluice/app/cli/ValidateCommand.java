@@ -1,5 +1,7 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.batch.engine.lakehouse.SparkSqlCheck;
+import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.Severity;
 import dev.sluice.config.SpecProblem;
 import dev.sluice.config.design.DesignFinding;
@@ -14,8 +16,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sluice validate <spec> [--strict]}: every problem of a spec and its contracts at once, then
- * the design rules ({@link DesignRules}: id, severity, file and key path, message); exit 2 when
+ * {@code sluice validate <spec> [--strict]}: every problem of a spec and its contracts at once; for
+ * a lakehouse pipeline, its Silver/Gold SQL and quarantine rules parsed by Spark's parser
+ * ({@link SparkSqlCheck}); then the design rules ({@link DesignRules}: id, severity, file and key path, message); exit 2 when
  * the spec is invalid or a rule fails with severity error (or any rule with {@code --strict}), else 0.
  */
 @Command(name = "validate", mixinStandardHelpOptions = true, description = {"Check a pipeline spec and its contracts; list every problem.",
@@ -41,26 +44,12 @@ final class ValidateCommand implements Callable<Integer> {
     public Integer call() {
         Path file = ctx.specFile(spec);
         List<SpecProblem> problems = ctx.loader().validate(file);
-        PrintWriter out = command.commandLine().getOut();
         if (problems.isEmpty()) {
-            List<DesignFinding> findings = DesignRules.check(ctx.loader().load(file));
-            boolean isStrict = strict || "true".equalsIgnoreCase(ctx.env().apply("SLUICE_STRICT"));
-            List<DesignFinding> blocking = DesignRules.blocking(findings, isStrict);
-            if (findings.isEmpty()) {
-                out.println(file + ": valid; every design rule holds");
-                return ExitCodes.OK;
+            PipelineSpec loaded = ctx.loader().load(file);
+            problems = SparkSqlCheck.check(loaded);
+            if (problems.isEmpty()) {
+                return designRules(file, loaded);
             }
-            PrintWriter to = blocking.isEmpty() ? out : command.commandLine().getErr();
-            to.println(file + ": " + (blocking.isEmpty() ? "valid; " : "")
-                    + findings.stream().filter(f -> f.exemption() == null && f.severity() == Severity.ERROR).count()
-                    + " design error(s), "
-                    + findings.stream().filter(f -> f.exemption() == null && f.severity() == Severity.WARN).count()
-                    + " warning(s)"
-                    + (findings.stream().anyMatch(f -> f.exemption() != null)
-                            ? ", " + findings.stream().filter(f -> f.exemption() != null).count() + " exempted" : "")
-                    + (isStrict ? " (strict)" : ""));
-            findings.forEach(f -> to.println("  " + f.describe()));
-            return blocking.isEmpty() ? ExitCodes.OK : ExitCodes.INVALID;
         }
         PrintWriter err = command.commandLine().getErr();
         err.println(file + ": " + problems.size() + " problem(s)");
@@ -68,5 +57,28 @@ final class ValidateCommand implements Callable<Integer> {
             err.println("  " + p.describe());
         }
         return ExitCodes.INVALID;
+    }
+
+    /** Prints the design rules' findings of a valid spec; {@link ExitCodes#INVALID} when one blocks. */
+    private int designRules(Path file, PipelineSpec loaded) {
+        PrintWriter out = command.commandLine().getOut();
+        List<DesignFinding> findings = DesignRules.check(loaded);
+        boolean isStrict = strict || "true".equalsIgnoreCase(ctx.env().apply("SLUICE_STRICT"));
+        List<DesignFinding> blocking = DesignRules.blocking(findings, isStrict);
+        if (findings.isEmpty()) {
+            out.println(file + ": valid; every design rule holds");
+            return ExitCodes.OK;
+        }
+        PrintWriter to = blocking.isEmpty() ? out : command.commandLine().getErr();
+        to.println(file + ": " + (blocking.isEmpty() ? "valid; " : "")
+                + findings.stream().filter(f -> f.exemption() == null && f.severity() == Severity.ERROR).count()
+                + " design error(s), "
+                + findings.stream().filter(f -> f.exemption() == null && f.severity() == Severity.WARN).count()
+                + " warning(s)"
+                + (findings.stream().anyMatch(f -> f.exemption() != null)
+                        ? ", " + findings.stream().filter(f -> f.exemption() != null).count() + " exempted" : "")
+                + (isStrict ? " (strict)" : ""));
+        findings.forEach(f -> to.println("  " + f.describe()));
+        return blocking.isEmpty() ? ExitCodes.OK : ExitCodes.INVALID;
     }
 }

@@ -31,9 +31,15 @@ final class IdempotencySection {
         md.bullet("Bronze is append-only: a landed file loads once per (source, SHA-256); each run's load of a partition becomes its"
                 + " current load, earlier loads stay until purged (rows carry `_partition`, `_run_id`, `_source`, `_source_pos`,"
                 + " `_ingested_at`, `_row_hash`).");
-        md.bullet("Silver and Gold rows carry `_partition` and `_version`; a run writes a new version and publishes it in one"
-                + " transaction after its gate; " + spec.keepVersions() + " version" + (spec.keepVersions() == 1 ? " is" : "s are")
-                + " kept per partition for rollback.");
+        if (spec.engine().lakehouse()) {
+            md.bullet("Silver and Gold are Iceberg tables partitioned by `_sluice_partition` (the logical `_partition`); a run"
+                    + " replaces its partition's rows in one Iceberg commit (or merges them by key) and records the version in"
+                    + " `sluice.partition_version`; the table's snapshots are its history.");
+        } else {
+            md.bullet("Silver and Gold rows carry `_partition` and `_version`; a run writes a new version and publishes it in one"
+                    + " transaction after its gate; " + spec.keepVersions() + " version" + (spec.keepVersions() == 1 ? " is" : "s are")
+                    + " kept per partition for rollback.");
+        }
         HotPathSpec hot = spec.hotPath();
         if (hot != null) {
             md.bullet("Hot path: effectively once. Each batch of events, its window updates and the consumed offsets are written to the"

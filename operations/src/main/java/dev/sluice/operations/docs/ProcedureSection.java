@@ -68,14 +68,12 @@ final class ProcedureSection {
                 "sluice quarantine reprocess " + n);
         md.heading(3, "Rollback");
         List<TableSpec> published = spec.tables().stream().filter(t -> t.layer() != Layer.BRONZE).toList();
-        String[] rollback = new String[published.size() + 1];
-        rollback[0] = "# publish the version before the current one again (--to-version V picks another kept version)";
-        for (int i = 0; i < published.size(); i++) {
-            TableSpec t = published.get(i);
-            rollback[i + 1] = "sluice rollback " + n + " " + t.stepName() + " --partition " + key(t, p) + " --reason \"why\"";
+        if (spec.engine().lakehouse()) {
+            md.paragraph("Not yet on the lakehouse engine (`sluice rollback` refuses a lakehouse table): re-run the partition with"
+                    + " `--rerun` to rebuild it.");
+        } else {
+            rollback(md, published, n, p);
         }
-        block(md, rollback);
-        md.paragraph("Tables built from a rolled-back partition are not rebuilt: re-run them with `--rerun` if they must follow.");
         md.heading(3, "Purge");
         block(md, "sluice purge " + n + " --older-than P90D --dry-run", "sluice purge " + n + " --older-than P90D");
         md.paragraph(spec.backfillWindow() == null ? "No `backfill_window` is declared, so purge removes nothing."
@@ -102,5 +100,16 @@ final class ProcedureSection {
     private static String sample(PartitionKind kind, int daysLater) {
         ZonedDateTime t = LocalDate.parse(SAMPLE_DAY).plusDays(daysLater).atStartOfDay(ZoneOffset.UTC);
         return kind.containing(t).key();
+    }
+
+    private static void rollback(Markdown md, List<TableSpec> published, String n, String p) {
+        String[] rollback = new String[published.size() + 1];
+        rollback[0] = "# publish the version before the current one again (--to-version V picks another kept version)";
+        for (int i = 0; i < published.size(); i++) {
+            TableSpec t = published.get(i);
+            rollback[i + 1] = "sluice rollback " + n + " " + t.stepName() + " --partition " + key(t, p) + " --reason \"why\"";
+        }
+        block(md, rollback);
+        md.paragraph("Tables built from a rolled-back partition are not rebuilt: re-run them with `--rerun` if they must follow.");
     }
 }

@@ -32,7 +32,7 @@ class DesignDocumentTest {
             + " with no SLUICE_* variables set)";
 
     @ParameterizedTest
-    @ValueSource(strings = {"flights", "earthquakes", "la_riots"})
+    @ValueSource(strings = {"flights", "flights_lake", "earthquakes", "la_riots"})
     void committedDocumentIsCurrent(String pipeline) throws IOException {
         String generated = DesignDocument.render(spec(pipeline), home(), null);
         Path file = TestHome.projectRoot().resolve("docs/pipelines/" + pipeline + ".md");

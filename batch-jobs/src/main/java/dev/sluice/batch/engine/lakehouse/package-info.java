@@ -1,9 +1,11 @@
 /**
- * The lakehouse engine: a pipeline's layers as Apache Iceberg tables in the warehouse database's
- * Iceberg catalog, Bronze appended with Iceberg's Java data API, Silver and Gold built by Spark SQL.
- * {@link dev.sluice.batch.engine.lakehouse.LakehouseEngine} is reached only through
- * {@link dev.sluice.batch.engine.LayerEngine}; {@link dev.sluice.batch.engine.lakehouse.SparkDialect}
- * is also what {@code sluice validate} uses. docs/engines.md is the user's guide.
+ * The lakehouse engine ({@code engine: lakehouse}): a pipeline's layers as Apache Iceberg tables
+ * in the warehouse database's Iceberg catalog, Bronze appended with Iceberg's Java data API, Silver
+ * and Gold built by Spark SQL. {@link dev.sluice.batch.engine.lakehouse.LakehouseEngine} is reached
+ * only through {@link dev.sluice.batch.engine.LayerEngine}.
+ * {@link dev.sluice.batch.engine.lakehouse.SparkDialect} turns the shared SQL subset into Spark's
+ * spelling; {@link dev.sluice.batch.engine.lakehouse.SparkSqlCheck} parses a lakehouse pipeline's
+ * SQL with Spark's parser for {@code sluice validate}. docs/engines.md is the user's guide.
  */
 @NullMarked
 package dev.sluice.batch.engine.lakehouse;
