@@ -1,10 +1,12 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.batch.engine.lakehouse.LakehouseSql;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
 import dev.sluice.core.SluiceException;
 import dev.sluice.warehouse.Warehouse;
 import java.math.BigDecimal;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -22,7 +24,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine;
 
 /**
- * {@code sluice sql "SELECT …"}: a query on a pipeline's warehouse, printed as a table; decimals
+ * {@code sluice sql "SELECT …"}: a query on a pipeline's warehouse (a lakehouse pipeline's: Spark SQL
+ * on its Iceberg tables, {@link LakehouseSql}), printed as a table; decimals
  * (H2's DECFLOAT among them) as plain decimals, never in scientific notation.
  */
 @Command(name = "sql", mixinStandardHelpOptions = true, description = "Run a query on a pipeline's warehouse and print the result as a table.")
@@ -55,6 +58,9 @@ final class SqlCommand implements Callable<Integer> {
         }
         PipelineSpec spec = ctx.loadForInspection(pipeline);
         try (Warehouse warehouse = Warehouse.open(spec.warehouse())) {
+            if (spec.engine().lakehouse()) {
+                return lakehouse(spec, warehouse);
+            }
             Queries parsed;
             try {
                 parsed = warehouse.dsl().parser().parse(query);
@@ -84,6 +90,25 @@ final class SqlCommand implements Callable<Integer> {
         } catch (DataAccessException e) {
             throw new SluiceException("the query failed: " + e.getCause().getMessage());
         }
+    }
+
+    /** The query on a lakehouse pipeline: Spark SQL on its Iceberg tables, printed like a warehouse result. */
+    private int lakehouse(PipelineSpec spec, Warehouse warehouse) {
+        LakehouseSql.Result r = LakehouseSql.query(spec, warehouse, query, maxRows);
+        DSLContext dsl = DSL.using(org.jooq.SQLDialect.DEFAULT);
+        Field<?>[] fields = r.columns().stream().map(c -> DSL.field(DSL.name(c))).toArray(Field<?>[]::new);
+        Result<org.jooq.Record> result = dsl.newResult(fields);
+        for (List<Object> row : r.rows()) {
+            org.jooq.Record rec = dsl.newRecord(fields);
+            for (int i = 0; i < fields.length; i++) {
+                rec.set(DSL.field(DSL.name(r.columns().get(i))), row.get(i));
+            }
+            rec.changed(false);
+            result.add(rec);
+        }
+        command.commandLine().getOut().println(plainDecimals(dsl, result).format(maxRows));
+        command.commandLine().getOut().println(r.total() + " row(s)");
+        return ExitCodes.OK;
     }
 
     /**

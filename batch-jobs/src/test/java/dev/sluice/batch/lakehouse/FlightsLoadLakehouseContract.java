@@ -177,6 +177,24 @@ abstract class FlightsLoadLakehouseContract {
         assertThat(rerun.silverRows()).isEqualTo(first.get(p.date()).silverRows());
     }
 
+    @Test
+    void sluiceSqlReadsTheIcebergTablesAndRefusesWrites() {
+        var r = dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse,
+                "SELECT origin, flights, CAST(flights AS DOUBLE PRECISION) / 2 AS half FROM gold.airport_daily_delays"
+                        + " WHERE flight_date = DATE '2001-07-01' ORDER BY origin", 2);
+        List<Row> all = spark.sql("SELECT origin, flights FROM gold.airport_daily_delays WHERE flight_date = DATE '2001-07-01'"
+                + " ORDER BY origin").collectAsList();
+        assertThat(r.columns()).containsExactly("origin", "flights", "half");
+        assertThat(r.total()).isEqualTo(all.size()).isGreaterThan(2);
+        assertThat(r.rows()).hasSize(2);
+        assertThat(r.rows().get(0)).containsExactly(all.get(0).getString(0), all.get(0).getLong(1), all.get(0).getLong(1) / 2.0);
+        assertThatThrownBy(() -> dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse, "DELETE FROM gold.route_daily", 10))
+                .isInstanceOf(dev.sluice.core.BadInputException.class).hasMessageContaining("never writes");
+        assertThatThrownBy(() -> dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse, "SELECT FROM WHERE", 10))
+                .isInstanceOf(dev.sluice.core.BadInputException.class).hasMessageContaining("Spark SQL cannot parse the query");
+        assertThat(spark.sql("SELECT COUNT(*) FROM gold.route_daily").first().getLong(0)).isPositive();
+    }
+
     /** Per table: the partition's rows (declared columns) hashed in a fixed order. */
     private Map<String, String> checksums(Partition p) {
         Map<String, String> sums = new LinkedHashMap<>();

@@ -45,6 +45,24 @@ public final class SparkParser {
     }
 
     /**
+     * True when {@code sql} parses as exactly one query: not a command, write or DDL (Spark's
+     * {@code Command} plans, {@code INSERT}), which {@code sluice sql} refuses.
+     *
+     * @param sql Spark SQL text that {@link #parseQuery} accepts
+     */
+    public static boolean isQuery(String sql) {
+        try {
+            org.apache.spark.sql.catalyst.plans.logical.LogicalPlan plan = CatalystSqlParser$.MODULE$.parsePlan(sql);
+            return !(plan instanceof org.apache.spark.sql.catalyst.plans.logical.Command)
+                    && !(plan instanceof org.apache.spark.sql.catalyst.plans.logical.InsertIntoStatement);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    /**
      * Parses {@code sql} as a boolean or value expression ({@code parseExpression}).
      *
      * @param sql a Spark SQL expression, not null
