@@ -87,6 +87,18 @@ public interface LayerEngine {
     LoadPosition committed(DatasetRef bronzeTable, Partition partition, String source, RunId run);
 
     /**
+     * Called when a Bronze step completed the load of a partition: the engine may tidy what the
+     * load's chunks left. The warehouse engine does nothing; the lakehouse engine rewrites the
+     * partition's data files into one when the load left several and expires the table's snapshots
+     * older than the current one (each chunk was a commit). Never fails the load: a failure to tidy
+     * is logged as a warning and left for the next load.
+     *
+     * @param partition the Bronze partition ({@link Partition#NONE} for an unpartitioned source)
+     */
+    default void bronzeLoaded(TableSpec bronze, Partition partition) {
+    }
+
+    /**
      * Writes the next version of one Silver/Gold partition from the table's SQL over its input,
      * sends the rows the quarantine rules match to {@code sluice.quarantine}, records the version
      * and, for a table without quality checks, publishes it at once (a table with checks is

@@ -150,7 +150,21 @@ public final class MedallionJobFactory {
                 .listener(boundary(spec, run, name))
                 .listener(snapshotLock(!source.partitioned(), name))
                 .listener(lineage)
+                .listener(loaded(engine, table, p))
                 .build();
+    }
+
+    /** Tells the engine when the Bronze step completed its partition's load ({@link LayerEngine#bronzeLoaded}). */
+    private static StepExecutionListener loaded(LayerEngine engine, TableSpec table, Partition p) {
+        return new StepExecutionListener() {
+            @Override
+            public ExitStatus afterStep(StepExecution stepExecution) {
+                if (stepExecution.getStatus() == org.springframework.batch.core.BatchStatus.COMPLETED) {
+                    engine.bronzeLoaded(table, p);
+                }
+                return null;
+            }
+        };
     }
 
     /** Holds the table's snapshot lock during the step when {@code snapshot}, else does nothing. */

@@ -4,6 +4,7 @@ import dev.sluice.config.HotPathSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.Layer;
+import dev.sluice.warehouse.meta.PartitionVersionTable;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,7 +35,7 @@ final class IdempotencySection {
         if (spec.engine().lakehouse()) {
             md.bullet("Silver and Gold are Iceberg tables partitioned by `_sluice_partition` (the logical `_partition`); a run"
                     + " replaces its partition's rows in one Iceberg commit (or merges them by key) and records the version in"
-                    + " `sluice.partition_version`; the table's snapshots are its history.");
+                    + " `" + PartitionVersionTable.NAME + "`; the table's snapshots are its history.");
         } else {
             md.bullet("Silver and Gold rows carry `_partition` and `_version`; a run writes a new version and publishes it in one"
                     + " transaction after its gate; " + spec.keepVersions() + " version" + (spec.keepVersions() == 1 ? " is" : "s are")

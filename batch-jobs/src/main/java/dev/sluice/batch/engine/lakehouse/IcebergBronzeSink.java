@@ -42,11 +42,11 @@ import org.apache.iceberg.types.Types;
 final class IcebergBronzeSink implements BronzeSink {
 
     /** Snapshot summary key: the run that appended the chunk. */
-    static final String RUN_PROPERTY = "sluice.run-id";
+    static final String RUN_PROPERTY = "sluice.run_id";
     /** Snapshot summary key: the file ({@code _source}) of the chunk's last row. */
     static final String SOURCE_PROPERTY = "sluice.source";
     /** Snapshot summary key: the chunk's last {@code _source_pos}. */
-    static final String POSITION_PROPERTY = "sluice.source-pos";
+    static final String POSITION_PROPERTY = "sluice.source_pos";
 
     private final Table table;
     private final BronzeColumns columns;

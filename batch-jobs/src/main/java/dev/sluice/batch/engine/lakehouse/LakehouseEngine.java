@@ -53,6 +53,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LakehouseEngine implements LayerEngine {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LakehouseEngine.class);
+
     private final Warehouse warehouse;
     private final PipelineSpec spec;
     private final LakehouseCatalog lakehouse;
@@ -106,6 +108,35 @@ public final class LakehouseEngine implements LayerEngine {
             throw new UncheckedIOException("cannot read " + bronzeTable + " of the lakehouse", e);
         }
         return rows == 0 ? LoadPosition.NONE : new LoadPosition(rows, last);
+    }
+
+    /**
+     * {@inheritDoc} Rewrites the partition's data files into one (Iceberg's bin-pack rewrite, a
+     * Spark job) when the load left two or more, then expires every snapshot older than the current
+     * one: Bronze keeps every row in its current snapshot, so only the chunks' commit history goes.
+     */
+    @Override
+    public void bronzeLoaded(TableSpec bronze, Partition partition) {
+        try {
+            Table table = catalog().loadTable(LakehouseNames.iceberg(bronze.table()));
+            int files = 0;
+            try (var tasks = table.newScan().filter(Expressions.equal(LakehouseNames.PARTITION, partition.key())).planFiles()) {
+                for (var ignored : tasks) {
+                    files++;
+                }
+            }
+            if (files > 1) {
+                org.apache.iceberg.spark.actions.SparkActions.get(spark()).rewriteDataFiles(table)
+                        .filter(Expressions.equal(LakehouseNames.PARTITION, partition.key()))
+                        .option("min-input-files", "2")
+                        .execute();
+                table.refresh();
+            }
+            table.expireSnapshots().expireOlderThan(table.currentSnapshot().timestampMillis()).retainLast(1).commit();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("{} partition {}: its Bronze load is complete, but compacting its data files or expiring the load's"
+                    + " snapshots failed (left for the next load): {}", bronze.table(), partition, e.toString());
+        }
     }
 
     @Override

@@ -36,14 +36,16 @@ public final class LakehouseSql {
     }
 
     /**
-     * Runs {@code sql} on {@code spec}'s lakehouse.
+     * Runs {@code query} (the shared SQL subset or any Spark SQL; {@link SparkDialect#toSpark}) on
+     * {@code spec}'s lakehouse.
      *
      * @param maxRows the most rows returned in {@link Result#rows()} (≥ 0)
      * @throws BadInputException when Spark cannot parse the query, or it is not exactly one query
      *     (a write, DDL or command is refused before anything runs)
      * @throws SluiceException when the query fails (an unknown table or column), with Spark's first line
      */
-    public static Result query(PipelineSpec spec, Warehouse warehouse, String sql, int maxRows) {
+    public static Result query(PipelineSpec spec, Warehouse warehouse, String query, int maxRows) {
+        String sql = SparkDialect.toSpark(query);
         SparkParser.parseQuery(sql).ifPresent(f -> {
             throw new BadInputException("QUERY", -1, null, "Spark SQL cannot parse the query"
                     + (f.line() > 0 ? " at line " + f.line() : "") + (f.token().isEmpty() ? "" : " near " + f.token()) + ": " + f.message());
@@ -55,7 +57,7 @@ public final class LakehouseSql {
                 spec.engine().location());
         SparkSession spark = SparkSessions.lakehouse(spec.sparkMaster(), catalog);
         try {
-            Dataset<Row> df = spark.sql(SparkDialect.toSpark(sql));
+            Dataset<Row> df = spark.sql(sql);
             List<List<Object>> rows = new ArrayList<>();
             for (Row r : df.limit(maxRows).collectAsList()) {
                 List<Object> values = new ArrayList<>();
@@ -66,7 +68,7 @@ public final class LakehouseSql {
             }
             long total = rows.size() < maxRows ? rows.size() : df.count();
             return new Result(List.of(df.columns()), rows, total);
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // Spark's AnalysisException is a checked exception Scala throws undeclared
             throw new SluiceException("the query failed: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
         }
     }
