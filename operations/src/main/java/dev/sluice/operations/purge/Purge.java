@@ -1,6 +1,7 @@
 package dev.sluice.operations.purge;
 
 import dev.sluice.batch.bronze.LandedFileRepository;
+import dev.sluice.batch.engine.lakehouse.LakehousePurge;
 import dev.sluice.batch.job.RunRepository;
 import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.config.PipelineSpec;
@@ -51,8 +52,11 @@ import org.jspecify.annotations.Nullable;
  *       the cutoff ({@code sluice.run} keeps the history of every attempt), and MISSED partition
  *       records older than the cutoff.</li>
  * </ul>
- * Quartz keeps no history (a fired trigger's row goes when it completes), so there is none to
- * purge. Each category is one transaction. Thread-safe for distinct pipelines.
+ * On a lakehouse pipeline the superseded Bronze loads are deleted from the Iceberg tables, a
+ * superseded version is only its record, and the tables' snapshots and orphan files older than the
+ * cutoff go too ({@link LakehousePurge}: snapshots are per table, so that ends time travel to
+ * before the cutoff for every partition). Quartz keeps no history (a fired trigger's row goes when
+ * it completes), so there is none to purge. Each category is one transaction. Thread-safe for distinct pipelines.
  */
 public final class Purge {
 
@@ -104,6 +108,11 @@ public final class Purge {
         DSLContext dsl = warehouse.dsl();
         removed.put("superseded versions", inTransaction(dryRun, tx -> versions(tx, spec, cutoff, windowStart, dryRun)));
         removed.put("superseded Bronze loads", inTransaction(dryRun, tx -> bronze(tx, spec, cutoff, windowStart, dryRun)));
+        if (spec.engine().lakehouse()) {
+            LakehousePurge lake = new LakehousePurge(spec, warehouse);
+            removed.put("lakehouse snapshots", lake.expireSnapshots(cutoff.toInstant(), dryRun));
+            removed.put("lakehouse orphan files", lake.orphanFiles(cutoff.toInstant(), dryRun));
+        }
         long[] lineage = lineage(dsl, spec, cutoff, windowStart, dryRun);
         removed.put("lineage events", lineage[0]);
         removed.put("lineage edges", lineage[1]);
@@ -156,14 +165,17 @@ public final class Purge {
                     .where(DATASET.eq(name), DSL.field(DSL.name("published_at"), OffsetDateTime.class).lt(cutoff)).fetch().stream()
                     .filter(r -> published.containsKey(r.value1()) && !published.get(r.value1()).equals(r.value2())).toList();
             List<String> keys = outside(superseded.stream().map(r -> r.value1()).distinct().toList(), windowStart);
-            Table<?> data = LayerTables.table(LayerTables.versions(t.table()));
+            // a lakehouse keeps no rows per version (its table holds the published rows): only the record goes
+            Table<?> data = spec.engine().lakehouse() ? null : LayerTables.table(LayerTables.versions(t.table()));
             for (Record r : superseded) {
                 if (!keys.contains(r.get(KEY))) {
                     continue; // inside the backfill window
                 }
                 Condition rows = DSL.field(DSL.name("_partition")).eq(r.get(KEY)).and(DSL.field(DSL.name("_version")).eq(r.get(VERSION)));
                 Condition version = DATASET.eq(name).and(KEY.eq(r.get(KEY))).and(VERSION.eq(r.get(VERSION)));
-                n += dryRun ? dsl.fetchCount(data, rows) : dsl.deleteFrom(data).where(rows).execute();
+                if (data != null) {
+                    n += dryRun ? dsl.fetchCount(data, rows) : dsl.deleteFrom(data).where(rows).execute();
+                }
                 if (!dryRun) {
                     dsl.deleteFrom(VERSIONS).where(version).execute();
                 }
@@ -186,8 +198,13 @@ public final class Purge {
                     .fetch();
             List<String> keys = outside(loads.stream().map(r -> r.value1()).distinct().toList(), windowStart);
             Table<?> table = LayerTables.table(t.table());
+            LakehousePurge lake = spec.engine().lakehouse() ? new LakehousePurge(spec, warehouse) : null;
             for (var r : loads) {
                 if (!keys.contains(r.value1())) {
+                    continue;
+                }
+                if (lake != null) {
+                    n += lake.bronzeLoad(t, r.value1(), r.value2(), r.value3(), dryRun);
                     continue;
                 }
                 Condition rows = DSL.field(DSL.name("_partition")).eq(r.value1()).and(DSL.field(DSL.name("_source")).eq(r.value2()))

@@ -19,7 +19,6 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
-import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
@@ -71,16 +70,24 @@ final class IcebergTables {
         });
     }
 
-    /** Creates every missing namespace and table of {@code spec}. Idempotent, also against another process creating them. */
-    static void create(Catalog catalog, PipelineSpec spec) {
+    /**
+     * Creates every missing namespace and table of {@code spec}. Idempotent; one creation at a time
+     * in this JVM (the partitions of a backfill start together), and a creation another process won
+     * is taken as done when the namespace or table exists afterwards.
+     */
+    static synchronized void create(Catalog catalog, PipelineSpec spec) {
         SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
         for (TableSpec t : spec.tables()) {
             Namespace ns = Namespace.of(t.table().schema());
             if (!namespaces.namespaceExists(ns)) {
                 try {
                     namespaces.createNamespace(ns);
-                } catch (AlreadyExistsException raced) {
-                    // another process created it meanwhile
+                } catch (RuntimeException raced) {
+                    // another process created it meanwhile: the JDBC catalog reports the duplicate key
+                    // as an UncheckedSQLException, not as AlreadyExistsException
+                    if (!namespaces.namespaceExists(ns)) {
+                        throw raced;
+                    }
                 }
             }
             if (!catalog.tableExists(LakehouseNames.iceberg(t.table()))) {
@@ -89,8 +96,10 @@ final class IcebergTables {
                     catalog.createTable(LakehouseNames.iceberg(t.table()), schema,
                             PartitionSpec.builderFor(schema).identity(LakehouseNames.PARTITION).build(),
                             PROPERTIES);
-                } catch (AlreadyExistsException raced) {
-                    // another process created it meanwhile
+                } catch (RuntimeException raced) {
+                    if (!catalog.tableExists(LakehouseNames.iceberg(t.table()))) {
+                        throw raced; // not a race with another process creating it
+                    }
                 }
             }
         }

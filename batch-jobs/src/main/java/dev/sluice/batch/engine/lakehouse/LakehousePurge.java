@@ -1,0 +1,112 @@
+package dev.sluice.batch.engine.lakehouse;
+
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.TableSpec;
+import dev.sluice.spark.LakehouseCatalog;
+import dev.sluice.spark.SparkSessions;
+import dev.sluice.warehouse.Warehouse;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.spark.actions.SparkActions;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * {@code sluice purge} on a lakehouse pipeline, the part that lives in the Iceberg tables (the
+ * control plane's records are purged by the operations module as for the warehouse engine): the
+ * rows of superseded Bronze loads, the table snapshots older than the cutoff (the current one is
+ * always kept) and orphan files older than the cutoff (files no snapshot references: a write killed
+ * before its commit). A lakehouse keeps no rows per Silver/Gold version, so a superseded version is
+ * only its record. Snapshots are per table, not per partition: expiring them ends time travel to
+ * before the cutoff for every partition, those inside the backfill window too (their current rows
+ * stay). Stateless and thread-safe.
+ */
+public final class LakehousePurge {
+
+    private final PipelineSpec spec;
+    private final LakehouseCatalog lakehouse;
+
+    public LakehousePurge(PipelineSpec spec, Warehouse warehouse) {
+        this.spec = spec;
+        this.lakehouse = new LakehouseCatalog(warehouse.jdbcUrl(), warehouse.spec().user(), warehouse.spec().password(),
+                spec.engine().location());
+    }
+
+    /**
+     * Removes (or with {@code dryRun} counts) the rows of one superseded Bronze load: one Spark
+     * {@code DELETE}, an Iceberg commit of its own.
+     *
+     * @return the load's rows
+     */
+    public long bronzeLoad(TableSpec bronze, String partition, String source, String run, boolean dryRun) {
+        if (!catalog().tableExists(LakehouseNames.iceberg(bronze.table()))) {
+            return 0;
+        }
+        String where = LakehouseNames.PARTITION + " = " + LakehouseInput.quote(partition) + " AND _source = " + LakehouseInput.quote(source)
+                + " AND _run_id = " + LakehouseInput.quote(run);
+        String table = LakehouseNames.spark(bronze.table());
+        long rows = spark().sql("SELECT COUNT(*) FROM " + table + " WHERE " + where).first().getLong(0);
+        if (rows > 0 && !dryRun) {
+            spark().sql("DELETE FROM " + table + " WHERE " + where);
+        }
+        return rows;
+    }
+
+    /**
+     * Expires (or counts) every table's snapshots committed before {@code cutoff}, never the
+     * current one, and deletes the data files only they referenced ({@link SnapshotExpiry}).
+     *
+     * @return snapshots expired
+     */
+    public long expireSnapshots(Instant cutoff, boolean dryRun) {
+        long n = 0;
+        for (TableSpec t : spec.tables()) {
+            if (!catalog().tableExists(LakehouseNames.iceberg(t.table()))) {
+                continue;
+            }
+            Table table = catalog().loadTable(LakehouseNames.iceberg(t.table()));
+            Snapshot current = table.currentSnapshot();
+            for (Snapshot s : table.snapshots()) {
+                if (current != null && s.snapshotId() != current.snapshotId() && s.timestampMillis() < cutoff.toEpochMilli()) {
+                    n++;
+                }
+            }
+            if (!dryRun && current != null) {
+                SnapshotExpiry.expire(spark(), table, LakehouseNames.spark(t.table()), cutoff.toEpochMilli());
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Deletes (or counts) the files under the tables' locations that no snapshot references and
+     * that are older than {@code cutoff} (Iceberg's orphan-file action, a Spark job per table).
+     *
+     * @return files deleted
+     */
+    public long orphanFiles(Instant cutoff, boolean dryRun) {
+        AtomicLong n = new AtomicLong();
+        for (TableSpec t : spec.tables()) {
+            if (!catalog().tableExists(LakehouseNames.iceberg(t.table()))) {
+                continue;
+            }
+            Table table = catalog().loadTable(LakehouseNames.iceberg(t.table()));
+            var action = SparkActions.get(spark()).deleteOrphanFiles(table).olderThan(cutoff.toEpochMilli());
+            if (dryRun) {
+                action = action.deleteWith(file -> { });
+            }
+            action.execute().orphanFileLocations().forEach(f -> n.incrementAndGet());
+        }
+        return n.get();
+    }
+
+    private Catalog catalog() {
+        return IcebergTables.catalog(lakehouse);
+    }
+
+    private SparkSession spark() {
+        return SparkSessions.lakehouse(spec.sparkMaster(), lakehouse);
+    }
+}

@@ -1,0 +1,103 @@
+package dev.sluice.operations;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.batch.engine.lakehouse.LakehousePurge;
+import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.job.RunSummary;
+import dev.sluice.batch.testkit.TestHome;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.DatasetRef;
+import dev.sluice.core.Partition;
+import dev.sluice.operations.purge.Purge;
+import dev.sluice.spark.LakehouseCatalog;
+import dev.sluice.spark.SparkSessions;
+import dev.sluice.warehouse.Warehouse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code sluice purge} on the lakehouse engine: superseded versions leave only their records (a
+ * lakehouse keeps no rows per version), every table's snapshots older than the cutoff expire (the
+ * current one stays, its rows unchanged), an orphan file older than the cutoff is deleted, and a
+ * superseded Bronze load's rows go with one DELETE. A dry run counts the same and changes nothing.
+ */
+class LakehousePurgeIT {
+
+    private static final List<String> TABLES = List.of("bronze.flights_raw", "silver.flights", "gold.airport_daily_delays",
+            "gold.route_daily", "gold.airport_monthly_delays");
+
+    @Test
+    void supersededHistoryGoesAndThePublishedRowsStay() throws Exception {
+        Path lake = TestHome.projectRoot().resolve("target/it-lakehouses/purge-" + UUID.randomUUID()).toAbsolutePath();
+        String url = TestHome.freshH2Url();
+        PipelineSpec spec = TestHome.projectSpec("flights_lake", url, "sa", "",
+                Map.of("SLUICE_LAKEHOUSE", lake.toString(), "SLUICE_BACKFILL_WINDOW", "P1D"));
+        Clock later = Clock.offset(Clock.systemUTC(), Duration.ofDays(2));
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
+            Partition day = Partition.parseDaily("2001-07-01");
+            RunSummary first = runner.run(spec, day, RunOptions.plain());
+            assertThat(first.failure()).isNull();
+            assertThat(runner.run(spec, day, RunOptions.plain().withRerun(true)).failure()).isNull();
+            SparkSession spark = SparkSessions.lakehouse(spec.sparkMaster(), new LakehouseCatalog(url, "sa", "", lake.toString()));
+            long snapshots = 0;
+            for (String t : TABLES) {
+                snapshots += spark.sql("SELECT COUNT(*) FROM " + t + ".snapshots").first().getLong(0) - 1;
+            }
+            assertThat(snapshots).as("the rerun's commits").isPositive();
+            String gold = goldRows(spark);
+            long versionOne = versionRecords(w, 1);
+            assertThat(versionOne).isEqualTo(5);    // silver.airports, silver.flights and the three marts
+            Path orphan = Files.createDirectories(lake.resolve("silver/flights/data")).resolve("orphan-" + UUID.randomUUID() + ".parquet");
+            Files.writeString(orphan, "a write killed before its commit");
+            Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minus(Duration.ofDays(1))));
+
+            Purge purge = new Purge(w, later);
+            Purge.Report dry = purge.run(spec, Duration.ofHours(12), true);
+            assertThat(dry.removed()).containsEntry("superseded versions", 0L).containsEntry("superseded Bronze loads", 0L)
+                    .containsEntry("lakehouse snapshots", snapshots).containsEntry("lakehouse orphan files", 1L);
+            assertThat(Files.exists(orphan)).as("a dry run deletes nothing").isTrue();
+            assertThat(versionRecords(w, 1)).isEqualTo(versionOne);
+
+            Purge.Report done = purge.run(spec, Duration.ofHours(12), false);
+            assertThat(done.removed()).isEqualTo(dry.removed());
+            for (String t : TABLES) {
+                assertThat(spark.sql("SELECT COUNT(*) FROM " + t + ".snapshots").first().getLong(0)).as("%s snapshots", t).isEqualTo(1);
+            }
+            assertThat(Files.exists(orphan)).isFalse();
+            assertThat(versionRecords(w, 1)).as("superseded version records go; silver.airports' only version stays").isEqualTo(1);
+            assertThat(versionRecords(w, 2)).isEqualTo(4);
+            assertThat(goldRows(spark)).as("the published rows").isEqualTo(gold);
+
+            // a superseded Bronze load's rows: counted by a dry run, then deleted
+            LakehousePurge lakePurge = new LakehousePurge(spec, w);
+            var bronze = spec.table(DatasetRef.parse("bronze.flights_raw")).orElseThrow();
+            String source = "landing/flights/dt=2001-07-01/flights.parquet";
+            assertThat(lakePurge.bronzeLoad(bronze, day.key(), source, first.runId().toString(), true)).isEqualTo(6);
+            assertThat(spark.sql("SELECT COUNT(*) FROM bronze.flights_raw").first().getLong(0)).isEqualTo(6);
+            assertThat(lakePurge.bronzeLoad(bronze, day.key(), source, first.runId().toString(), false)).isEqualTo(6);
+            assertThat(spark.sql("SELECT COUNT(*) FROM bronze.flights_raw").first().getLong(0)).isZero();
+        }
+    }
+
+    private static String goldRows(SparkSession spark) {
+        return String.join("\n", spark.sql("SELECT to_json(struct(*)) FROM (SELECT origin, flights, delayed_15, avg_delay_min,"
+                + " max_delay_min, total_distance_mi FROM gold.airport_daily_delays) ORDER BY 1").as(org.apache.spark.sql.Encoders.STRING())
+                .collectAsList());
+    }
+
+    private static long versionRecords(Warehouse w, int version) {
+        return w.dsl().resultQuery("SELECT COUNT(*) FROM sluice.partition_version WHERE version = ?", version).fetchOne(0, Long.class);
+    }
+}
