@@ -39,6 +39,11 @@ class DriftIT {
     private static final Partition D2 = Partition.daily(LocalDate.parse("2001-07-02"));
 
     private PipelineSpec pipeline(String format, String drift, String idType, boolean noteRequired) throws Exception {
+        return pipeline(format, drift, idType, noteRequired, "");
+    }
+
+    /** The readings pipeline; {@code engine} is spec text put after its name (e.g. {@code engine: lakehouse}). */
+    private PipelineSpec pipeline(String format, String drift, String idType, boolean noteRequired, String engine) throws Exception {
         Path specFile = TestHome.writePipeline(home, "readings", """
                 contract: readings
                 version: 1
@@ -49,6 +54,7 @@ class DriftIT {
                   - {name: note, type: string, nullable: %s}
                 """.formatted(drift, idType, !noteRequired), """
                 pipeline: readings
+                %s
                 warehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: sa, password: ""}
                 sources:
                   - {name: readings, format: %s, path: "${SLUICE_HOME}/landing/readings/dt={partition}", contract: contracts/readings.v1.yaml}
@@ -66,7 +72,7 @@ class DriftIT {
                       key: [total]
                       columns: {total: long}
                       sql: SELECT SUM(v) AS total FROM {input} s
-                """.formatted(format));
+                """.formatted(engine, format));
         return TestHome.load(home, specFile);
     }
 
@@ -127,6 +133,26 @@ class DriftIT {
                     .map(r -> r.get(0) + "/" + r.get(1) + "/" + r.get(2)))
                     .containsExactly("2001-07-01/1/A1", "2001-07-01/2/B2", "2001-07-02/3/null");
             // the later file is judged against the contract plus the evolved column, which it lacks
+            assertThat(drift(w.dsl())).containsExactly("ADDED gate EVOLVED", "MISSING gate ACCEPTED");
+        }
+    }
+
+    @Test
+    void anAddedColumnUnderEvolveJoinsTheLakehousesBronzeToo() throws Exception {
+        PipelineSpec spec = pipeline("csv", "evolve", "long", false, "engine: lakehouse\nlakehouse: {location: \"${SLUICE_HOME}/lake\"}");
+        land(D1, "r.csv", "v,gate,id,note\n10,A1,1,x\n20,B2,2,y\n");
+        land(D2, "r.csv", "id,v,note\n3,30,z\n");
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            PipelineRunner runner = new PipelineRunner(w, home);
+            assertThat(runner.run(spec, D1, RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
+            assertThat(runner.run(spec, D2, RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
+            var spark = dev.sluice.spark.SparkSessions.lakehouse(spec.sparkMaster(), new dev.sluice.spark.LakehouseCatalog(
+                    spec.warehouse().url(), "sa", "", spec.engine().location()));
+            assertThat(spark.sql("SELECT concat_ws('/', _sluice_partition, CAST(id AS STRING), coalesce(gate, 'null'))"
+                    + " FROM bronze.readings_raw ORDER BY id").as(org.apache.spark.sql.Encoders.STRING()).collectAsList())
+                    .containsExactly("2001-07-01/1/A1", "2001-07-01/2/B2", "2001-07-02/3/null");
+            assertThat(spark.sql("SELECT total FROM gold.readings_total WHERE _sluice_partition = '2001-07-02'").first().getLong(0))
+                    .isEqualTo(30L);
             assertThat(drift(w.dsl())).containsExactly("ADDED gate EVOLVED", "MISSING gate ACCEPTED");
         }
     }

@@ -1,8 +1,7 @@
 package dev.sluice.batch.contract;
 
 import dev.sluice.batch.bronze.LandingFiles;
-import dev.sluice.batch.warehouse.LayerTables;
-import dev.sluice.warehouse.ColumnTypes;
+import dev.sluice.batch.engine.LayerEngine;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.ContractSpec;
 import dev.sluice.config.PipelineSpec;
@@ -17,7 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.jooq.DSLContext;
-import org.jooq.impl.DSL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +47,7 @@ public final class ContractGuard {
      * @throws ContractViolationException for the first refused change (all files are checked and
      *     every change recorded first)
      */
-    public void check(PipelineSpec spec, Partition partition) {
+    public void check(PipelineSpec spec, Partition partition, LayerEngine engine) {
         record Judged(SourceSpec source, Partition partition, String file, List<SchemaChange> changes) {
         }
         List<Judged> judged = new ArrayList<>();
@@ -88,7 +86,7 @@ public final class ContractGuard {
             if (refused == null) {
                 for (SchemaChange c : recorded) {
                     if (c.outcome() == SchemaChange.Outcome.EVOLVED) {
-                        evolve(spec, j.source(), c);
+                        evolve(spec, j.source(), c, engine);
                     }
                 }
             }
@@ -110,12 +108,11 @@ public final class ContractGuard {
         return columns;
     }
 
-    private void evolve(PipelineSpec spec, SourceSpec source, SchemaChange change) {
+    private void evolve(PipelineSpec spec, SourceSpec source, SchemaChange change, LayerEngine engine) {
         for (TableSpec t : spec.tables(Layer.BRONZE)) {
             if (source.name().equals(t.source())) {
                 ColumnSpec column = SchemaDriftRepository.evolvedColumn(change.column(), change.foundId());
-                dsl.alterTable(LayerTables.table(t.table())).addColumnIfNotExists(
-                        DSL.field(DSL.name(column.name()), ColumnTypes.of(column).nullable(true))).execute();
+                engine.addBronzeColumn(t, column);
                 LOG.info("{} gained column {} ({}) by drift: evolve", t.table(), column.name(), column.typeId());
             }
         }

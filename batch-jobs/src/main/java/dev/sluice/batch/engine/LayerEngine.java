@@ -87,6 +87,14 @@ public interface LayerEngine {
     LoadPosition committed(DatasetRef bronzeTable, Partition partition, String source, RunId run);
 
     /**
+     * Adds a column that {@code drift: evolve} accepted to a Bronze table, nullable, after its
+     * existing columns (the warehouse engine: {@code ALTER TABLE … ADD COLUMN IF NOT EXISTS} in the
+     * caller's transaction; the lakehouse engine: an Iceberg schema update, committed at once).
+     * Idempotent.
+     */
+    void addBronzeColumn(TableSpec bronze, dev.sluice.config.ColumnSpec column);
+
+    /**
      * Called when a Bronze step completed the load of a partition: the engine may tidy what the
      * load's chunks left. The warehouse engine does nothing; the lakehouse engine rewrites the
      * partition's data files into one when the load left several and expires the table's snapshots

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.batch.bronze.BronzeItemReader;
 import dev.sluice.batch.bronze.LandingFiles;
 import dev.sluice.batch.contract.ContractGuard;
+import dev.sluice.batch.engine.LayerEngine;
 import dev.sluice.batch.engine.LayerEngines;
 import dev.sluice.batch.gate.GateStep;
 import dev.sluice.config.PipelineSpec;
@@ -165,9 +166,10 @@ public final class PipelineRunner {
         if (loads) {
             checkLanding(spec, partition);
         }
-        engines.forPipeline(spec).createTables();
+        LayerEngine engine = engines.forPipeline(spec);
+        engine.createTables();
         if (loads) {
-            new ContractGuard(warehouse.dsl(), home).check(spec, partition);
+            new ContractGuard(warehouse.dsl(), home).check(spec, partition, engine);
         }
     }
 

@@ -53,6 +53,8 @@ final class IcebergBronzeSink implements BronzeSink {
     private final Schema schema;
     private final PartitionSpec spec;
     private final PartitionKey partitionKey;
+    /** Each written column's position in the table's schema: columns drift added come after the metadata columns. */
+    private final int[] positions;
 
     IcebergBronzeSink(Table table, BronzeColumns columns) {
         this.table = table;
@@ -63,6 +65,15 @@ final class IcebergBronzeSink implements BronzeSink {
         key.setField(LakehouseNames.PARTITION, columns.partition().key());
         this.partitionKey = new PartitionKey(spec, schema);
         partitionKey.partition(key);
+        List<String> names = schema.columns().stream().map(Types.NestedField::name).toList();
+        this.positions = new int[columns.names().size()];
+        for (int i = 0; i < positions.length; i++) {
+            String name = LakehouseNames.physical(columns.names().get(i));
+            positions[i] = names.indexOf(name);
+            if (positions[i] < 0) {
+                throw new SluiceException(columns.table() + " has no column " + name + " in the lakehouse");
+            }
+        }
     }
 
     @Override
@@ -86,15 +97,15 @@ final class IcebergBronzeSink implements BronzeSink {
                 GenericRecord record = GenericRecord.create(schema);
                 Object[] v = r.values();
                 for (int i = 0; i < n; i++) {
-                    record.set(i, value(v[i], columns.types().get(i), fields.get(i)));
+                    record.set(positions[i], value(v[i], columns.types().get(i), fields.get(positions[i])));
                 }
-                record.set(n, columns.partition().key());
-                record.set(n + 1, columns.run().toString());
-                record.set(n + 2, r.source());
-                record.set(n + 3, r.position());
-                record.set(n + 4, columns.ingestedAt());
-                record.set(n + 5, r.rowHash());
-                record.set(n + 6, r.parseErrors());
+                record.set(positions[n], columns.partition().key());
+                record.set(positions[n + 1], columns.run().toString());
+                record.set(positions[n + 2], r.source());
+                record.set(positions[n + 3], r.position());
+                record.set(positions[n + 4], columns.ingestedAt());
+                record.set(positions[n + 5], r.rowHash());
+                record.set(positions[n + 6], r.parseErrors());
                 writer.write(record);
             }
         } catch (IOException e) {

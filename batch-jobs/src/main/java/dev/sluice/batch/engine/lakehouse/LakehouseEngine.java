@@ -110,6 +110,14 @@ public final class LakehouseEngine implements LayerEngine {
         return rows == 0 ? LoadPosition.NONE : new LoadPosition(rows, last);
     }
 
+    @Override
+    public void addBronzeColumn(TableSpec bronze, ColumnSpec column) {
+        Table table = catalog().loadTable(LakehouseNames.iceberg(bronze.table()));
+        if (table.schema().findField(column.name()) == null) {
+            table.updateSchema().addColumn(column.name(), IcebergTypes.of(column)).commit();
+        }
+    }
+
     /**
      * {@inheritDoc} Rewrites the partition's data files into one (Iceberg's bin-pack rewrite, a
      * Spark job) when the load left two or more, then expires every snapshot older than the current

@@ -10,6 +10,7 @@ import dev.sluice.batch.engine.LayerEngine;
 import dev.sluice.batch.engine.Rollback;
 import dev.sluice.batch.engine.TransformResult;
 import dev.sluice.batch.warehouse.LayerTables;
+import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.DatasetRef;
@@ -17,12 +18,14 @@ import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import dev.sluice.quality.PartitionBatch;
 import dev.sluice.quality.PartitionSource;
+import dev.sluice.warehouse.ColumnTypes;
 import dev.sluice.warehouse.Warehouse;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import org.jooq.DSLContext;
 import org.jooq.ExecuteListener;
+import org.jooq.impl.DSL;
 import org.jooq.impl.DefaultExecuteListenerProvider;
 import org.jspecify.annotations.Nullable;
 
@@ -114,6 +117,12 @@ public final class WarehouseEngine implements LayerEngine {
     @Override
     public PartitionBatch gateWave(TableSpec table, List<GateTarget> targets) {
         return new GateReads(warehouse, table).wave(targets);
+    }
+
+    @Override
+    public void addBronzeColumn(TableSpec bronze, ColumnSpec column) {
+        warehouse.dsl().alterTable(LayerTables.table(bronze.table())).addColumnIfNotExists(
+                DSL.field(DSL.name(column.name()), ColumnTypes.of(column).nullable(true))).execute();
     }
 
     @Override
