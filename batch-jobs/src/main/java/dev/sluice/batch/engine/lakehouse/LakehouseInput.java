@@ -1,6 +1,7 @@
 package dev.sluice.batch.engine.lakehouse;
 
 import dev.sluice.batch.bronze.LandedFileRepository;
+import dev.sluice.batch.engine.control.InputPartitions;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.SourceSpec;
@@ -57,11 +58,7 @@ final class LakehouseInput {
 
     /** The input partitions a run of {@code partition} reads, as first and last key (equal unless a rollup). */
     Partition[] partitions(Partition partition) {
-        if (table.isRollup()) {
-            return TableSpec.inputRange(table.outputPartition(partition), spec.partitionKind());
-        }
-        Partition in = input.partitioned() ? partition : Partition.NONE;
-        return new Partition[] {in, in};
+        return InputPartitions.of(spec, table, input, partition);
     }
 
     /** The input rows of a run of {@code partition}, {@code _sluice_partition} renamed {@code _partition}. */

@@ -2,6 +2,7 @@ package dev.sluice.batch.engine.warehouse;
 
 import dev.sluice.batch.bronze.LandedFileRepository;
 import dev.sluice.batch.contract.SchemaDriftRepository;
+import dev.sluice.batch.engine.control.InputPartitions;
 import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.PipelineSpec;
@@ -67,11 +68,7 @@ final class LayerInput {
      * for a rollup every input partition inside the rollup partition, as first and last key.
      */
     Partition[] partitions(Partition partition) {
-        if (table.isRollup()) {
-            return range(table.outputPartition(partition));
-        }
-        Partition in = input.partitioned() ? partition : Partition.NONE;
-        return new Partition[] {in, in};
+        return InputPartitions.of(spec, table, input, partition);
     }
 
     /** The input partitions inside rollup partition {@code out}, as first and last key. */
