@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class LakehouseCrashPointsIT {
 
     private static final String DAY = "2001-02-22";
-    private static final List<String> TABLES = List.of("silver.flights", "gold.airport_daily_delays", "gold.route_daily");
+    private static final List<String> TABLES = List.of("silver.lake_flights", "gold.lake_airport_daily_delays", "gold.lake_route_daily");
     private static Map<String, String> reference;
 
     /** A fresh H2 warehouse and lakehouse location, Bronze chunks of {@code batchRows}. */
@@ -66,7 +66,7 @@ class LakehouseCrashPointsIT {
                     + " FROM " + t + " WHERE _sluice_partition = '" + DAY + "'").first();
             sums.put(t, r.getLong(0) + ":" + r.getString(1));
         }
-        Row bronze = spark.sql("SELECT COUNT(*), COUNT(DISTINCT _source, _source_pos) FROM bronze.flights_raw").first();
+        Row bronze = spark.sql("SELECT COUNT(*), COUNT(DISTINCT _source, _source_pos) FROM bronze.lake_flights_raw").first();
         sums.put("bronze rows", Long.toString(bronze.getLong(0)));
         sums.put("distinct bronze positions", Long.toString(bronze.getLong(1)));
         try (Warehouse w = Warehouse.open(new WarehouseSpec(url, "sa", ""))) {
@@ -95,16 +95,16 @@ class LakehouseCrashPointsIT {
     void twoKillsInARowInsideBronzeLeaveNoDuplicate() throws Exception {
         Map<String, String> expected = reference();
         Map<String, String> env = env(2000);
-        FaultPointKill.killAt("bronze-chunk:bronze.flights_raw#3", env, "run", "flights_lake", "--partition", DAY);
-        FaultPointKill.killAt("bronze-chunk:bronze.flights_raw#1", env, "run", "flights_lake", "--partition", DAY);
+        FaultPointKill.killAt("bronze-chunk:bronze.lake_flights_raw#3", env, "run", "flights_lake", "--partition", DAY);
+        FaultPointKill.killAt("bronze-chunk:bronze.lake_flights_raw#1", env, "run", "flights_lake", "--partition", DAY);
         assertThat(runInProcess(env)).isZero();
         assertThat(checksums(env)).isEqualTo(expected);
     }
 
     @ParameterizedTest
     @EnabledIfSystemProperty(named = "sluice.full", matches = "true", disabledReason = "long: run with mvn -Pfull verify")
-    @ValueSource(strings = {"before:bronze.flights_raw", "before:silver.flights", "in-transaction:silver.flights",
-            "published:silver.flights", "in-transaction:gold.route_daily"})
+    @ValueSource(strings = {"before:bronze.lake_flights_raw", "before:silver.lake_flights", "in-transaction:silver.lake_flights",
+            "published:silver.lake_flights", "in-transaction:gold.lake_route_daily"})
     void aRunKilledAtThePointCompletesIdenticallyOnRestart(String point) throws Exception {
         Map<String, String> expected = reference();
         Map<String, String> env = env(5000);

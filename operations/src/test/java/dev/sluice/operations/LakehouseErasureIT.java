@@ -40,10 +40,10 @@ class LakehouseErasureIT {
             assertThat(run.failure()).isNull();
             assertThat(run.bronzeRows()).isEqualTo(6);
             SparkSession spark = SparkSessions.lakehouse(spec.sparkMaster(), new LakehouseCatalog(url, "sa", "", lake.toString()));
-            String origin = spark.sql("SELECT MIN(origin) FROM bronze.flights_raw").first().getString(0);
-            long holding = spark.sql("SELECT COUNT(*) FROM bronze.flights_raw WHERE origin = '" + origin + "'").first().getLong(0);
+            String origin = spark.sql("SELECT MIN(origin) FROM bronze.lake_flights_raw").first().getString(0);
+            long holding = spark.sql("SELECT COUNT(*) FROM bronze.lake_flights_raw WHERE origin = '" + origin + "'").first().getLong(0);
             assertThat(holding).isPositive();
-            List<String> filesBefore = spark.sql("SELECT file_path FROM bronze.flights_raw.all_data_files").as(
+            List<String> filesBefore = spark.sql("SELECT file_path FROM bronze.lake_flights_raw.all_data_files").as(
                     org.apache.spark.sql.Encoders.STRING()).collectAsList();
             assertThat(filesBefore).isNotEmpty().allSatisfy(f -> assertThat(Files.exists(path(f))).isTrue());
 
@@ -52,11 +52,11 @@ class LakehouseErasureIT {
 
             assertThat(r.bronzeRows()).isEqualTo(holding);
             assertThat(r.partitions()).containsExactly("2001-07-01");
-            assertThat(spark.sql("SELECT COUNT(*) FROM bronze.flights_raw WHERE origin = '" + origin + "'").first().getLong(0)).isZero();
-            assertThat(spark.sql("SELECT COUNT(*) FROM bronze.flights_raw WHERE origin = '[erased #" + r.erasureId() + "]'").first().getLong(0))
+            assertThat(spark.sql("SELECT COUNT(*) FROM bronze.lake_flights_raw WHERE origin = '" + origin + "'").first().getLong(0)).isZero();
+            assertThat(spark.sql("SELECT COUNT(*) FROM bronze.lake_flights_raw WHERE origin = '[erased #" + r.erasureId() + "]'").first().getLong(0))
                     .isEqualTo(holding);
-            assertThat(spark.sql("SELECT COUNT(*) FROM bronze.flights_raw.snapshots").first().getLong(0)).isEqualTo(1);
-            List<String> remaining = spark.sql("SELECT DISTINCT file_path FROM bronze.flights_raw.all_data_files").as(
+            assertThat(spark.sql("SELECT COUNT(*) FROM bronze.lake_flights_raw.snapshots").first().getLong(0)).isEqualTo(1);
+            List<String> remaining = spark.sql("SELECT DISTINCT file_path FROM bronze.lake_flights_raw.all_data_files").as(
                     org.apache.spark.sql.Encoders.STRING()).collectAsList();
             // every data file of every remaining snapshot, read as plain Parquet: all six rows, none with the value
             Row files = spark.read().parquet(remaining.toArray(String[]::new))

@@ -34,8 +34,8 @@ import org.junit.jupiter.api.Test;
  */
 class LakehousePurgeIT {
 
-    private static final List<String> TABLES = List.of("bronze.flights_raw", "silver.flights", "gold.airport_daily_delays",
-            "gold.route_daily", "gold.airport_monthly_delays");
+    private static final List<String> TABLES = List.of("bronze.lake_flights_raw", "silver.lake_flights", "gold.lake_airport_daily_delays",
+            "gold.lake_route_daily", "gold.lake_airport_monthly_delays");
 
     @Test
     void supersededHistoryGoesAndThePublishedRowsStay() throws Exception {
@@ -58,8 +58,8 @@ class LakehousePurgeIT {
             assertThat(snapshots).as("the rerun's commits").isPositive();
             String gold = goldRows(spark);
             long versionOne = versionRecords(w, 1);
-            assertThat(versionOne).isEqualTo(5);    // silver.airports, silver.flights and the three marts
-            Path orphan = Files.createDirectories(lake.resolve("silver/flights/data")).resolve("orphan-" + UUID.randomUUID() + ".parquet");
+            assertThat(versionOne).isEqualTo(5);    // silver.lake_airports, silver.lake_flights and the three marts
+            Path orphan = Files.createDirectories(lake.resolve("silver/lake_flights/data")).resolve("orphan-" + UUID.randomUUID() + ".parquet");
             Files.writeString(orphan, "a write killed before its commit");
             Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minus(Duration.ofDays(1))));
 
@@ -76,24 +76,24 @@ class LakehousePurgeIT {
                 assertThat(spark.sql("SELECT COUNT(*) FROM " + t + ".snapshots").first().getLong(0)).as("%s snapshots", t).isEqualTo(1);
             }
             assertThat(Files.exists(orphan)).isFalse();
-            assertThat(versionRecords(w, 1)).as("superseded version records go; silver.airports' only version stays").isEqualTo(1);
+            assertThat(versionRecords(w, 1)).as("superseded version records go; silver.lake_airports' only version stays").isEqualTo(1);
             assertThat(versionRecords(w, 2)).isEqualTo(4);
             assertThat(goldRows(spark)).as("the published rows").isEqualTo(gold);
 
             // a superseded Bronze load's rows: counted by a dry run, then deleted
             LakehousePurge lakePurge = new LakehousePurge(spec, w);
-            var bronze = spec.table(DatasetRef.parse("bronze.flights_raw")).orElseThrow();
+            var bronze = spec.table(DatasetRef.parse("bronze.lake_flights_raw")).orElseThrow();
             String source = "landing/flights/dt=2001-07-01/flights.parquet";
             assertThat(lakePurge.bronzeLoad(bronze, day.key(), source, first.runId().toString(), true)).isEqualTo(6);
-            assertThat(spark.sql("SELECT COUNT(*) FROM bronze.flights_raw").first().getLong(0)).isEqualTo(6);
+            assertThat(spark.sql("SELECT COUNT(*) FROM bronze.lake_flights_raw").first().getLong(0)).isEqualTo(6);
             assertThat(lakePurge.bronzeLoad(bronze, day.key(), source, first.runId().toString(), false)).isEqualTo(6);
-            assertThat(spark.sql("SELECT COUNT(*) FROM bronze.flights_raw").first().getLong(0)).isZero();
+            assertThat(spark.sql("SELECT COUNT(*) FROM bronze.lake_flights_raw").first().getLong(0)).isZero();
         }
     }
 
     private static String goldRows(SparkSession spark) {
         return String.join("\n", spark.sql("SELECT to_json(struct(*)) FROM (SELECT origin, flights, delayed_15, avg_delay_min,"
-                + " max_delay_min, total_distance_mi FROM gold.airport_daily_delays) ORDER BY 1").as(org.apache.spark.sql.Encoders.STRING())
+                + " max_delay_min, total_distance_mi FROM gold.lake_airport_daily_delays) ORDER BY 1").as(org.apache.spark.sql.Encoders.STRING())
                 .collectAsList());
     }
 

@@ -88,7 +88,7 @@ abstract class FlightsLoadLakehouseContract {
         for (LocalDate d : DATES) {
             List<AirportDay> expected = DuckDbReference.airportDailyDelays(TestHome.originalFlights(), TestHome.originalAirports(), d);
             List<Row> actual = spark.sql("SELECT origin, flights, delayed_15, avg_delay_min, max_delay_min, total_distance_mi"
-                    + " FROM gold.airport_daily_delays WHERE flight_date = DATE '" + d + "' ORDER BY origin").collectAsList();
+                    + " FROM gold.lake_airport_daily_delays WHERE flight_date = DATE '" + d + "' ORDER BY origin").collectAsList();
             assertThat(expected).as("reference rows on %s", d).isNotEmpty();
             assertThat(actual).as("airports on %s", d).hasSize(expected.size());
             for (int i = 0; i < expected.size(); i++) {
@@ -107,8 +107,8 @@ abstract class FlightsLoadLakehouseContract {
 
     @Test
     void theMonthlyRollupSumsThePublishedDaysOfItsMonth() {
-        Row feb = spark.sql("SELECT SUM(flights), COUNT(*) FROM gold.airport_monthly_delays WHERE flight_month = '2001-02'").first();
-        Row days = spark.sql("SELECT SUM(flights), COUNT(DISTINCT origin) FROM gold.airport_daily_delays"
+        Row feb = spark.sql("SELECT SUM(flights), COUNT(*) FROM gold.lake_airport_monthly_delays WHERE flight_month = '2001-02'").first();
+        Row days = spark.sql("SELECT SUM(flights), COUNT(DISTINCT origin) FROM gold.lake_airport_daily_delays"
                 + " WHERE flight_date BETWEEN DATE '2001-02-01' AND DATE '2001-02-28'").first();
         assertThat(feb.getLong(0)).isEqualTo(days.getLong(0))
                 .isEqualTo(first.get(DUPLICATES).silverRows() + first.get(QUARANTINE).silverRows());
@@ -122,9 +122,9 @@ abstract class FlightsLoadLakehouseContract {
             long raw = DuckDbReference.rawRows(TestHome.originalFlights(), d);
             assertThat(s.status().name()).isEqualTo("COMPLETED");
             assertThat(s.bronzeRows()).as("Bronze rows on %s", d).isEqualTo(raw);
-            assertThat(spark.sql("SELECT COUNT(*) FROM bronze.flights_raw WHERE _sluice_partition = '" + d + "'").first().getLong(0))
+            assertThat(spark.sql("SELECT COUNT(*) FROM bronze.lake_flights_raw WHERE _sluice_partition = '" + d + "'").first().getLong(0))
                     .as("Iceberg Bronze rows on %s", d).isEqualTo(raw);
-            assertThat(spark.sql("SELECT COUNT(*) FROM silver.flights WHERE _sluice_partition = '" + d + "'").first().getLong(0))
+            assertThat(spark.sql("SELECT COUNT(*) FROM silver.lake_flights WHERE _sluice_partition = '" + d + "'").first().getLong(0))
                     .as("Iceberg Silver rows on %s", d).isEqualTo(s.silverRows());
             assertThat(s.silverRows() + s.duplicatesCollapsed() + s.quarantined()).isEqualTo(s.bronzeRows());
             long quarantineRows = warehouse.dsl().fetchCount(warehouse.dsl().selectFrom("sluice.quarantine")
@@ -156,13 +156,13 @@ abstract class FlightsLoadLakehouseContract {
     void aLoadedBronzePartitionIsOneDataFileAndTheChunksCommitsExpire() {
         assertThat(first.get(QUARANTINE).bronzeRows()).isGreaterThan(3 * spec.batchRows());
         for (LocalDate d : DATES) {
-            assertThat(spark.sql("SELECT file_count, record_count FROM bronze.flights_raw.partitions"
+            assertThat(spark.sql("SELECT file_count, record_count FROM bronze.lake_flights_raw.partitions"
                     + " WHERE partition._sluice_partition = '" + d + "'").collectAsList())
                     .as("Bronze files of %s", d).extracting(r -> r.getInt(0) + " " + r.getLong(1))
                     .containsExactly("1 " + first.get(d).bronzeRows());
         }
         List<Row> snapshots = spark.sql("SELECT summary['sluice.run_id'], summary['sluice.source'], summary['sluice.source_pos']"
-                + " FROM bronze.flights_raw.snapshots").collectAsList();
+                + " FROM bronze.lake_flights_raw.snapshots").collectAsList();
         assertThat(snapshots).hasSize(1);
         assertThat(snapshots.get(0).getString(0)).isEqualTo(first.get(LAST).runId().toString());
         assertThat(snapshots.get(0).getString(1)).isEqualTo("landing/flights/dt=2001-07-01/flights.parquet");
@@ -176,12 +176,12 @@ abstract class FlightsLoadLakehouseContract {
                 .isInstanceOf(RunRefusedException.class)
                 .hasMessageContaining("already COMPLETED").hasMessageContaining("--rerun");
         Map<String, String> before = checksums(p);
-        long bronzeBefore = spark.sql("SELECT COUNT(*) FROM bronze.flights_raw").first().getLong(0);
+        long bronzeBefore = spark.sql("SELECT COUNT(*) FROM bronze.lake_flights_raw").first().getLong(0);
         RunSummary rerun = runner.run(spec, p, RunOptions.plain().withRerun(true));
         assertThat(rerun.status().name()).isEqualTo("COMPLETED");
         assertThat(rerun.attempt()).isEqualTo(first.get(p.date()).attempt() + 1);
         assertThat(rerun.rowsRead()).as("an unchanged file adds no Bronze rows").isZero();
-        assertThat(spark.sql("SELECT COUNT(*) FROM bronze.flights_raw").first().getLong(0)).isEqualTo(bronzeBefore);
+        assertThat(spark.sql("SELECT COUNT(*) FROM bronze.lake_flights_raw").first().getLong(0)).isEqualTo(bronzeBefore);
         assertThat(checksums(p)).isEqualTo(before);
         assertThat(rerun.silverRows()).isEqualTo(first.get(p.date()).silverRows());
     }
@@ -189,28 +189,40 @@ abstract class FlightsLoadLakehouseContract {
     @Test
     void sluiceSqlReadsTheIcebergTablesAndRefusesWrites() {
         var r = dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse,
-                "SELECT origin, flights, CAST(flights AS DOUBLE PRECISION) / 2 AS half FROM gold.airport_daily_delays"
+                "SELECT origin, flights, CAST(flights AS DOUBLE PRECISION) / 2 AS half FROM gold.lake_airport_daily_delays"
                         + " WHERE flight_date = DATE '2001-07-01' ORDER BY origin", 2);
-        List<Row> all = spark.sql("SELECT origin, flights FROM gold.airport_daily_delays WHERE flight_date = DATE '2001-07-01'"
+        List<Row> all = spark.sql("SELECT origin, flights FROM gold.lake_airport_daily_delays WHERE flight_date = DATE '2001-07-01'"
                 + " ORDER BY origin").collectAsList();
         assertThat(r.columns()).containsExactly("origin", "flights", "half");
         assertThat(r.total()).isEqualTo(all.size()).isGreaterThan(2);
         assertThat(r.rows()).hasSize(2);
         assertThat(r.rows().get(0)).containsExactly(all.get(0).getString(0), all.get(0).getLong(1), all.get(0).getLong(1) / 2.0);
-        assertThatThrownBy(() -> dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse, "DELETE FROM gold.route_daily", 10))
+        assertThatThrownBy(() -> dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse, "DELETE FROM gold.lake_route_daily", 10))
                 .isInstanceOf(dev.sluice.core.BadInputException.class).hasMessageContaining("never writes");
         assertThatThrownBy(() -> dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse, "SELECT * FROM (", 10))
                 .isInstanceOf(dev.sluice.core.BadInputException.class).hasMessageContaining("Spark SQL cannot parse the query");
-        assertThatThrownBy(() -> dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse, "SELECT no_such FROM gold.route_daily", 10))
+        assertThatThrownBy(() -> dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse, "SELECT no_such FROM gold.lake_route_daily", 10))
                 .isInstanceOf(dev.sluice.core.SluiceException.class).hasMessageStartingWith("the query failed: ")
                 .hasMessageContaining("no_such");
-        assertThat(spark.sql("SELECT COUNT(*) FROM gold.route_daily").first().getLong(0)).isPositive();
+        assertThat(spark.sql("SELECT COUNT(*) FROM gold.lake_route_daily").first().getLong(0)).isPositive();
+    }
+
+    @Test
+    void aDatasetBelongsToOnePipeline() {
+        PipelineSpec s = spec;
+        PipelineSpec copy = new PipelineSpec(s.file(), "flights_lake_copy", s.description(), s.warehouse(), s.batchRows(),
+                s.maxLineBytes(), s.keepVersions(), s.sources(), s.tables(), s.sparkMaster(), s.lineage(), s.piiKeys(), s.partitionKind(),
+                s.schedule(), s.tier(), s.datasets(), s.alertWebhook(), s.backfillWindow(), s.execution(), s.hotPath(), s.requirements(),
+                s.hash(), s.engine());
+        assertThatThrownBy(() -> dev.sluice.batch.engine.LayerEngines.on(warehouse).forPipeline(copy).createTables())
+                .isInstanceOf(dev.sluice.core.SluiceException.class)
+                .hasMessageContaining("is already built by pipeline flights_lake in this warehouse");
     }
 
     /** Per table: the partition's rows (declared columns) hashed in a fixed order. */
     private Map<String, String> checksums(Partition p) {
         Map<String, String> sums = new LinkedHashMap<>();
-        for (String t : List.of("silver.flights", "gold.airport_daily_delays", "gold.route_daily")) {
+        for (String t : List.of("silver.lake_flights", "gold.lake_airport_daily_delays", "gold.lake_route_daily")) {
             var table = spec.table(dev.sluice.core.DatasetRef.parse(t)).orElseThrow();
             String cols = String.join(", ", table.columns().stream().map(c -> "`" + c.name() + "`").toList());
             Row r = spark.sql("SELECT COUNT(*), sha2(concat_ws('|', sort_array(collect_list(to_json(struct(" + cols + "))))), 256)"

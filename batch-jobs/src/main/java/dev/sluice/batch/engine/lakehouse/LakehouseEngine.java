@@ -24,6 +24,7 @@ import dev.sluice.quality.PartitionSource;
 import dev.sluice.spark.LakehouseCatalog;
 import dev.sluice.spark.SparkSessions;
 import dev.sluice.warehouse.Warehouse;
+import dev.sluice.warehouse.meta.PartitionVersionTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -69,7 +70,8 @@ public final class LakehouseEngine implements LayerEngine {
     /**
      * {@inheritDoc}
      *
-     * @throws SluiceException when a source declares PII policies (not yet applied by this engine)
+     * @throws SluiceException when a source declares PII policies (not yet applied by this engine), or
+     *     another pipeline has built one of this pipeline's Silver/Gold datasets in this warehouse
      */
     @Override
     public void createTables() {
@@ -78,6 +80,16 @@ public final class LakehouseEngine implements LayerEngine {
                 throw new SluiceException(spec.name() + ": source " + s.name() + " declares PII policies, which the lakehouse"
                         + " engine does not apply yet; use engine: warehouse for this pipeline");
             }
+        }
+        List<String> datasets = spec.tables().stream().filter(t -> t.layer() != Layer.BRONZE).map(t -> t.table().qualifiedName()).toList();
+        var dataset = org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("dataset"), String.class);
+        var pipeline = org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("pipeline"), String.class);
+        var other = warehouse.dsl().select(dataset, pipeline).from(PartitionVersionTable.TABLE)
+                .where(dataset.in(datasets), pipeline.ne(spec.name())).limit(1).fetchOne();
+        if (other != null) {
+            throw new SluiceException(spec.name() + ": " + other.value1() + " is already built by pipeline " + other.value2()
+                    + " in this warehouse; a dataset belongs to one pipeline (its versions and publications are recorded by"
+                    + " name): give this pipeline's table another name, or another warehouse");
         }
         IcebergTables.create(catalog(), spec);
     }
