@@ -135,6 +135,14 @@ public final class RunControl {
                 Running r = running.get(run);
                 if (r != null) {
                     r.statement.set(ctx.statement());
+                    // a stop that came before this statement started found none to cancel: the
+                    // statement is not run (stop sets the reason, then reads the statement; this sets
+                    // the statement, then reads the reason, so one of the two sees the other)
+                    Stop stop = r.reason.get();
+                    if (stop != null) {
+                        r.statement.set(null);
+                        throw new SluiceException("the run was stopped before this statement started: " + stop.reason());
+                    }
                 }
             }
 
