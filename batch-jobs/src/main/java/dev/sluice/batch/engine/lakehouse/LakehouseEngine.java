@@ -244,17 +244,8 @@ public final class LakehouseEngine implements LayerEngine {
         if (table.layer() != Layer.BRONZE) {
             return partition;
         }
-        var current = new dev.sluice.batch.bronze.LandedFileRepository(warehouse.dsl())
-                .currentLoads(table.table().qualifiedName(), target.partition());
-        if (current.isEmpty()) {
-            return "FALSE";
-        }
-        StringBuilder c = new StringBuilder(partition).append(" AND (");
-        for (int i = 0; i < current.size(); i++) {
-            c.append(i == 0 ? "" : " OR ").append("(_source = ").append(LakehouseInput.quote(current.get(i).source()))
-                    .append(" AND _run_id = ").append(LakehouseInput.quote(current.get(i).run())).append(')');
-        }
-        return c.append(')').toString();
+        return partition + " AND " + LakehouseInput.currentLoads(new dev.sluice.batch.bronze.LandedFileRepository(warehouse.dsl())
+                .currentLoads(table.table().qualifiedName(), target.partition()));
     }
 
     /** The judged columns with their logical names: the business columns, then the metadata columns checks may name. */

@@ -85,14 +85,19 @@ final class LakehouseInput {
         if (input.layer() != Layer.BRONZE) {
             return key;
         }
-        List<LandedFileRepository.CurrentLoad> current = new LandedFileRepository(dsl).currentLoads(input.table().qualifiedName(), range[0]);
-        if (current.isEmpty()) {
+        return key + " AND " + currentLoads(new LandedFileRepository(dsl).currentLoads(input.table().qualifiedName(), range[0]));
+    }
+
+    /** Spark SQL selecting the rows of {@code loads} (their (source, run) as literals); FALSE when there are none. */
+    static String currentLoads(List<LandedFileRepository.CurrentLoad> loads) {
+        if (loads.isEmpty()) {
             return "FALSE";
         }
-        return key + " AND (" + current.stream().map(l -> "(_source = " + quote(l.source()) + " AND _run_id = " + quote(l.run()) + ")")
+        return "(" + loads.stream().map(l -> "(_source = " + quote(l.source()) + " AND _run_id = " + quote(l.run()) + ")")
                 .collect(Collectors.joining(" OR ")) + ")";
     }
 
+    /** {@code text} as a Spark SQL string literal: Spark escapes a quote with a backslash (it reads {@code 'it''s'} as {@code its}). */
     static String quote(String text) {
         return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
     }

@@ -97,13 +97,13 @@ final class LakehouseTransform {
             long inputCount = judged.count();
             List<LakehouseQuarantine.Row> quarantinedRows = quarantined(judged);
             judged.where(RULE + " IS NULL").drop(RULE, REASON).createOrReplaceTempView(keptView);
-            String key = (out == Partition.NONE ? partition : out).key().replace("'", "''");
-            String sql = SparkDialect.toSpark(table.sql().replace("{input}", keptView).replace("{partition}", "'" + key + "'"));
+            String key = LakehouseInput.quote((out == Partition.NONE ? partition : out).key());
+            String sql = SparkDialect.toSpark(table.sql().replace("{input}", keptView).replace("{partition}", key));
             List<String> select = new ArrayList<>();
             for (ColumnSpec c : table.columns()) {
                 select.add("CAST(`" + c.name() + "` AS " + IcebergTypes.spark(c) + ") AS `" + c.name() + "`");
             }
-            select.add("'" + out.key().replace("'", "''") + "' AS " + LakehouseNames.PARTITION);
+            select.add(LakehouseInput.quote(out.key()) + " AS " + LakehouseNames.PARTITION);
             select.add("'" + run + "' AS _run_id");
             result = spark.sql(sql).selectExpr(select.toArray(String[]::new)).persist(StorageLevel.MEMORY_AND_DISK());
             long written = result.count();
@@ -135,7 +135,7 @@ final class LakehouseTransform {
     }
 
     static String partitionIs(Partition out) {
-        return LakehouseNames.PARTITION + " = '" + out.key().replace("'", "''") + "'";
+        return LakehouseNames.PARTITION + " = " + LakehouseInput.quote(out.key());
     }
 
     /**
@@ -150,7 +150,7 @@ final class LakehouseTransform {
         StringBuilder id = new StringBuilder("CASE");
         StringBuilder reason = new StringBuilder("CASE");
         for (String[] r : rules) {
-            id.append(" WHEN (").append(r[1]).append(") THEN ").append(literal(r[0]));
+            id.append(" WHEN (").append(r[1]).append(") THEN ").append(LakehouseInput.quote(r[0]));
             reason.append(" WHEN (").append(r[1]).append(") THEN ").append(r[2]);
         }
         return id.append(" END AS ").append(RULE).append(", ").append(reason).append(" END AS ").append(REASON).toString();
@@ -165,22 +165,18 @@ final class LakehouseTransform {
             SourceSpec source = input.source();
             if (source != null) {
                 source.partitionColumnName().ifPresent(pc -> rules.add(new String[] {"partition_value_missing", "b.`" + pc + "` IS NULL",
-                        literal("partition column " + pc + " has no value, so the row belongs to no partition"
+                        LakehouseInput.quote("partition column " + pc + " has no value, so the row belongs to no partition"
                                 + " (it is quarantined by every partition of its file)")}));
                 var render = DSL.using(SQLDialect.DEFAULT, new Settings().withRenderQuotedNames(RenderQuotedNames.NEVER));
                 for (ContractRules.Rule r : ContractRules.of(source.contract())) {
-                    rules.add(new String[] {r.id(), render.renderInlined(r.when()), literal(r.reason())});
+                    rules.add(new String[] {r.id(), render.renderInlined(r.when()), LakehouseInput.quote(r.reason())});
                 }
             }
         }
         for (QuarantineRule r : table.quarantine()) {
-            rules.add(new String[] {r.id(), SparkDialect.toSpark(r.when()), literal(r.reason())});
+            rules.add(new String[] {r.id(), SparkDialect.toSpark(r.when()), LakehouseInput.quote(r.reason())});
         }
         return rules;
-    }
-
-    private static String literal(String text) {
-        return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
     }
 
     /** The input rows a rule matched, with their raw values as JSON (the input's declared columns, and Bronze's {@code _parse_errors}). */
