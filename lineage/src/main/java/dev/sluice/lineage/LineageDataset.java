@@ -21,10 +21,13 @@ import org.jspecify.annotations.Nullable;
  * @param rowCount rows written (outputs), or null
  * @param columnLineage for an output, where each of its columns comes from; empty when unknown
  * @param quality for an input a quality gate judged, what it found; else null
+ * @param table for a dataset named by its storage location (a lakehouse table: namespace
+ *     {@code file}, {@code hdfs://host:port} or {@code s3://bucket}, name its path, per the
+ *     OpenLineage naming spec), the catalog table it is; else null
  */
 public record LineageDataset(String namespace, String name, List<Field> fields, @Nullable String partitionColumn,
         @Nullable String partitionKey, @Nullable String version, @Nullable Long rowCount, List<ColumnInput> columnLineage,
-        @Nullable Quality quality) {
+        @Nullable Quality quality, @Nullable CatalogTable table) {
 
     public LineageDataset {
         fields = List.copyOf(fields);
@@ -34,13 +37,49 @@ public record LineageDataset(String namespace, String name, List<Field> fields, 
     /** A dataset without column lineage or quality. */
     public LineageDataset(String namespace, String name, List<Field> fields, @Nullable String partitionColumn,
             @Nullable String partitionKey, @Nullable String version, @Nullable Long rowCount) {
-        this(namespace, name, fields, partitionColumn, partitionKey, version, rowCount, List.of(), null);
+        this(namespace, name, fields, partitionColumn, partitionKey, version, rowCount, List.of(), null, null);
     }
 
     /** A dataset with column lineage, without quality. */
     public LineageDataset(String namespace, String name, List<Field> fields, @Nullable String partitionColumn,
             @Nullable String partitionKey, @Nullable String version, @Nullable Long rowCount, List<ColumnInput> columnLineage) {
-        this(namespace, name, fields, partitionColumn, partitionKey, version, rowCount, columnLineage, null);
+        this(namespace, name, fields, partitionColumn, partitionKey, version, rowCount, columnLineage, null, null);
+    }
+
+    /**
+     * The name Sluice's lineage store, commands and page know this dataset by: the catalog table's
+     * {@code schema.table} for a dataset named by its location, else {@link #name()}.
+     */
+    public String knownAs() {
+        return table == null ? name : table.name();
+    }
+
+    /** This dataset with {@code quality}. */
+    public LineageDataset withQuality(Quality quality) {
+        return new LineageDataset(namespace, name, fields, partitionColumn, partitionKey, version, rowCount, columnLineage, quality, table);
+    }
+
+    /** This dataset with {@code columnLineage}. */
+    public LineageDataset withColumnLineage(List<ColumnInput> columnLineage) {
+        return new LineageDataset(namespace, name, fields, partitionColumn, partitionKey, version, rowCount, columnLineage, quality, table);
+    }
+
+    /** This dataset read as partition (or range) {@code partitionKey}, without a row count. */
+    public LineageDataset readAs(String partitionKey) {
+        return new LineageDataset(namespace, name, fields, partitionColumn, partitionKey, version, null, columnLineage, quality, table);
+    }
+
+    /**
+     * The catalog table behind a dataset named by its storage location: the OpenLineage
+     * {@code symlinks} identifier of type TABLE and the {@code storage} facet.
+     *
+     * @param namespace the catalog's namespace (the warehouse database holding the catalog, named
+     *     as Sluice names the warehouse, e.g. {@code postgres://db:5432/warehouse})
+     * @param name {@code schema.table}, e.g. {@code silver.lake_flights}
+     * @param storageLayer the table format, e.g. {@code iceberg}
+     * @param fileFormat its data files' format, e.g. {@code parquet}
+     */
+    public record CatalogTable(String namespace, String name, String storageLayer, String fileFormat) {
     }
 
     /**

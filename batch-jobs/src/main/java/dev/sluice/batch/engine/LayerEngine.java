@@ -66,6 +66,16 @@ public interface LayerEngine {
     void createTables();
 
     /**
+     * Where {@code table}'s files live and its current version, for an engine that keeps tables as
+     * files in a table format; empty for an engine whose tables live in the warehouse database
+     * (lineage names those {@code schema.table} in the warehouse's namespace). Reads the catalog
+     * each time: the version is the one current when called.
+     */
+    default Optional<StoredTable> stored(TableSpec table) {
+        return Optional.empty();
+    }
+
+    /**
      * The sink that appends a Bronze step's chunks: the storage's fastest correct bulk path
      * (warehouse engine: PostgreSQL {@code COPY}, else JDBC batches of prepared inserts).
      *

@@ -9,7 +9,10 @@ import dev.sluice.config.TableSpec;
 import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
+import dev.sluice.batch.engine.LayerEngine;
+import dev.sluice.batch.engine.StoredTable;
 import dev.sluice.lineage.LineageDataset;
+import dev.sluice.lineage.LocationName;
 import dev.sluice.lineage.LineageEmitter.RunEvent;
 import dev.sluice.lineage.LineageEmitter.RunKind;
 import dev.sluice.lineage.LineageEmitter;
@@ -23,7 +26,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.ExitStatus;
@@ -38,7 +43,11 @@ import org.springframework.batch.infrastructure.item.ExecutionContext;
  * reason, ABORT when stopped) for the job run and for each step run, a step's parent being the job
  * run. Datasets are named stably ({@code namespace} = the warehouse or the landing location,
  * {@code name} = schema.table or the landing path template without its partition part); the
- * partition, the published version and the rows written travel in facets. A step run's id is
+ * partition, the published version and the rows written travel in facets. A table the engine keeps
+ * as files (a lakehouse table, {@link LayerEngine#stored}) is named by its location as the
+ * OpenLineage naming spec names files ({@link LocationName}), its catalog table in a
+ * {@code symlinks} facet, and its version is the table's current snapshot id: on every input, and
+ * on an output once its step has written it. A step run's id is
  * derived from the job run, the step and its execution, so a restarted step is a new run. A job
  * run started by a backfill has the backfill's run as its parent. Not
  * thread-safe: one per job.
@@ -55,10 +64,13 @@ final class LineageListener implements JobExecutionListener {
     private RunId jobRun;
     private final dev.sluice.warehouse.@Nullable Warehouse quality;
     private final @Nullable ParentRun parent;
+    private final Function<TableSpec, Optional<StoredTable>> stored;
 
     LineageListener(LineageEmitter emitter, PipelineSpec spec, Partition partition, RunId run, Path home,
-            dev.sluice.warehouse.@Nullable Warehouse quality, boolean restart, @Nullable ParentRun parent) {
+            dev.sluice.warehouse.@Nullable Warehouse quality, boolean restart, @Nullable ParentRun parent,
+            Function<TableSpec, Optional<StoredTable>> stored) {
         this.parent = parent;
+        this.stored = stored;
         this.quality = quality;
         this.restart = restart;
         this.emitter = emitter;
@@ -134,17 +146,18 @@ final class LineageListener implements JobExecutionListener {
         boolean done = type != RunEventType.START;
         ExecutionContext ctx = se.getExecutionContext();
         if (gate) {
-            LineageDataset judged = table(table, null, null);
+            LineageDataset judged = table(table, null, null, true);
             inputs.add(done ? withQuality(judged, table) : judged);
         } else if (table.layer() == Layer.BRONZE) {
             LineageDataset landing = landing(spec.source(table.source()).orElseThrow());
             inputs.add(landing);
-            outputs.add(withColumns(table(table, null, done ? se.getWriteCount() : null), table, landing));
+            outputs.add(withColumns(table(table, null, done ? se.getWriteCount() : null, done), table, landing));
         } else {
-            spec.table(table.inputTable().orElseThrow()).ifPresent(in -> inputs.add(table.isRollup() ? rolledUp(in, table) : table(in, null, null)));
-            ColumnLineage.referenced(spec, table).forEach(t -> inputs.add(table(t, null, null)));
+            spec.table(table.inputTable().orElseThrow())
+                    .ifPresent(in -> inputs.add(table.isRollup() ? rolledUp(in, table) : table(in, null, null, true)));
+            ColumnLineage.referenced(spec, table).forEach(t -> inputs.add(table(t, null, null, true)));
             String version = done && ctx.containsKey(StepMetrics.VERSION) ? Integer.toString(ctx.getInt(StepMetrics.VERSION)) : null;
-            outputs.add(withColumns(table(table, version, done ? se.getWriteCount() : null), table, null));
+            outputs.add(withColumns(table(table, version, done ? se.getWriteCount() : null, done), table, null));
         }
         String error = type == RunEventType.FAIL ? PipelineRunner.reason(se.getFailureExceptions()) : null;
         return event(type, stepRun, RunKind.STEP, spec.name() + "." + name, jobRun, spec.name(), inputs, outputs,
@@ -172,20 +185,21 @@ final class LineageListener implements JobExecutionListener {
                 rowCount = r.elementCount();
             }
         }
-        return new LineageDataset(d.namespace(), d.name(), d.fields(), d.partitionColumn(), d.partitionKey(), d.version(), d.rowCount(),
-                d.columnLineage(), new LineageDataset.Quality(rowCount, nulls, assertions));
+        return d.withQuality(new LineageDataset.Quality(rowCount, nulls, assertions));
     }
 
     /** {@code d} with the column lineage of {@code table} (a Bronze table's columns come from {@code landing}). */
     private LineageDataset withColumns(LineageDataset d, TableSpec table, @Nullable LineageDataset landing) {
         List<LineageDataset.ColumnInput> columns = new ArrayList<>();
+        Map<String, LineageDataset> named = new LinkedHashMap<>();
         for (ColumnLineage.Input in : ColumnLineage.of(spec, table)) {
-            String ns = landing != null ? landing.namespace() : warehouse;
-            String name = landing != null ? landing.name() : in.dataset();
-            columns.add(new LineageDataset.ColumnInput(in.column(), ns, name, in.field(), in.subtype(), in.masking()));
+            LineageDataset from = landing != null ? landing : named.computeIfAbsent(in.dataset(), n -> spec.tables().stream()
+                    .filter(t -> t.table().qualifiedName().equals(n)).findFirst()
+                    .map(t -> table(t, null, null, false))
+                    .orElse(new LineageDataset(warehouse, n, List.of(), null, null, null, null)));
+            columns.add(new LineageDataset.ColumnInput(in.column(), from.namespace(), from.name(), in.field(), in.subtype(), in.masking()));
         }
-        return new LineageDataset(d.namespace(), d.name(), d.fields(), d.partitionColumn(), d.partitionKey(), d.version(), d.rowCount(),
-                columns);
+        return d.withColumnLineage(columns);
     }
 
     private RunEvent event(RunEventType type, RunId id, RunKind kind, String job, @Nullable RunId parent, @Nullable String parentJob,
@@ -214,16 +228,27 @@ final class LineageListener implements JobExecutionListener {
     }
 
     private List<LineageDataset> jobOutputs() {
-        return spec.tables().stream().map(t -> table(t, null, null)).toList();
+        return spec.tables().stream().map(t -> table(t, null, null, false)).toList();
     }
 
-    private LineageDataset table(TableSpec t, @Nullable String version, @Nullable Long rows) {
+    /**
+     * {@code t} as lineage names it. {@code version} is the warehouse engine's published version
+     * (or null); a table kept as files gets its current snapshot id instead when {@code versioned}.
+     */
+    private LineageDataset table(TableSpec t, @Nullable String version, @Nullable Long rows, boolean versioned) {
         List<LineageDataset.Field> fields = new ArrayList<>();
         for (ColumnSpec c : t.columns()) {
             fields.add(new LineageDataset.Field(c.name(), c.typeId()));
         }
         String key = t.outputPartition(partition).key();
-        return new LineageDataset(warehouse, t.table().qualifiedName(), fields, "_partition", key, version, rows);
+        Optional<StoredTable> files = stored.apply(t);
+        if (files.isEmpty()) {
+            return new LineageDataset(warehouse, t.table().qualifiedName(), fields, "_partition", key, version, rows);
+        }
+        StoredTable f = files.get();
+        LocationName at = LocationName.of(f.location());
+        return new LineageDataset(at.namespace(), at.name(), fields, f.partitionColumn(), key, versioned ? f.currentVersion() : null, rows,
+                List.of(), null, new LineageDataset.CatalogTable(warehouse, t.table().qualifiedName(), f.storageLayer(), f.fileFormat()));
     }
 
     /**
@@ -231,9 +256,9 @@ final class LineageListener implements JobExecutionListener {
      * key written {@code first/last} ({@link LineageDataset#partitionKey()}).
      */
     private LineageDataset rolledUp(TableSpec in, TableSpec rollup) {
-        LineageDataset d = table(in, null, null);
+        LineageDataset d = table(in, null, null, true);
         Partition[] range = TableSpec.inputRange(rollup.outputPartition(partition), spec.partitionKind());
-        return new LineageDataset(d.namespace(), d.name(), d.fields(), d.partitionColumn(), range[0].key() + "/" + range[1].key(), null, null);
+        return d.readAs(range[0].key() + "/" + range[1].key());
     }
 
     /** A source's landed files: named by the path template without its partition part. */

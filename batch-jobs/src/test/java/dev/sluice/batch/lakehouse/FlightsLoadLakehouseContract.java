@@ -219,6 +219,75 @@ abstract class FlightsLoadLakehouseContract {
                 .hasMessageContaining("is already built by pipeline flights_lake in this warehouse");
     }
 
+    /**
+     * Lineage names a lakehouse table as the OpenLineage naming spec names files (namespace
+     * {@code file}, name the table's location), with its catalog table in a {@code symlinks} facet
+     * and the Iceberg snapshot id as the dataset version: reading the table at that version gives
+     * the partition's rows. The store and its queries know the table by its catalog name, and
+     * another tool's event naming it by location lands on the same dataset.
+     */
+    @Test
+    void lineageNamesIcebergTablesByLocationWithTheSnapshotAsVersion() throws Exception {
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var dsl = warehouse.dsl();
+        String runOfLast = first.get(LAST).runId().toString();
+        List<com.fasterxml.jackson.databind.JsonNode> events = new java.util.ArrayList<>();
+        for (String e : dsl.resultQuery("SELECT event_json FROM sluice.lineage_event WHERE partition_key = ? ORDER BY event_id",
+                LAST.toString()).fetch(0, String.class)) {
+            events.add(json.readTree(e));
+        }
+        var silver = events.stream().filter(e -> e.path("job").path("name").asText().equals("flights_lake.silver.lake_flights")
+                && e.path("eventType").asText().equals("COMPLETE")
+                && e.path("run").path("facets").path("sluice_run").path("attemptRunId").asText().equals(runOfLast))
+                .findFirst().orElseThrow();
+        String lake = spec.engine().location();
+        var out = silver.path("outputs").get(0);
+        assertThat(out.path("namespace").asText()).isEqualTo("file");
+        assertThat(out.path("name").asText()).isEqualTo(lake + "/silver/lake_flights");
+        var symlink = out.path("facets").path("symlinks").path("identifiers").get(0);
+        assertThat(symlink.path("name").asText()).isEqualTo("silver.lake_flights");
+        assertThat(symlink.path("type").asText()).isEqualTo("TABLE");
+        assertThat(symlink.path("namespace").asText()).startsWith(url().startsWith("jdbc:h2:") ? "h2:" : "postgres://");
+        assertThat(out.path("facets").path("storage").path("storageLayer").asText()).isEqualTo("iceberg");
+        assertThat(out.path("facets").path("storage").path("fileFormat").asText()).isEqualTo("parquet");
+        assertThat(out.path("facets").path("partitioning").path("columns").get(0).path("columnName").asText()).isEqualTo("_sluice_partition");
+        long version = Long.parseLong(out.path("facets").path("version").path("datasetVersion").asText());
+        assertThat(spark.sql("SELECT COUNT(*) FROM silver.lake_flights VERSION AS OF " + version
+                + " WHERE _sluice_partition = '" + LAST + "'").first().getLong(0)).isEqualTo(first.get(LAST).silverRows());
+        var in = silver.path("inputs").get(0);
+        assertThat(in.path("namespace").asText() + ":" + in.path("name").asText()).isEqualTo("file:" + lake + "/bronze/lake_flights_raw");
+        assertThat(in.path("facets").path("symlinks").path("identifiers").get(0).path("name").asText()).isEqualTo("bronze.lake_flights_raw");
+        List<Long> bronzeSnapshots = spark.sql("SELECT snapshot_id FROM bronze.lake_flights_raw.snapshots")
+                .as(org.apache.spark.sql.Encoders.LONG()).collectAsList();
+        assertThat(bronzeSnapshots).containsExactly(Long.parseLong(in.path("facets").path("version").path("datasetVersion").asText()));
+        var delay = out.path("facets").path("columnLineage").path("fields").path("delay_min").path("inputFields").get(0);
+        assertThat(delay.path("namespace").asText() + ":" + delay.path("name").asText() + "." + delay.path("field").asText())
+                .isEqualTo("file:" + lake + "/bronze/lake_flights_raw.delay");
+        var validator = new dev.sluice.lineage.EventValidator();
+        assertThat(events).hasSizeGreaterThan(10)
+                .allSatisfy(e -> assertThat(validator.violations(e)).as(e.path("job").path("name").asText()).isEmpty());
+
+        var repo = new dev.sluice.lineage.store.LineageRepository(dsl);
+        assertThat(repo.upstream("gold.lake_airport_daily_delays", 10)).extracting(e -> e.from() + " -> " + e.to())
+                .contains("silver.lake_flights -> gold.lake_airport_daily_delays", "bronze.lake_flights_raw -> silver.lake_flights",
+                        "landing/flights -> bronze.lake_flights_raw");
+        var runs = repo.runs("silver.lake_flights", LAST.toString());
+        assertThat(runs).isNotEmpty();
+        assertThat(runs.get(runs.size() - 1).get("output_version", String.class)).isEqualTo(Long.toString(version));
+        assertThat(repo.columnOrigins("silver.lake_flights", "delay_min")).extracting(e -> e.from() + " -> " + e.to())
+                .contains("bronze.lake_flights_raw.delay -> silver.lake_flights.delay_min");
+        // another Spark job, reporting with OpenLineage's Spark integration, reads the table by its location
+        String foreign = """
+                {"eventType": "COMPLETE", "eventTime": "2026-12-02T10:00:00Z",
+                 "run": {"runId": "%s"}, "job": {"namespace": "spark", "name": "delay_report.execute_insert"},
+                 "inputs": [{"namespace": "file", "name": "%s/silver/lake_flights"}],
+                 "outputs": [{"namespace": "s3://reports", "name": "delays/2001"}]}
+                """.formatted(java.util.UUID.randomUUID(), lake);
+        repo.storeForeign(json.readTree(foreign), foreign);
+        assertThat(repo.downstream("silver.lake_flights", 1)).extracting(e -> e.from() + " -> " + e.to())
+                .contains("silver.lake_flights -> delays/2001");
+    }
+
     /** Per table: the partition's rows (declared columns) hashed in a fixed order. */
     private Map<String, String> checksums(Partition p) {
         Map<String, String> sums = new LinkedHashMap<>();

@@ -27,7 +27,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * {@code sluice.lineage_event} and {@code sluice.lineage_edge}: the events Sluice emitted and the
  * dataset edges of completed step runs, and the queries over them: upstream and downstream
- * closure (one set-based query per level), and the runs that wrote a dataset. Statements
+ * closure (one set-based query per level), and the runs that wrote a dataset. Edges name a dataset
+ * by the name Sluice knows it by ({@link LineageDataset#knownAs()}): a lakehouse table, named in
+ * its events by its location, by its catalog table; events of other tools naming it by that
+ * location are stored under the same name ({@code sluice.lineage_alias}). Statements
  * auto-commit (the store is written from the lineage sender thread). Thread-safe.
  */
 public final class LineageRepository implements LineageEmitter.Store {
@@ -38,6 +41,8 @@ public final class LineageRepository implements LineageEmitter.Store {
     public static final Table<?> EDGES = DSL.table(DSL.name("sluice", "lineage_edge"));
     /** {@code sluice.lineage_column}: column → column edges of each run. */
     public static final Table<?> COLUMNS = DSL.table(DSL.name("sluice", "lineage_column"));
+    /** {@code sluice.lineage_alias}: (namespace, name) of a dataset named by its location → the name it is known by. */
+    public static final Table<?> ALIASES = DSL.table(DSL.name("sluice", "lineage_alias"));
     private static final Field<String> INPUT = DSL.field(DSL.name("input_name"), String.class);
     private static final Field<String> OUTPUT = DSL.field(DSL.name("output_name"), String.class);
     private static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);
@@ -45,6 +50,8 @@ public final class LineageRepository implements LineageEmitter.Store {
     private static final Field<String> READ_TO = DSL.field(DSL.name("input_partition_to"), String.class);
 
     private final DSLContext dsl;
+    /** The aliases this repository recorded or found, so that each is written once per instance. */
+    private final Map<String, String> aliases = new java.util.concurrent.ConcurrentHashMap<>();
 
     public LineageRepository(DSLContext dsl) {
         this.dsl = dsl;
@@ -58,13 +65,20 @@ public final class LineageRepository implements LineageEmitter.Store {
         if (event.type() != RunEventType.COMPLETE || event.kind() != LineageEmitter.RunKind.STEP) {
             return;
         }
+        Map<String, String> known = new LinkedHashMap<>();
+        for (LineageDataset d : concat(event.inputs(), event.outputs())) {
+            if (d.table() != null) {
+                recordAlias(d.namespace(), d.name(), d.knownAs());
+                known.put(d.namespace() + "\n" + d.name(), d.knownAs());
+            }
+        }
         for (LineageDataset out : event.outputs()) {
             for (LineageDataset.ColumnInput c : out.columnLineage()) {
                 dsl.insertInto(COLUMNS)
                         .set(DSL.field(DSL.name("run_id")), event.run().toString())
-                        .set(DSL.field(DSL.name("output_name")), out.name())
+                        .set(DSL.field(DSL.name("output_name")), out.knownAs())
                         .set(DSL.field(DSL.name("output_column")), c.column())
-                        .set(DSL.field(DSL.name("input_name")), c.name())
+                        .set(DSL.field(DSL.name("input_name")), known.getOrDefault(c.namespace() + "\n" + c.name(), c.name()))
                         .set(DSL.field(DSL.name("input_column")), c.field())
                         .set(DSL.field(DSL.name("subtype")), c.subtype())
                         .set(DSL.field(DSL.name("masking")), c.masking())
@@ -78,9 +92,55 @@ public final class LineageRepository implements LineageEmitter.Store {
                 int slash = read.indexOf('/');
                 insertEdge(event.run().toString(), parent, event.job(), written, slash < 0 ? read : read.substring(0, slash),
                         slash < 0 ? read : read.substring(slash + 1),
-                        in.namespace(), in.name(), out.namespace(), out.name(), out.version(), out.rowCount(), at);
+                        knownNamespace(in), in.knownAs(), knownNamespace(out), out.knownAs(), out.version(), out.rowCount(), at);
             }
         }
+    }
+
+    private static List<LineageDataset> concat(List<LineageDataset> a, List<LineageDataset> b) {
+        List<LineageDataset> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    /** The namespace of the name a dataset is known by: its catalog's for a dataset named by location. */
+    private static String knownNamespace(LineageDataset d) {
+        return d.table() == null ? d.namespace() : d.table().namespace();
+    }
+
+    /** Records that ({@code namespace}, {@code name}) is dataset {@code dataset}; once per alias and instance. */
+    private void recordAlias(String namespace, String name, String dataset) {
+        String key = namespace + "\n" + name;
+        if (dataset.equals(aliases.get(key))) {
+            return;
+        }
+        Field<String> ns = DSL.field(DSL.name("namespace"), String.class);
+        Field<String> nm = DSL.field(DSL.name("name"), String.class);
+        Field<String> ds = DSL.field(DSL.name("dataset"), String.class);
+        try {
+            if (dsl.update(ALIASES).set(ds, dataset).where(ns.eq(namespace), nm.eq(name)).execute() == 0) {
+                dsl.insertInto(ALIASES).columns(ns, nm, ds).values(namespace, name, dataset).execute();
+            }
+        } catch (org.jooq.exception.IntegrityConstraintViolationException raced) {
+            dsl.update(ALIASES).set(ds, dataset).where(ns.eq(namespace), nm.eq(name)).execute(); // another writer inserted it first
+        }
+        aliases.put(key, dataset);
+    }
+
+    /** The name a dataset of another tool's event is known by: through {@code sluice.lineage_alias}, else its own name. */
+    private String knownAs(String namespace, String name) {
+        String key = namespace + "\n" + name;
+        String cached = aliases.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        String dataset = dsl.select(DSL.field(DSL.name("dataset"), String.class)).from(ALIASES)
+                .where(DSL.field(DSL.name("namespace"), String.class).eq(namespace), DSL.field(DSL.name("name"), String.class).eq(name))
+                .fetchOne(0, String.class);
+        if (dataset != null) {
+            aliases.put(key, dataset);
+        }
+        return dataset == null ? name : dataset;
     }
 
     /**
@@ -102,8 +162,9 @@ public final class LineageRepository implements LineageEmitter.Store {
         for (JsonNode in : e.path("inputs")) {
             for (JsonNode out : e.path("outputs")) {
                 var rows = out.path("outputFacets").path("outputStatistics").path("rowCount");
-                insertEdge(runId, parent, job, partition, partition, partition, in.path("namespace").asText(), in.path("name").asText(),
-                        out.path("namespace").asText(), out.path("name").asText(),
+                insertEdge(runId, parent, job, partition, partition, partition, in.path("namespace").asText(),
+                        knownAs(in.path("namespace").asText(), in.path("name").asText()),
+                        out.path("namespace").asText(), knownAs(out.path("namespace").asText(), out.path("name").asText()),
                         out.path("facets").path("version").path("datasetVersion").asText(null), rows.isNumber() ? rows.asLong() : null, at);
             }
         }

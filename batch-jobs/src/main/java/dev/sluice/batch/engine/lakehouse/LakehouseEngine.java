@@ -7,12 +7,12 @@ import dev.sluice.batch.engine.BronzeRedaction;
 import dev.sluice.batch.engine.GateTarget;
 import dev.sluice.batch.engine.LayerEngine;
 import dev.sluice.batch.engine.Rollback;
+import dev.sluice.batch.engine.StoredTable;
 import dev.sluice.batch.engine.TransformResult;
 import dev.sluice.batch.engine.control.PartitionVersions;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.MetadataColumns;
 import dev.sluice.config.PipelineSpec;
-import dev.sluice.config.SourceSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Layer;
@@ -30,6 +30,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.IcebergGenerics;
@@ -50,7 +51,8 @@ import org.jspecify.annotations.Nullable;
  * <p>What differs from the warehouse engine, in this first part: a Silver/Gold partition is
  * published when its Iceberg commit returns (its gate judges the published rows; the audit before
  * publishing, rollback to a kept version and one Spark job per backfill wave come with the second
- * part), and sources with PII policies are refused. Thread-safe.
+ * part). PII policies apply on the way into Silver as on the warehouse engine
+ * ({@link LakehousePii}). Thread-safe.
  */
 public final class LakehouseEngine implements LayerEngine {
 
@@ -70,17 +72,11 @@ public final class LakehouseEngine implements LayerEngine {
     /**
      * {@inheritDoc}
      *
-     * @throws SluiceException when a source declares PII policies (not yet applied by this engine), or
-     *     another pipeline has built one of this pipeline's Silver/Gold datasets in this warehouse
+     * @throws SluiceException when another pipeline has built one of this pipeline's Silver/Gold
+     *     datasets in this warehouse
      */
     @Override
     public void createTables() {
-        for (SourceSpec s : spec.sources()) {
-            if (!s.pii().isEmpty()) {
-                throw new SluiceException(spec.name() + ": source " + s.name() + " declares PII policies, which the lakehouse"
-                        + " engine does not apply yet; use engine: warehouse for this pipeline");
-            }
-        }
         List<String> datasets = spec.tables().stream().filter(t -> t.layer() != Layer.BRONZE).map(t -> t.table().qualifiedName()).toList();
         var dataset = org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("dataset"), String.class);
         var pipeline = org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("pipeline"), String.class);
@@ -92,6 +88,21 @@ public final class LakehouseEngine implements LayerEngine {
                     + " name): give this pipeline's table another name, or another warehouse");
         }
         IcebergTables.create(catalog(), spec);
+    }
+
+    /** The Iceberg table's location and current snapshot id; empty when the table does not exist (yet). */
+    @Override
+    public Optional<StoredTable> stored(TableSpec table) {
+        Table t;
+        try {
+            t = catalog().loadTable(LakehouseNames.iceberg(table.table()));
+        } catch (org.apache.iceberg.exceptions.NoSuchTableException missing) {
+            return Optional.empty();
+        }
+        Snapshot current = t.currentSnapshot();
+        return Optional.of(new StoredTable(t.location(), "iceberg",
+                t.properties().getOrDefault(org.apache.iceberg.TableProperties.DEFAULT_FILE_FORMAT, "parquet"),
+                LakehouseNames.PARTITION, current == null ? null : Long.toString(current.snapshotId())));
     }
 
     @Override

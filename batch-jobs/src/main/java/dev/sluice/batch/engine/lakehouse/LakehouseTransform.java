@@ -96,7 +96,12 @@ final class LakehouseTransform {
         try {
             long inputCount = judged.count();
             List<LakehouseQuarantine.Row> quarantinedRows = quarantined(judged);
-            judged.where(RULE + " IS NULL").drop(RULE, REASON).createOrReplaceTempView(keptView);
+            Dataset<Row> kept = judged.where(RULE + " IS NULL").drop(RULE, REASON);
+            SourceSpec source = input.source();
+            if (source != null && LakehousePii.transforms(source)) {
+                kept = LakehousePii.apply(kept, source, spec.piiKeys()); // rules judged the raw values; the SELECT never sees them
+            }
+            kept.createOrReplaceTempView(keptView);
             String key = LakehouseInput.quote((out == Partition.NONE ? partition : out).key());
             String sql = SparkDialect.toSpark(table.sql().replace("{input}", keptView).replace("{partition}", key));
             List<String> select = new ArrayList<>();

@@ -20,7 +20,9 @@ import org.jspecify.annotations.Nullable;
  * business interval), {@code processing_engine}, {@code errorMessage} (FAIL), and Sluice's own
  * {@code sluice_run} (spec hash and partition; schema {@value #SLUICE_RUN_SCHEMA}); job:
  * {@code jobType} (BATCH, integration SLUICE, JOB or TASK), {@code sql}; datasets: {@code schema},
- * {@code version}, {@code partitioning} (the partition in a facet, never in the name), output
+ * {@code version}, {@code partitioning} (the partition in a facet, never in the name), for a
+ * dataset named by its location (a lakehouse table) {@code symlinks} (its catalog table, type
+ * TABLE) and {@code storage} (e.g. iceberg, parquet), output
  * {@code outputStatistics}. Stateless and thread-safe.
  */
 final class EventMapper {
@@ -126,6 +128,11 @@ final class EventMapper {
         }
         if (d.version() != null) {
             b.version(ol.newDatasetVersionDatasetFacet(d.version()));
+        }
+        if (d.table() != null) {
+            LineageDataset.CatalogTable t = d.table();
+            b.symlinks(ol.newSymlinksDatasetFacet(List.of(ol.newSymlinksDatasetFacetIdentifiers(t.namespace(), t.name(), "TABLE"))));
+            b.storage(ol.newStorageDatasetFacet(t.storageLayer(), t.fileFormat()));
         }
         if (d.partitionColumn() != null && d.partitionKey() != null) {
             b.put("partitioning", new CustomFacet(producer, URI.create(PARTITION_SCHEMA))
