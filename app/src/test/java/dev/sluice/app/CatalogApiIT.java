@@ -142,6 +142,50 @@ class CatalogApiIT {
         }
     }
 
+    /**
+     * The same API over a lakehouse load ({@code pipelines/flights_lake.yaml}, 2001-07-01): the
+     * Iceberg tables are browsed by their catalog names, with their graph, column origins,
+     * partitions, quality and freshness, and the run's steps, as on the warehouse engine; the
+     * partition's version on the page is the control plane's, the run's lineage carries the snapshot.
+     */
+    @Test
+    void aLakehouseLoadIsBrowsableByItsTableNames() throws Exception {
+        java.nio.file.Path lake = TestHome.projectRoot().resolve("target/it-lakehouses/api-" + java.util.UUID.randomUUID());
+        PipelineSpec spec = TestHome.projectSpec("flights_lake", TestHome.freshH2Url(), "sa", "",
+                java.util.Map.of("SLUICE_LAKEHOUSE", lake.toString()));
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            RunSummary run = new PipelineRunner(w, TestHome.withSampleData()).run(spec, new Partition("2001-07-01"), RunOptions.plain());
+            assertThat(run.status().name()).isEqualTo("COMPLETED");
+            try (LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), TOKEN,
+                    new CatalogApi(w.dsl(), spec, Clock.systemUTC()), new dev.sluice.app.serve.WarehouseMetrics(w.dsl(), spec, Clock.systemUTC()))) {
+                int port = server.port();
+                assertThat(ok(port, "/api/v1/datasets?q=lake_").get("datasets")).extracting(JsonNode::asText)
+                        .contains("bronze.lake_flights_raw", "silver.lake_flights", "gold.lake_airport_daily_delays")
+                        .noneMatch(n -> n.startsWith("/"));
+                JsonNode d = ok(port, "/api/v1/datasets/gold.lake_airport_daily_delays");
+                assertThat(d.get("upstream")).extracting(e -> e.get("from").asText() + " -> " + e.get("to").asText())
+                        .contains("silver.lake_flights -> gold.lake_airport_daily_delays", "bronze.lake_flights_raw -> silver.lake_flights",
+                                "landing/flights -> bronze.lake_flights_raw", "bronze.lake_airports_raw -> silver.lake_airports");
+                assertThat(d.get("downstream")).extracting(e -> e.get("to").asText()).contains("gold.lake_airport_monthly_delays");
+                assertThat(d.get("schema").get(4).get("column").asText()).isEqualTo("avg_delay_min");
+                assertThat(d.get("schema").get(4).get("from")).extracting(JsonNode::asText)
+                        .containsExactly("silver.lake_flights.delay_min (AGGREGATION)");
+                assertThat(d.get("partitions")).singleElement().satisfies(p -> {
+                    assertThat(p.get("partition").asText()).isEqualTo("2001-07-01");
+                    assertThat(p.get("version").asInt()).isEqualTo(1);
+                    assertThat(p.get("run_id").asText()).isEqualTo(run.runId().toString());
+                });
+                assertThat(d.get("quality")).extracting(q -> q.get("check").asText() + " " + q.get("status").asText())
+                        .contains("flights_counted PASSED", "one_row_per_airport PASSED");
+                assertThat(d.get("freshness").get("owner").asText()).isEqualTo("flights-data-team");
+                JsonNode r = ok(port, "/api/v1/runs/" + run.runId());
+                assertThat(r.get("status").asText()).isEqualTo("COMPLETED");
+                assertThat(r.get("steps")).filteredOn(s -> s.get("output").asText().equals("bronze.lake_flights_raw")).first()
+                        .satisfies(s -> assertThat(s.get("rows").asLong()).isEqualTo(run.bronzeRows()).isEqualTo(6L));
+            }
+        }
+    }
+
     private static JsonNode ok(int port, String path) throws Exception {
         HttpResponse<String> r = get(port, path, TOKEN);
         assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
