@@ -40,11 +40,18 @@ public sealed interface PartitionBatch permits PartitionBatch.JdbcQueries, Parti
      * @param condition the SQL condition selecting exactly its rows (over {@link JdbcQueries#from()},
      *     or a Spark SQL condition over {@link TableSnapshot#table()})
      * @param nominalEnd the end of its nominal interval, UTC, for freshness; null for a snapshot
+     * @param snapshotId for a {@link TableSnapshot} batch, the snapshot this member is read at (a
+     *     version staged on a branch of its own), or null for the batch's; null for other batches
      */
-    record Member(Partition partition, String condition, @Nullable LocalDateTime nominalEnd) {
+    record Member(Partition partition, String condition, @Nullable LocalDateTime nominalEnd, @Nullable Long snapshotId) {
         public Member {
             Objects.requireNonNull(partition, "partition");
             Objects.requireNonNull(condition, "condition");
+        }
+
+        /** A member read at the batch's snapshot. */
+        public Member(Partition partition, String condition, @Nullable LocalDateTime nominalEnd) {
+            this(partition, condition, nominalEnd, null);
         }
     }
 
@@ -79,8 +86,9 @@ public sealed interface PartitionBatch permits PartitionBatch.JdbcQueries, Parti
     }
 
     /**
-     * The members of a wave in an Iceberg table of a lakehouse catalog at one snapshot: what the
-     * lakehouse engine hands its gates, read in one query in that catalog's Spark session.
+     * The members of a wave in an Iceberg table of a lakehouse catalog: what the lakehouse engine
+     * hands its gates, read in one query in that catalog's Spark session (a union of one read per
+     * snapshot when members name their own, {@link Member#snapshotId()}).
      *
      * @param catalog the lakehouse catalog holding the table
      * @param table the table in Spark SQL (e.g. {@code sluice.silver.flights})

@@ -66,12 +66,16 @@ public interface LayerEngine {
     void createTables();
 
     /**
-     * Where {@code table}'s files live and its current version, for an engine that keeps tables as
+     * Where {@code table}'s files live and a version of it, for an engine that keeps tables as
      * files in a table format; empty for an engine whose tables live in the warehouse database
      * (lineage names those {@code schema.table} in the warehouse's namespace). Reads the catalog
-     * each time: the version is the one current when called.
+     * each time.
+     *
+     * @param partition the table's partition {@code version} is of
+     * @param version a Silver/Gold partition version written (its own snapshot, published or not),
+     *     or null for the table's current (published) snapshot
      */
-    default Optional<StoredTable> stored(TableSpec table) {
+    default Optional<StoredTable> stored(TableSpec table, Partition partition, @Nullable Integer version) {
         return Optional.empty();
     }
 

@@ -28,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.ExitStatus;
@@ -46,13 +45,17 @@ import org.springframework.batch.infrastructure.item.ExecutionContext;
  * partition, the published version and the rows written travel in facets. A table the engine keeps
  * as files (a lakehouse table, {@link LayerEngine#stored}) is named by its location as the
  * OpenLineage naming spec names files ({@link LocationName}), its catalog table in a
- * {@code symlinks} facet, and its version is the table's current snapshot id: on every input, and
- * on an output once its step has written it. A step run's id is
+ * {@code symlinks} facet, and its version is a snapshot id: an input's current one; the one that
+ * holds the version a Silver/Gold step wrote (staged, before its gate publishes it) on that
+ * step's output and on its gate's input; a Bronze output's current one once loaded. A step run's id is
  * derived from the job run, the step and its execution, so a restarted step is a new run. A job
  * run started by a backfill has the backfill's run as its parent. Not
  * thread-safe: one per job.
  */
 final class LineageListener implements JobExecutionListener {
+
+    /** Asks {@link #table(TableSpec, String, Long, Integer)} for the current snapshot rather than a written version's. */
+    private static final int CURRENT = -1;
 
     private final LineageEmitter emitter;
     private final PipelineSpec spec;
@@ -64,13 +67,13 @@ final class LineageListener implements JobExecutionListener {
     private RunId jobRun;
     private final dev.sluice.warehouse.@Nullable Warehouse quality;
     private final @Nullable ParentRun parent;
-    private final Function<TableSpec, Optional<StoredTable>> stored;
+    private final LayerEngine engine;
 
     LineageListener(LineageEmitter emitter, PipelineSpec spec, Partition partition, RunId run, Path home,
             dev.sluice.warehouse.@Nullable Warehouse quality, boolean restart, @Nullable ParentRun parent,
-            Function<TableSpec, Optional<StoredTable>> stored) {
+            LayerEngine engine) {
         this.parent = parent;
-        this.stored = stored;
+        this.engine = engine;
         this.quality = quality;
         this.restart = restart;
         this.emitter = emitter;
@@ -146,7 +149,9 @@ final class LineageListener implements JobExecutionListener {
         boolean done = type != RunEventType.START;
         ExecutionContext ctx = se.getExecutionContext();
         if (gate) {
-            LineageDataset judged = table(table, null, null, true);
+            Integer written = engine.stored(table, table.outputPartition(partition), null).isEmpty() ? null
+                    : engine.versionWrittenBy(table, table.outputPartition(partition), run);
+            LineageDataset judged = written == null ? table(table, null, null, true) : staged(table, written);
             inputs.add(done ? withQuality(judged, table) : judged);
         } else if (table.layer() == Layer.BRONZE) {
             LineageDataset landing = landing(spec.source(table.source()).orElseThrow());
@@ -156,8 +161,10 @@ final class LineageListener implements JobExecutionListener {
             spec.table(table.inputTable().orElseThrow())
                     .ifPresent(in -> inputs.add(table.isRollup() ? rolledUp(in, table) : table(in, null, null, true)));
             ColumnLineage.referenced(spec, table).forEach(t -> inputs.add(table(t, null, null, true)));
-            String version = done && ctx.containsKey(StepMetrics.VERSION) ? Integer.toString(ctx.getInt(StepMetrics.VERSION)) : null;
-            outputs.add(withColumns(table(table, version, done ? se.getWriteCount() : null, done), table, null));
+            Integer written = done && ctx.containsKey(StepMetrics.VERSION) ? ctx.getInt(StepMetrics.VERSION) : null;
+            LineageDataset out = written == null ? table(table, null, done ? se.getWriteCount() : null, false)
+                    : table(table, written.toString(), se.getWriteCount(), written);
+            outputs.add(withColumns(out, table, null));
         }
         String error = type == RunEventType.FAIL ? PipelineRunner.reason(se.getFailureExceptions()) : null;
         return event(type, stepRun, RunKind.STEP, spec.name() + "." + name, jobRun, spec.name(), inputs, outputs,
@@ -231,23 +238,37 @@ final class LineageListener implements JobExecutionListener {
         return spec.tables().stream().map(t -> table(t, null, null, false)).toList();
     }
 
+    /** {@code t} with the snapshot that holds version {@code written} of this job's partition (a table kept as files). */
+    private LineageDataset staged(TableSpec t, int written) {
+        return table(t, Integer.toString(written), null, written);
+    }
+
     /**
-     * {@code t} as lineage names it. {@code version} is the warehouse engine's published version
-     * (or null); a table kept as files gets its current snapshot id instead when {@code versioned}.
+     * {@code t} as lineage names it. {@code version} is the warehouse engine's version (or null); a
+     * table kept as files gets, when {@code versioned}, its current snapshot id instead.
      */
     private LineageDataset table(TableSpec t, @Nullable String version, @Nullable Long rows, boolean versioned) {
+        return table(t, version, rows, versioned ? CURRENT : null);
+    }
+
+    /**
+     * {@code t} as lineage names it; a table kept as files is versioned by the snapshot holding
+     * version {@code written} of this job's partition ({@link #CURRENT}: the current snapshot; null: no version).
+     */
+    private LineageDataset table(TableSpec t, @Nullable String version, @Nullable Long rows, @Nullable Integer written) {
         List<LineageDataset.Field> fields = new ArrayList<>();
         for (ColumnSpec c : t.columns()) {
             fields.add(new LineageDataset.Field(c.name(), c.typeId()));
         }
         String key = t.outputPartition(partition).key();
-        Optional<StoredTable> files = stored.apply(t);
+        Partition out = t.outputPartition(partition);
+        Optional<StoredTable> files = engine.stored(t, out, written == null || written == CURRENT ? null : written);
         if (files.isEmpty()) {
             return new LineageDataset(warehouse, t.table().qualifiedName(), fields, "_partition", key, version, rows);
         }
         StoredTable f = files.get();
         LocationName at = LocationName.of(f.location());
-        return new LineageDataset(at.namespace(), at.name(), fields, f.partitionColumn(), key, versioned ? f.currentVersion() : null, rows,
+        return new LineageDataset(at.namespace(), at.name(), fields, f.partitionColumn(), key, written == null ? null : f.currentVersion(), rows,
                 List.of(), null, new LineageDataset.CatalogTable(warehouse, t.table().qualifiedName(), f.storageLayer(), f.fileFormat()));
     }
 

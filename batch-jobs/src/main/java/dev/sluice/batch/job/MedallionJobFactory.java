@@ -97,7 +97,7 @@ public final class MedallionJobFactory {
     public Job job(PipelineSpec spec, Partition partition, RunId run, LineageEmitter lineage, boolean restart,
             @Nullable ParentRun parent, GateEvaluations gates, @Nullable Collection<String> only) {
         LayerEngine engine = engines.forPipeline(spec);
-        LineageListener events = new LineageListener(lineage, spec, partition, run, home, warehouse, restart, parent, engine::stored);
+        LineageListener events = new LineageListener(lineage, spec, partition, run, home, warehouse, restart, parent, engine);
         List<Step> steps = new ArrayList<>();
         for (TableSpec t : spec.tables()) {
             if (only != null && !only.contains(t.stepName())) {

@@ -144,7 +144,23 @@ public final class PartitionVersions {
                 .from(LayerTables.table(LayerTables.versions(dataset)))
                 .where(DSL.field(DSL.name("_partition")).eq(partition.key()), DSL.field(DSL.name("_version")).eq(target))
                 .limit(1).fetchOptional(0, String.class).orElse(RunId.newId().toString());
-        publish(dataset, partition, target, RunId.parse(run));
+        recordRollback(dataset, partition, current, target, RunId.parse(run), who, why);
+        return target;
+    }
+
+    /** The run that wrote {@code version} of a partition ({@code sluice.partition_version}), if still recorded (purge drops old records). */
+    public Optional<RunId> runOf(DatasetRef dataset, Partition partition, int version) {
+        return dsl.select(RUN).from(WRITTEN)
+                .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()), WRITTEN_VERSION.eq(version))
+                .limit(1).fetchOptional(RUN).map(RunId::parse);
+    }
+
+    /**
+     * Records a rollback done in the data plane: {@code target} (written by {@code run}) published
+     * again in place of {@code current}, with who asked and why ({@code sluice.rollback_log}).
+     */
+    public void recordRollback(DatasetRef dataset, Partition partition, int current, int target, RunId run, String who, String why) {
+        publish(dataset, partition, target, run);
         dsl.insertInto(LOG).set(DATASET, dataset.qualifiedName()).set(PARTITION, partition.key())
                 .set(DSL.field(DSL.name("from_version"), Integer.class), current)
                 .set(DSL.field(DSL.name("to_version"), Integer.class), target)
@@ -152,6 +168,5 @@ public final class PartitionVersions {
                 .set(DSL.field(DSL.name("reason"), String.class), why)
                 .set(DSL.field(DSL.name("rolled_back_at"), OffsetDateTime.class), OffsetDateTime.now(ZoneOffset.UTC))
                 .execute();
-        return target;
     }
 }

@@ -44,9 +44,14 @@ final class IcebergTables {
     /**
      * Format v2, Parquet, and copy-on-write for UPDATE, DELETE and MERGE (Iceberg's default, set
      * explicitly): an erasure must leave no data file of the current snapshot holding the old
-     * value, which merge-on-read's delete files would.
+     * value, which merge-on-read's delete files would. Commits retry up to
+     * {@value #COMMIT_RETRIES} times (Iceberg's default is 4): the partitions of a wave stage,
+     * publish and prune their branches on one table at once, each an optimistic commit of its
+     * metadata.
      */
+    private static final String COMMIT_RETRIES = "25";
     private static final Map<String, String> PROPERTIES = Map.of(
+            TableProperties.COMMIT_NUM_RETRIES, COMMIT_RETRIES,
             TableProperties.FORMAT_VERSION, "2",
             TableProperties.DEFAULT_FILE_FORMAT, "parquet",
             TableProperties.UPDATE_MODE, "copy-on-write",
@@ -100,6 +105,11 @@ final class IcebergTables {
                     if (!catalog.tableExists(LakehouseNames.iceberg(t.table()))) {
                         throw raced; // not a race with another process creating it
                     }
+                }
+            } else {
+                Table existing = catalog.loadTable(LakehouseNames.iceberg(t.table()));
+                if (!COMMIT_RETRIES.equals(existing.properties().get(TableProperties.COMMIT_NUM_RETRIES))) {
+                    existing.updateProperties().set(TableProperties.COMMIT_NUM_RETRIES, COMMIT_RETRIES).commit(); // a table made before
                 }
             }
         }

@@ -48,11 +48,10 @@ import org.jspecify.annotations.Nullable;
  * ({@link LakehouseTransform}). Runs, landed files, quarantine, versions, quality results and
  * lineage stay in the warehouse database (the control plane), as with the warehouse engine.
  *
- * <p>What differs from the warehouse engine, in this first part: a Silver/Gold partition is
- * published when its Iceberg commit returns (its gate judges the published rows; the audit before
- * publishing, rollback to a kept version and one Spark job per backfill wave come with the second
- * part). PII policies apply on the way into Silver as on the warehouse engine
- * ({@link LakehousePii}). Thread-safe.
+ * <p>A Silver/Gold version is staged on a branch of its own, judged there by its gate and published
+ * by one Iceberg commit replacing that partition's files on main; kept versions are branches,
+ * rolled back to the same way ({@link PartitionBranches}). PII policies apply on the way into
+ * Silver as on the warehouse engine ({@link LakehousePii}). Thread-safe.
  */
 public final class LakehouseEngine implements LayerEngine {
 
@@ -90,19 +89,29 @@ public final class LakehouseEngine implements LayerEngine {
         IcebergTables.create(catalog(), spec);
     }
 
-    /** The Iceberg table's location and current snapshot id; empty when the table does not exist (yet). */
+    /**
+     * The Iceberg table's location and a snapshot id: a version's branch head, or the current
+     * snapshot (null when the branch was pruned or the table has none); empty when the table does
+     * not exist (yet).
+     */
     @Override
-    public Optional<StoredTable> stored(TableSpec table) {
+    public Optional<StoredTable> stored(TableSpec table, Partition partition, @Nullable Integer version) {
         Table t;
         try {
             t = catalog().loadTable(LakehouseNames.iceberg(table.table()));
         } catch (org.apache.iceberg.exceptions.NoSuchTableException missing) {
             return Optional.empty();
         }
-        Snapshot current = t.currentSnapshot();
+        Long snapshot;
+        if (version != null) {
+            snapshot = PartitionBranches.head(t, PartitionBranches.name(partition, version));
+        } else {
+            Snapshot current = t.currentSnapshot();
+            snapshot = current == null ? null : current.snapshotId();
+        }
         return Optional.of(new StoredTable(t.location(), "iceberg",
                 t.properties().getOrDefault(org.apache.iceberg.TableProperties.DEFAULT_FILE_FORMAT, "parquet"),
-                LakehouseNames.PARTITION, current == null ? null : Long.toString(current.snapshotId())));
+                LakehouseNames.PARTITION, snapshot == null ? null : Long.toString(snapshot)));
     }
 
     @Override
@@ -172,7 +181,7 @@ public final class LakehouseEngine implements LayerEngine {
 
     @Override
     public TransformResult write(TableSpec table, Partition partition, RunId run) {
-        return new LakehouseTransform(spark(), warehouse.dsl(), spec, table).apply(partition, run);
+        return new LakehouseTransform(spark(), catalog(), warehouse.dsl(), spec, table).apply(partition, run);
     }
 
     @Override
@@ -185,9 +194,10 @@ public final class LakehouseEngine implements LayerEngine {
         return versions().writtenBy(table.table(), partition, run);
     }
 
+    /** {@inheritDoc} The version's branch becomes the partition's files on main ({@link LakehousePublisher}). */
     @Override
     public void publish(TableSpec table, Partition partition, int version, RunId run) {
-        versions().publish(table.table(), partition, version, run);
+        new LakehousePublisher(catalog(), warehouse.dsl(), spec).publish(table, partition, version, run);
     }
 
     @Override
@@ -195,21 +205,38 @@ public final class LakehouseEngine implements LayerEngine {
         return versions().published(table.table(), partition);
     }
 
+    /** {@inheritDoc} The versions whose branch is kept ({@link PartitionBranches}). */
     @Override
     public List<Integer> keptVersions(TableSpec table, Partition partition) {
-        return publishedVersion(table, partition).map(List::of).orElse(List.of());
+        if (!catalog().tableExists(LakehouseNames.iceberg(table.table()))) {
+            return List.of();
+        }
+        return PartitionBranches.kept(IcebergTables.load(catalog(), table), partition);
     }
 
     /**
-     * {@inheritDoc}
-     *
-     * @throws SluiceException always: the lakehouse keeps a partition's versions as Iceberg
-     *     snapshots, and publishing an earlier one comes with the lakehouse's second part
+     * {@inheritDoc} The kept version's branch files become the partition's on main again (one
+     * Iceberg commit replacing that partition's files only), then the control plane records the
+     * publication and the rollback; no branch is pruned.
      */
     @Override
     public int rollback(TableSpec table, Partition partition, @Nullable Integer toVersion, String requestedBy, String reason) {
-        throw new SluiceException(table.table() + " is a lakehouse table: rollback to a kept version is not available"
-                + " on the lakehouse engine yet; re-run the partition (--rerun) to rebuild it");
+        int current = versions().published(table.table(), partition).orElseThrow(() -> new SluiceException(
+                table.table() + " has no published version of partition " + partition));
+        List<Integer> kept = keptVersions(table, partition);
+        int target = toVersion != null ? toVersion
+                : kept.stream().filter(v -> v < current).reduce((a, b) -> b).orElseThrow(() -> new SluiceException(
+                        table.table() + " partition " + partition + " keeps no version before " + current + " (kept: " + kept + ")"));
+        if (!kept.contains(target)) {
+            throw new SluiceException(table.table() + " partition " + partition + " does not keep version " + target
+                    + " (kept: " + kept + "; versions.keep in the spec sets how many)");
+        }
+        RunId run = versions().runOf(table.table(), partition, target).orElseGet(RunId::newId);
+        PartitionBranches.publish(IcebergTables.load(catalog(), table), partition, PartitionBranches.name(partition, target),
+                java.util.Map.of("sluice.partition", partition.key(), "sluice.version", Integer.toString(target),
+                        "sluice.rollback_from", Integer.toString(current), "sluice.run_id", run.toString()));
+        versions().recordRollback(table.table(), partition, current, target, run, requestedBy, reason);
+        return target;
     }
 
     @Override
@@ -217,17 +244,39 @@ public final class LakehouseEngine implements LayerEngine {
         return versions().lastRollback(table.table(), partition);
     }
 
+    /** {@inheritDoc} A Silver/Gold version is judged on its branch, before it is published. */
     @Override
     public PartitionSource gateSource(TableSpec table, GateTarget target) {
-        return new PartitionSource.TableSnapshot(lakehouse, LakehouseNames.spark(table.table()), null, condition(table, target),
-                columns(table, target.version()), rowIdColumn(table), target.partition().nominalEnd());
+        return new PartitionSource.TableSnapshot(lakehouse, LakehouseNames.spark(table.table()), candidate(table, target),
+                condition(table, target), columns(table, target.version()), rowIdColumn(table), target.partition().nominalEnd());
     }
 
+    /** {@inheritDoc} One read of every member, each at its own version's branch head. */
     @Override
     public PartitionBatch gateWave(TableSpec table, List<GateTarget> targets) {
         return new PartitionBatch.TableSnapshot(lakehouse, LakehouseNames.spark(table.table()), null, columns(table, null),
                 LakehouseNames.LOGICAL_PARTITION, rowIdColumn(table),
-                targets.stream().map(t -> new PartitionBatch.Member(t.partition(), condition(table, t), t.partition().nominalEnd())).toList());
+                targets.stream().map(t -> new PartitionBatch.Member(t.partition(), condition(table, t), t.partition().nominalEnd(),
+                        candidate(table, t))).toList());
+    }
+
+    /**
+     * The snapshot a gate judges: a Silver/Gold version's branch head (null: the table's current
+     * snapshot, for Bronze or a target without a version).
+     *
+     * @throws SluiceException when the version's branch is gone (pruned)
+     */
+    private @Nullable Long candidate(TableSpec table, GateTarget target) {
+        if (table.layer() == Layer.BRONZE || target.version() == null) {
+            return null;
+        }
+        String branch = PartitionBranches.name(target.partition(), target.version());
+        Long head = PartitionBranches.head(IcebergTables.load(catalog(), table), branch);
+        if (head == null) {
+            throw new SluiceException(table.table() + " partition " + target.partition() + ": version " + target.version()
+                    + " has no branch " + branch + " to judge (pruned); re-run the partition");
+        }
+        return head;
     }
 
     /**
@@ -249,7 +298,7 @@ public final class LakehouseEngine implements LayerEngine {
         return table.layer() == Layer.BRONZE ? "_source_pos" : null;
     }
 
-    /** The rows a gate judges: Bronze, the partition's current loads; Silver/Gold, the partition (published at once). */
+    /** The rows a gate judges: Bronze, the partition's current loads; Silver/Gold, the partition (of the version's branch). */
     private String condition(TableSpec table, GateTarget target) {
         String partition = LakehouseTransform.partitionIs(target.partition());
         if (table.layer() != Layer.BRONZE) {

@@ -39,12 +39,14 @@ import org.jooq.impl.DSL;
  *   <li>the spec's SELECT runs over the kept rows ({@code {input}}), {@code {partition}} bound to
  *       the partition key, its columns cast to the declared types; the declared key is checked
  *       before anything is written;</li>
- *   <li>{@code overwrite-partition} replaces the partition's rows in one Iceberg overwrite commit
- *       (overwrite by filter on {@code _sluice_partition}, so an empty result empties the
- *       partition, which a dynamic overwrite would not); {@code merge-on-key} is one {@code MERGE INTO};</li>
- *   <li>the version is recorded in {@code sluice.partition_version} and published at once
- *       ({@code sluice.published_partition}): in this engine a written partition is visible when its
- *       commit returns (the audit before publishing comes with the lakehouse's second part).</li>
+ *   <li>the version is staged on its own branch ({@link PartitionBranches}), made from main,
+ *       where readers do not see it: {@code overwrite-partition} replaces the partition's rows there
+ *       in one Iceberg overwrite commit (overwrite by filter on {@code _sluice_partition}, so an
+ *       empty result empties the partition, which a dynamic overwrite would not);
+ *       {@code merge-on-key} is one {@code MERGE INTO} the branch;</li>
+ *   <li>the version is recorded in {@code sluice.partition_version}; a table without checks
+ *       publishes it at once ({@link LakehousePublisher}), a table with checks when its gate,
+ *       judging the branch, passes.</li>
  * </ol>
  * A reference snapshot whose input has not changed is not rewritten. Thread-safe: every temporary
  * view has a name of its own.
@@ -61,9 +63,11 @@ final class LakehouseTransform {
     private final TableSpec table;
     private final LakehouseInput input;
     private final PartitionVersions versions;
+    private final org.apache.iceberg.catalog.Catalog catalog;
 
-    LakehouseTransform(SparkSession spark, DSLContext dsl, PipelineSpec spec, TableSpec table) {
+    LakehouseTransform(SparkSession spark, org.apache.iceberg.catalog.Catalog catalog, DSLContext dsl, PipelineSpec spec, TableSpec table) {
         this.spark = spark;
+        this.catalog = catalog;
         this.dsl = dsl;
         this.spec = spec;
         this.table = table;
@@ -114,15 +118,17 @@ final class LakehouseTransform {
             long written = result.count();
             checkKey(result, out);
             long collapsed = collapsed(result);
-            write(result, out);
+            int version = last == null ? 1 : last.version() + 1;
+            String branch = PartitionBranches.name(out, version);
+            PartitionBranches.stage(IcebergTables.load(catalog, table), branch);
+            write(result, out, branch);
             if (table.mergeOnKey()) {
-                written = spark.table(LakehouseNames.spark(table.table())).where(partitionIs(out)).count();
+                written = spark.table(PartitionBranches.sparkTarget(table, branch)).where(partitionIs(out)).count();
             }
             long quarantined = new LakehouseQuarantine(dsl, spec, table).judge(out, run, quarantinedRows, input.sources(partition));
-            int version = last == null ? 1 : last.version() + 1;
             versions.recordWritten(table.table(), out, version, spec.name(), run, written, fingerprint);
             if (!table.hasGate()) {
-                versions.publish(table.table(), out, version, run);
+                new LakehousePublisher(catalog, dsl, spec).publish(table, out, version, run);
             }
             return new TransformResult(inputCount, written, quarantined, collapsed, version, false);
         } finally {
@@ -242,9 +248,9 @@ final class LakehouseTransform {
         return r.isNullAt(0) ? 0 : r.getLong(0);
     }
 
-    /** One Iceberg commit: the partition's rows replaced (overwrite by filter), or merged by key. */
-    private void write(Dataset<Row> result, Partition out) {
-        String target = LakehouseNames.spark(table.table());
+    /** One Iceberg commit on {@code branch}: the partition's rows replaced (overwrite by filter), or merged by key. */
+    private void write(Dataset<Row> result, Partition out, String branch) {
+        String target = PartitionBranches.sparkTarget(table, branch);
         if (!table.mergeOnKey()) {
             try {
                 result.writeTo(target).overwrite(functions.expr(partitionIs(out)));

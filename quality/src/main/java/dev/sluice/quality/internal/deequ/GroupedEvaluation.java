@@ -26,6 +26,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.SortedMap;
@@ -346,15 +347,23 @@ final class GroupedEvaluation {
     }
 
     /**
-     * All members' rows of a lakehouse table in one read at the batch's snapshot: the judged
-     * columns (Spark select expressions), the partition key copied to a column of its own.
+     * All members' rows of a lakehouse table in one read: one SELECT per snapshot read (the batch's,
+     * or members' own), joined by UNION ALL; the judged columns (Spark select expressions), the
+     * partition key copied to a column of its own.
      */
     private static Dataset<Row> read(PartitionBatch.TableSnapshot batch, String master) {
         SparkSession spark = SparkSessions.lakehouse(master, batch.catalog());
-        String where = batch.members().stream().map(m -> "(" + m.condition() + ")").collect(java.util.stream.Collectors.joining(" OR "));
+        Map<Optional<Long>, List<PartitionBatch.Member>> bySnapshot = new LinkedHashMap<>();
+        for (PartitionBatch.Member m : batch.members()) {
+            Long at = m.snapshotId() != null ? m.snapshotId() : batch.snapshotId();
+            bySnapshot.computeIfAbsent(Optional.ofNullable(at), k -> new ArrayList<>()).add(m);
+        }
+        List<String> selects = new ArrayList<>();
+        bySnapshot.forEach((at, members) -> selects.add("SELECT " + String.join(", ", batch.columns()) + " FROM " + batch.table()
+                + at.map(id -> " VERSION AS OF " + id).orElse("") + " WHERE "
+                + members.stream().map(m -> "(" + m.condition() + ")").collect(java.util.stream.Collectors.joining(" OR "))));
         try {
-            Dataset<Row> df = spark.sql("SELECT " + String.join(", ", batch.columns()) + " FROM " + batch.table()
-                    + (batch.snapshotId() == null ? "" : " VERSION AS OF " + batch.snapshotId()) + " WHERE " + where);
+            Dataset<Row> df = spark.sql(String.join(" UNION ALL ", selects));
             return df.withColumn(PARTITION, functions.col(SparkSql.identifier(fieldName(df, batch.partitionColumn()))).cast("string"));
         } catch (RuntimeException e) {
             throw new SluiceException("the quality gate cannot read " + batch.table() + ": "

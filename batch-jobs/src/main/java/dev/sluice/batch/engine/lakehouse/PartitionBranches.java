@@ -1,0 +1,162 @@
+package dev.sluice.batch.engine.lakehouse;
+
+import dev.sluice.config.TableSpec;
+import dev.sluice.core.Partition;
+import dev.sluice.core.SluiceException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.ManageSnapshots;
+import org.apache.iceberg.OverwriteFiles;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The versions of a lakehouse Silver/Gold partition as Iceberg branches: version {@code N} of
+ * partition {@code P} is written to branch {@code sluice_vN_P} (the key's non-alphanumerics as
+ * {@code _}: {@code sluice_v3_2001_07_01}), made from the table's main branch at the time, where
+ * readers of the table (its main branch) do not see it. The gate judges the branch's head; a pass
+ * publishes it with one Iceberg commit on main that replaces exactly that partition's data files by
+ * the branch's ({@code OverwriteFiles}, conflict detection limited to the partition), so partitions
+ * published at once do not undo each other, and a failed gate leaves main's files as they were. A
+ * kept version is a branch: table-wide snapshot expiry never deletes the files a branch head
+ * references, time travel reads it ({@code VERSION AS OF 'sluice_v1_2001_07_01'}), and rollback
+ * publishes it again. Stateless and thread-safe; each method loads the table's current metadata.
+ */
+final class PartitionBranches {
+
+    private static final Pattern NAME = Pattern.compile("sluice_v(\\d+)_(.+)");
+
+    private PartitionBranches() {
+    }
+
+    /** The branch of version {@code version} of {@code partition}. */
+    static String name(Partition partition, int version) {
+        return "sluice_v" + version + "_" + partition.key().replaceAll("[^0-9A-Za-z]", "_");
+    }
+
+    /** The Spark SQL identifier that writes to {@code branch} of {@code table}. */
+    static String sparkTarget(TableSpec table, String branch) {
+        return LakehouseNames.spark(table.table()) + ".`branch_" + branch + "`";
+    }
+
+    /**
+     * Makes {@code branch} start at main's current snapshot (an empty branch for a table never
+     * written): a leftover of a run killed before it recorded its version is replaced.
+     */
+    static void stage(Table table, String branch) {
+        table.refresh();
+        if (table.refs().containsKey(branch)) {
+            table.manageSnapshots().removeBranch(branch).commit();
+            table.refresh();
+        }
+        Snapshot current = table.currentSnapshot();
+        ManageSnapshots m = table.manageSnapshots();
+        (current == null ? m.createBranch(branch) : m.createBranch(branch, current.snapshotId())).commit();
+    }
+
+    /** The snapshot at the head of {@code branch}, or null when the branch does not exist (pruned) or is empty. */
+    static @Nullable Long head(Table table, String branch) {
+        table.refresh();
+        SnapshotRef ref = table.refs().get(branch);
+        return ref == null ? null : ref.snapshotId();
+    }
+
+    /**
+     * Makes the branch's data files of {@code partition} main's: one commit that removes main's files
+     * of the partition and adds the branch's, validated against changes to that partition only
+     * since main was read. Nothing is committed when main already holds exactly those files (a
+     * publish repeated after its commit).
+     *
+     * @throws SluiceException when the branch does not exist (a version never written or pruned)
+     * @throws org.apache.iceberg.exceptions.ValidationException when the partition changed on main
+     *     meanwhile (another publish or a rollback of the same partition)
+     */
+    static void publish(Table table, Partition partition, String branch, Map<String, String> summary) {
+        table.refresh();
+        if (!table.refs().containsKey(branch)) {
+            throw new SluiceException(table.name() + " keeps no branch " + branch + " (version pruned or never written)");
+        }
+        Expression in = Expressions.equal(LakehouseNames.PARTITION, partition.key());
+        List<DataFile> files = dataFiles(table.newScan().useRef(branch).filter(in));
+        Snapshot main = table.currentSnapshot();
+        if (main != null && paths(dataFiles(table.newScan().filter(in))).equals(paths(files))) {
+            return;
+        }
+        OverwriteFiles overwrite = table.newOverwrite().overwriteByRowFilter(in)
+                .conflictDetectionFilter(in).validateNoConflictingData().validateNoConflictingDeletes();
+        if (main != null) {
+            overwrite.validateFromSnapshot(main.snapshotId());
+        }
+        files.forEach(overwrite::addFile);
+        summary.forEach(overwrite::set);
+        overwrite.commit();
+    }
+
+    /** The versions of {@code partition} that have a branch, oldest first. */
+    static List<Integer> kept(Table table, Partition partition) {
+        table.refresh();
+        return new ArrayList<>(branches(table, partition).keySet());
+    }
+
+    /** Removes the branches of {@code partition}'s versions below {@code keepFrom} (one commit; none when nothing goes). */
+    static void prune(Table table, Partition partition, int keepFrom) {
+        table.refresh();
+        ManageSnapshots m = table.manageSnapshots();
+        boolean any = false;
+        for (Map.Entry<Integer, String> b : branches(table, partition).entrySet()) {
+            if (b.getKey() < keepFrom) {
+                m.removeBranch(b.getValue());
+                any = true;
+            }
+        }
+        if (any) {
+            m.commit();
+        }
+    }
+
+    private static TreeMap<Integer, String> branches(Table table, Partition partition) {
+        String suffix = "_" + partition.key().replaceAll("[^0-9A-Za-z]", "_");
+        TreeMap<Integer, String> out = new TreeMap<>();
+        for (String ref : table.refs().keySet()) {
+            Matcher m = NAME.matcher(ref);
+            if (m.matches() && ref.endsWith(suffix) && ("_" + m.group(2)).equals(suffix)) {
+                out.put(Integer.parseInt(m.group(1)), ref);
+            }
+        }
+        return out;
+    }
+
+    private static List<DataFile> dataFiles(TableScan scan) {
+        List<DataFile> out = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
+            for (FileScanTask t : tasks) {
+                out.add(t.file());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    private static Set<String> paths(List<DataFile> files) {
+        Set<String> out = new TreeSet<>();
+        files.forEach(f -> out.add(f.location()));
+        return out;
+    }
+}
