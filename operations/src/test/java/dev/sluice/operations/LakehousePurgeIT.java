@@ -27,9 +27,9 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code sluice purge} on the lakehouse engine: superseded versions leave only their records (a
- * lakehouse keeps no rows per version), every table's snapshots older than the cutoff expire (the
- * current one stays, its rows unchanged), an orphan file older than the cutoff is deleted, and a
+ * {@code sluice purge} on the lakehouse engine: a superseded version's record and branch go, every
+ * table's snapshots older than the cutoff expire (the current one and the kept version's branch
+ * head stay, the rows unchanged), an orphan file older than the cutoff is deleted, and a
  * superseded Bronze load's rows go with one DELETE. A dry run counts the same and changes nothing.
  */
 class LakehousePurgeIT {
@@ -52,8 +52,9 @@ class LakehousePurgeIT {
             assertThat(runner.run(spec, day, RunOptions.plain().withRerun(true)).failure()).isNull();
             SparkSession spark = SparkSessions.lakehouse(spec.sparkMaster(), new LakehouseCatalog(url, "sa", "", lake.toString()));
             long snapshots = 0;
-            for (String t : TABLES) {
-                snapshots += spark.sql("SELECT COUNT(*) FROM " + t + ".snapshots").first().getLong(0) - 1;
+            for (String t : spec.tables().stream().map(x -> x.table().qualifiedName()).toList()) {
+                // all but the current one and, on Silver/Gold, the published version's branch head (kept)
+                snapshots += spark.sql("SELECT COUNT(*) FROM " + t + ".snapshots").first().getLong(0) - (t.startsWith("bronze.") ? 1 : 2);
             }
             assertThat(snapshots).as("the rerun's commits").isPositive();
             String gold = goldRows(spark);
@@ -65,7 +66,8 @@ class LakehousePurgeIT {
 
             Purge purge = new Purge(w, later);
             Purge.Report dry = purge.run(spec, Duration.ofHours(12), true);
-            assertThat(dry.removed()).containsEntry("superseded versions", 0L).containsEntry("superseded Bronze loads", 0L)
+            // version 1 of silver.lake_flights and the three marts: its record and its branch
+            assertThat(dry.removed()).containsEntry("superseded versions", 4L).containsEntry("superseded Bronze loads", 0L)
                     .containsEntry("lakehouse snapshots", snapshots).containsEntry("lakehouse orphan files", 1L);
             assertThat(Files.exists(orphan)).as("a dry run deletes nothing").isTrue();
             assertThat(versionRecords(w, 1)).isEqualTo(versionOne);
@@ -73,7 +75,13 @@ class LakehousePurgeIT {
             Purge.Report done = purge.run(spec, Duration.ofHours(12), false);
             assertThat(done.removed()).isEqualTo(dry.removed());
             for (String t : TABLES) {
-                assertThat(spark.sql("SELECT COUNT(*) FROM " + t + ".snapshots").first().getLong(0)).as("%s snapshots", t).isEqualTo(1);
+                assertThat(spark.sql("SELECT COUNT(*) FROM " + t + ".snapshots").first().getLong(0)).as("%s snapshots", t)
+                        .isEqualTo(t.startsWith("bronze.") ? 1 : 2);
+                if (!t.startsWith("bronze.")) {
+                    assertThat(spark.sql("SELECT name FROM " + t + ".refs WHERE type = 'BRANCH' ORDER BY name")
+                            .as(org.apache.spark.sql.Encoders.STRING()).collectAsList()).as("%s branches", t)
+                            .containsExactly("main", t.endsWith("monthly_delays") ? "sluice_v2_2001_07" : "sluice_v2_2001_07_01");
+                }
             }
             assertThat(Files.exists(orphan)).isFalse();
             assertThat(versionRecords(w, 1)).as("superseded version records go; silver.lake_airports' only version stays").isEqualTo(1);

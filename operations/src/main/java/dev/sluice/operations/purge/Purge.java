@@ -53,7 +53,7 @@ import org.jspecify.annotations.Nullable;
  *       records older than the cutoff.</li>
  * </ul>
  * On a lakehouse pipeline the superseded Bronze loads are deleted from the Iceberg tables, a
- * superseded version is only its record, and the tables' snapshots and orphan files older than the
+ * superseded version is its record and its branch, and the tables' snapshots and orphan files older than the
  * cutoff go too ({@link LakehousePurge}: snapshots are per table, so that ends time travel to
  * before the cutoff for every partition). Quartz keeps no history (a fired trigger's row goes when
  * it completes), so there is none to purge. Each category is one transaction. Thread-safe for distinct pipelines.
@@ -106,10 +106,10 @@ public final class Purge {
             return new Report(cutoff, null, removed);
         }
         DSLContext dsl = warehouse.dsl();
-        removed.put("superseded versions", inTransaction(dryRun, tx -> versions(tx, spec, cutoff, windowStart, dryRun)));
-        removed.put("superseded Bronze loads", inTransaction(dryRun, tx -> bronze(tx, spec, cutoff, windowStart, dryRun)));
-        if (spec.engine().lakehouse()) {
-            LakehousePurge lake = new LakehousePurge(spec, warehouse);
+        LakehousePurge lake = spec.engine().lakehouse() ? new LakehousePurge(spec, warehouse) : null;
+        removed.put("superseded versions", inTransaction(dryRun, tx -> versions(tx, spec, cutoff, windowStart, dryRun, lake)));
+        removed.put("superseded Bronze loads", inTransaction(dryRun, tx -> bronze(tx, spec, cutoff, windowStart, dryRun, lake)));
+        if (lake != null) {
             removed.put("lakehouse snapshots", lake.expireSnapshots(cutoff.toInstant(), dryRun));
             removed.put("lakehouse orphan files", lake.orphanFiles(cutoff.toInstant(), dryRun));
         }
@@ -151,7 +151,8 @@ public final class Purge {
         return out;
     }
 
-    private long versions(DSLContext dsl, PipelineSpec spec, OffsetDateTime cutoff, LocalDate windowStart, boolean dryRun) {
+    private long versions(DSLContext dsl, PipelineSpec spec, OffsetDateTime cutoff, LocalDate windowStart, boolean dryRun,
+            @Nullable LakehousePurge lake) {
         long n = 0;
         for (TableSpec t : spec.tables()) {
             if (t.layer() == Layer.BRONZE) {
@@ -165,8 +166,8 @@ public final class Purge {
                     .where(DATASET.eq(name), DSL.field(DSL.name("published_at"), OffsetDateTime.class).lt(cutoff)).fetch().stream()
                     .filter(r -> published.containsKey(r.value1()) && !published.get(r.value1()).equals(r.value2())).toList();
             List<String> keys = outside(superseded.stream().map(r -> r.value1()).distinct().toList(), windowStart);
-            // a lakehouse keeps no rows per version (its table holds the published rows): only the record goes
-            Table<?> data = spec.engine().lakehouse() ? null : LayerTables.table(LayerTables.versions(t.table()));
+            // a lakehouse version is its record and its branch (its files go with the next snapshot expiry)
+            Table<?> data = lake != null ? null : LayerTables.table(LayerTables.versions(t.table()));
             for (Record r : superseded) {
                 if (!keys.contains(r.get(KEY))) {
                     continue; // inside the backfill window
@@ -175,6 +176,8 @@ public final class Purge {
                 Condition version = DATASET.eq(name).and(KEY.eq(r.get(KEY))).and(VERSION.eq(r.get(VERSION)));
                 if (data != null) {
                     n += dryRun ? dsl.fetchCount(data, rows) : dsl.deleteFrom(data).where(rows).execute();
+                } else {
+                    n += lake.version(t, r.get(KEY), r.get(VERSION), dryRun);
                 }
                 if (!dryRun) {
                     dsl.deleteFrom(VERSIONS).where(version).execute();
@@ -184,7 +187,8 @@ public final class Purge {
         return n;
     }
 
-    private long bronze(DSLContext dsl, PipelineSpec spec, OffsetDateTime cutoff, LocalDate windowStart, boolean dryRun) {
+    private long bronze(DSLContext dsl, PipelineSpec spec, OffsetDateTime cutoff, LocalDate windowStart, boolean dryRun,
+            @Nullable LakehousePurge lake) {
         long n = 0;
         Table<?> landed = LandedFileRepository.LANDED_FILES;
         for (TableSpec t : spec.tables(Layer.BRONZE)) {
@@ -198,7 +202,6 @@ public final class Purge {
                     .fetch();
             List<String> keys = outside(loads.stream().map(r -> r.value1()).distinct().toList(), windowStart);
             Table<?> table = LayerTables.table(t.table());
-            LakehousePurge lake = spec.engine().lakehouse() ? new LakehousePurge(spec, warehouse) : null;
             for (var r : loads) {
                 if (!keys.contains(r.value1())) {
                     continue;

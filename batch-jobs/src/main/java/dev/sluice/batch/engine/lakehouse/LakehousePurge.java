@@ -18,15 +18,19 @@ import org.apache.spark.sql.SparkSession;
  * control plane's records are purged by the operations module as for the warehouse engine): the
  * rows of superseded Bronze loads, the table snapshots older than the cutoff (the current one is
  * always kept) and orphan files older than the cutoff (files no snapshot references: a write killed
- * before its commit). A lakehouse keeps no rows per Silver/Gold version, so a superseded version is
- * only its record. Snapshots are per table, not per partition: expiring them ends time travel to
- * before the cutoff for every partition, those inside the backfill window too (their current rows
- * stay). Stateless and thread-safe.
+ * before its commit). A superseded Silver/Gold version is its record and its branch
+ * ({@link PartitionBranches}): the branch goes, and its files with the next expiry. Snapshots are
+ * per table, not per partition: expiring them ends time travel to before the cutoff for every
+ * partition, those inside the backfill window too (their current rows stay); the heads of kept
+ * versions' branches stay. One instance per purge: a dry run remembers the branches it would have
+ * removed, so that its snapshot count is the real run's. Thread-safe.
  */
 public final class LakehousePurge {
 
     private final PipelineSpec spec;
     private final LakehouseCatalog lakehouse;
+    /** "table branch" of the branches a dry run would have removed. */
+    private final java.util.Set<String> wouldRemove = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public LakehousePurge(PipelineSpec spec, Warehouse warehouse) {
         this.spec = spec;
@@ -55,8 +59,31 @@ public final class LakehousePurge {
     }
 
     /**
+     * Removes (or with {@code dryRun} counts) the branch of a superseded Silver/Gold version.
+     *
+     * @return 1 when the version had a branch, else 0
+     */
+    public long version(TableSpec table, String partition, int version, boolean dryRun) {
+        if (!catalog().tableExists(LakehouseNames.iceberg(table.table()))) {
+            return 0;
+        }
+        Table t = catalog().loadTable(LakehouseNames.iceberg(table.table()));
+        String branch = PartitionBranches.name(new dev.sluice.core.Partition(partition), version);
+        if (!t.refs().containsKey(branch)) {
+            return 0;
+        }
+        if (dryRun) {
+            wouldRemove.add(t.name() + " " + branch);
+        } else {
+            t.manageSnapshots().removeBranch(branch).commit();
+        }
+        return 1;
+    }
+
+    /**
      * Expires (or counts) every table's snapshots committed before {@code cutoff}, never the
-     * current one, and deletes the data files only they referenced ({@link SnapshotExpiry}).
+     * current one nor a kept version's branch head, and deletes the data files only they
+     * referenced ({@link SnapshotExpiry}).
      *
      * @return snapshots expired
      */
@@ -68,8 +95,14 @@ public final class LakehousePurge {
             }
             Table table = catalog().loadTable(LakehouseNames.iceberg(t.table()));
             Snapshot current = table.currentSnapshot();
+            java.util.Set<Long> heads = new java.util.HashSet<>();
+            table.refs().forEach((name, ref) -> {
+                if (!(dryRun && wouldRemove.contains(table.name() + " " + name))) {
+                    heads.add(ref.snapshotId());
+                }
+            });
             for (Snapshot s : table.snapshots()) {
-                if (current != null && s.snapshotId() != current.snapshotId() && s.timestampMillis() < cutoff.toEpochMilli()) {
+                if (current != null && !heads.contains(s.snapshotId()) && s.timestampMillis() < cutoff.toEpochMilli()) {
                     n++;
                 }
             }
