@@ -11,13 +11,24 @@ import java.util.stream.Collectors;
  * lakehouse:
  *   location: s3a://lake/flights     # default ${SLUICE_HOME}/lakehouse: the Iceberg data files, a path or a Hadoop-FS URI
  * </pre>
- * A {@code lakehouse:} section with the warehouse engine is a problem (it would be ignored). Stateless.
+ * A {@code lakehouse:} section with the warehouse engine is a problem (it would be ignored). A
+ * location without a URI scheme is a local path, made absolute against the working directory when
+ * the spec is loaded: Iceberg records each table's location in its catalog as given, and a relative
+ * one would resolve elsewhere from another directory. Stateless.
  */
 final class EngineReader {
 
     private static final String DEFAULT_LOCATION = "${SLUICE_HOME:-./var}/lakehouse";
 
     private EngineReader() {
+    }
+
+    /** {@code location} as an absolute path when it is a local path (no URI scheme; a Windows drive is a path), else as is. */
+    static String absolute(String location) {
+        if (location.matches("^[A-Za-z][A-Za-z0-9+.-]+:.*") && !location.matches("^[A-Za-z]:[\\\\/].*")) {
+            return location;
+        }
+        return java.nio.file.Path.of(location).toAbsolutePath().normalize().toString();
     }
 
     static EngineSpec read(YamlCursor c, EnvInterpolator env) {
@@ -41,6 +52,6 @@ final class EngineReader {
         if (location == null) {
             location = env.interpolate(DEFAULT_LOCATION).value();
         }
-        return new EngineSpec(kind, location);
+        return new EngineSpec(kind, absolute(location));
     }
 }

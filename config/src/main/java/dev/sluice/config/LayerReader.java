@@ -52,7 +52,14 @@ import org.jspecify.annotations.Nullable;
 final class LayerReader {
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z_]*)}");
-    private static final Pattern BRONZE_REFERENCE = Pattern.compile("(?i)\\bbronze\\s*\\.\\s*[a-z_][a-z0-9_]*");
+    /** {@code bronze.t}, quoted or not ({@code "BRONZE"."T"}, {@code `bronze`.`t`}, {@code sluice.bronze.t}). */
+    private static final Pattern BRONZE_REFERENCE = Pattern.compile("(?i)[`\"]?\\bbronze[`\"]?\\s*\\.\\s*[`\"]?[a-z_][a-z0-9_]*[`\"]?");
+    /**
+     * SQL that reads files itself, past {@code {input}}: Spark's {@code parquet.`/path`} (and csv,
+     * json, orc, text, avro, binaryFile), H2's {@code CSVREAD(…)} and {@code FILE_READ(…)}.
+     */
+    private static final Pattern FILE_READ = Pattern.compile(
+            "(?i)\\b(?:(?:parquet|csv|json|orc|text|avro|binaryfile)\\s*\\.\\s*`|(?:csvread|file_read)\\s*\\()");
     private static final Set<String> SQL_PLACEHOLDERS = Set.of("input", "partition");
 
     private final YamlCursor root;
@@ -266,6 +273,11 @@ final class LayerReader {
         if (bronze.find()) {
             t.problem("sql", bronze.group(), "a Silver/Gold SELECT reads Bronze only through {input}, where quarantine"
                     + " and PII policies apply; reading a Bronze table directly could copy raw (personal) data");
+        }
+        Matcher files = FILE_READ.matcher(sql);
+        if (files.find()) {
+            t.problem("sql", files.group(), "a Silver/Gold SELECT reads its input only through {input}; reading files directly"
+                    + " would bypass the contract, quarantine and PII policies");
         }
         Matcher m = PLACEHOLDER.matcher(sql);
         while (m.find()) {

@@ -112,6 +112,19 @@ class PiiAndContractRulesSpecTest {
     }
 
     @Test
+    void silverSqlReadsBronzeAndFilesOnlyThroughInputQuotedOrNot() throws Exception {
+        Path spec = write(CONTRACT, "partition_column: born\npii: {name: hash, email: mask, age: drop}", KEYS);
+        String text = Files.readString(spec);
+        for (String sneak : List.of("\\\"BRONZE\\\".\\\"PEOPLE_RAW\\\"", "`bronze`.`people_raw`", "sluice.bronze.people_raw", "Bronze . people_raw",
+                "parquet.`/landing/people.parquet`", "CSVREAD('/landing/people.csv')", "file_read('/landing/people.csv')")) {
+            Files.writeString(spec, text.replace("sql: \"SELECT name FROM {input} p\"",
+                    "sql: \"SELECT name, (SELECT MAX(x) FROM " + sneak + " x) AS leak FROM {input} p\""));
+            assertThat(loader(Map.of("PII_V1", KEY + "1", "PII_V2", KEY + "2")).validate(spec)).as(sneak)
+                    .extracting(SpecProblem::reason).singleElement().asString().contains("only through {input}");
+        }
+    }
+
+    @Test
     void aHashPolicyNeedsKeys() throws Exception {
         Path spec = write(CONTRACT, "partition_column: born\npii: {name: hash, email: keep}", "");
         // (age has no policy: design rule pii.policy, DesignRulesCliTest, not a spec problem)

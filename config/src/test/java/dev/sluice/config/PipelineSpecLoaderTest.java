@@ -91,13 +91,18 @@ class PipelineSpecLoaderTest {
     @Test
     void theEngineIsTheWarehouseUnlessTheSpecSaysLakehouse(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         PipelineSpec flights = loader(Map.of()).load(PROJECT_SPEC);
-        assertThat(flights.engine()).isEqualTo(new EngineSpec(EngineKind.WAREHOUSE, "./var/lakehouse"));
+        assertThat(flights.engine()).isEqualTo(new EngineSpec(EngineKind.WAREHOUSE, Path.of("var/lakehouse").toAbsolutePath().toString()));
         assertThat(problemsOf(dir, "partitioning:", "engine: lakehouse\nlakehouse: {location: /data/lake}\npartitioning:")).isEmpty();
         PipelineSpec lake = loader(Map.of("SLUICE_HOME", "/srv/sluice")).load(dir.resolve("flights.yaml"));
         assertThat(lake.engine()).isEqualTo(new EngineSpec(EngineKind.LAKEHOUSE, "/data/lake"));
         assertThat(problemsOf(dir, "partitioning:", "engine: lakehouse\npartitioning:")).isEmpty();
         assertThat(loader(Map.of("SLUICE_HOME", "/srv/sluice")).load(dir.resolve("flights.yaml")).engine().location())
                 .isEqualTo("/srv/sluice/lakehouse");
+        // a relative path is made absolute when loaded (Iceberg records it in its catalog as given); URIs stay as they are
+        assertThat(problemsOf(dir, "partitioning:", "engine: lakehouse\nlakehouse: {location: rel-lake/../lake}\npartitioning:")).isEmpty();
+        assertThat(loader(Map.of()).load(dir.resolve("flights.yaml")).engine().location()).isEqualTo(Path.of("lake").toAbsolutePath().toString());
+        assertThat(EngineReader.absolute("s3a://bucket/lake")).isEqualTo("s3a://bucket/lake");
+        assertThat(EngineReader.absolute("file:/data/lake")).isEqualTo("file:/data/lake");
         assertThat(problemsOf(dir, "partitioning:", "engine: iceberg\nlakehouse: {location: /x}\npartitioning:"))
                 .extracting(SpecProblem::keyPath, SpecProblem::value, SpecProblem::reason)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("engine", "iceberg", "not an engine: one of warehouse, lakehouse"),

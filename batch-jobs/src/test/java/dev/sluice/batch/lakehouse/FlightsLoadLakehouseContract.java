@@ -199,6 +199,14 @@ abstract class FlightsLoadLakehouseContract {
         assertThat(r.rows().get(0)).containsExactly(all.get(0).getString(0), all.get(0).getLong(1), all.get(0).getLong(1) / 2.0);
         assertThatThrownBy(() -> dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse, "DELETE FROM gold.lake_route_daily", 10))
                 .isInstanceOf(dev.sluice.core.BadInputException.class).hasMessageContaining("never writes");
+        long routes = spark.sql("SELECT COUNT(*) FROM gold.lake_route_daily").first().getLong(0);
+        assertThatThrownBy(() -> dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse,
+                "WITH x AS (SELECT 1) INSERT INTO gold.lake_route_daily SELECT * FROM gold.lake_route_daily", 10))
+                .isInstanceOf(dev.sluice.core.BadInputException.class).hasMessageContaining("never writes");
+        assertThat(spark.sql("SELECT COUNT(*) FROM gold.lake_route_daily").first().getLong(0)).isEqualTo(routes);
+        assertThatThrownBy(() -> dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse,
+                "SELECT `reflect`('java.lang.System', 'getenv', 'SLUICE_PII_KEY_V1')", 10))
+                .isInstanceOf(dev.sluice.core.BadInputException.class).hasMessageContaining("refuses Spark's reflect()");
         assertThatThrownBy(() -> dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse, "SELECT * FROM (", 10))
                 .isInstanceOf(dev.sluice.core.BadInputException.class).hasMessageContaining("Spark SQL cannot parse the query");
         assertThatThrownBy(() -> dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse, "SELECT no_such FROM gold.lake_route_daily", 10))
@@ -276,11 +284,11 @@ abstract class FlightsLoadLakehouseContract {
         assertThat(runs.get(runs.size() - 1).get("output_version", String.class)).isEqualTo(Long.toString(version));
         assertThat(repo.columnOrigins("silver.lake_flights", "delay_min")).extracting(e -> e.from() + " -> " + e.to())
                 .contains("bronze.lake_flights_raw.delay -> silver.lake_flights.delay_min");
-        // another Spark job, reporting with OpenLineage's Spark integration, reads the table by its location
+        // another Spark job, reporting with OpenLineage's Spark integration, reads the table by its location (spelled loosely)
         String foreign = """
                 {"eventType": "COMPLETE", "eventTime": "2026-12-02T10:00:00Z",
                  "run": {"runId": "%s"}, "job": {"namespace": "spark", "name": "delay_report.execute_insert"},
-                 "inputs": [{"namespace": "file", "name": "%s/silver/lake_flights"}],
+                 "inputs": [{"namespace": "file://", "name": "%s/./silver/lake_flights/"}],
                  "outputs": [{"namespace": "s3://reports", "name": "delays/2001"}]}
                 """.formatted(java.util.UUID.randomUUID(), lake);
         repo.storeForeign(json.readTree(foreign), foreign);

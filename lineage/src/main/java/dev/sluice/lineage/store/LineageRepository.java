@@ -127,8 +127,23 @@ public final class LineageRepository implements LineageEmitter.Store {
         aliases.put(key, dataset);
     }
 
-    /** The name a dataset of another tool's event is known by: through {@code sluice.lineage_alias}, else its own name. */
-    private String knownAs(String namespace, String name) {
+    /**
+     * The name a dataset of another tool's event is known by: through {@code sluice.lineage_alias}
+     * (a local path normalized first: {@code file://} or {@code file:} namespaces, a trailing slash,
+     * {@code .} and {@code ..} segments), else its own name.
+     */
+    private String knownAs(String rawNamespace, String rawName) {
+        String namespace = rawNamespace;
+        String name = rawName;
+        if (java.util.Set.of("file", "file:", "file://", "file:///").contains(namespace) && name.startsWith("/")) {
+            try {
+                dev.sluice.lineage.LocationName local = dev.sluice.lineage.LocationName.of(namespace.equals("file") ? name : "file://" + name);
+                namespace = local.namespace();
+                name = local.name();
+            } catch (RuntimeException notAPath) {
+                // kept as sent
+            }
+        }
         String key = namespace + "\n" + name;
         String cached = aliases.get(key);
         if (cached != null) {
@@ -140,7 +155,7 @@ public final class LineageRepository implements LineageEmitter.Store {
         if (dataset != null) {
             aliases.put(key, dataset);
         }
-        return dataset == null ? name : dataset;
+        return dataset == null ? rawName : dataset;
     }
 
     /**

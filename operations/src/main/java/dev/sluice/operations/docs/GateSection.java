@@ -32,8 +32,9 @@ final class GateSection {
     static void write(Markdown md, PipelineSpec spec) {
         md.heading(2, "Quality gates");
         md.paragraph((spec.engine().lakehouse()
-                ? "Each boundary's gate judges a partition's rows; on the lakehouse engine a Silver/Gold partition is published when"
-                        + " its Iceberg commit returns, so the gate judges the published rows (the audit before publishing is to come)."
+                ? "Each boundary's gate judges a partition before its new version is published: on the lakehouse engine a"
+                        + " Silver/Gold version is staged on an Iceberg branch of its own, the gate judges that branch, and only a pass"
+                        + " makes its files the partition's on the table's main branch."
                 : "Each boundary's gate judges a partition before its new version is published.") + " A failed `error` check"
                 + " fails the step (restartable after a fix); a failed `warn` check is recorded and the partition goes on."
                 + " Results are kept in `" + QualityResultRepository.TABLE_NAME + "` (`sluice quality show " + spec.name() + " --partition KEY`).");

@@ -34,8 +34,10 @@ final class IdempotencySection {
                 + " `_ingested_at`, `_row_hash`).");
         if (spec.engine().lakehouse()) {
             md.bullet("Silver and Gold are Iceberg tables partitioned by `_sluice_partition` (the logical `_partition`); a run"
-                    + " replaces its partition's rows in one Iceberg commit (or merges them by key) and records the version in"
-                    + " `" + PartitionVersionTable.NAME + "`; the table's snapshots are its history.");
+                    + " writes its partition's new version on a branch of its own (`sluice_v<N>_<key>`: its rows replaced in one"
+                    + " Iceberg commit, or merged by key), records it in `" + PartitionVersionTable.NAME + "`, and publishes it after"
+                    + " its gate with one commit replacing that partition's files on main; " + spec.keepVersions() + " version"
+                    + (spec.keepVersions() == 1 ? " is" : "s are") + " kept per partition (as branches) for rollback.");
         } else {
             md.bullet("Silver and Gold rows carry `_partition` and `_version`; a run writes a new version and publishes it in one"
                     + " transaction after its gate; " + spec.keepVersions() + " version" + (spec.keepVersions() == 1 ? " is" : "s are")

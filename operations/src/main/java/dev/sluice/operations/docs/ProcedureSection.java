@@ -68,12 +68,7 @@ final class ProcedureSection {
                 "sluice quarantine reprocess " + n);
         md.heading(3, "Rollback");
         List<TableSpec> published = spec.tables().stream().filter(t -> t.layer() != Layer.BRONZE).toList();
-        if (spec.engine().lakehouse()) {
-            md.paragraph("Not yet on the lakehouse engine (`sluice rollback` refuses a lakehouse table): re-run the partition with"
-                    + " `--rerun` to rebuild it.");
-        } else {
-            rollback(md, published, n, p);
-        }
+        rollback(md, published, n, p);
         md.heading(3, "Purge");
         block(md, "sluice purge " + n + " --older-than P90D --dry-run", "sluice purge " + n + " --older-than P90D");
         md.paragraph(spec.backfillWindow() == null ? "No `backfill_window` is declared, so purge removes nothing."

@@ -53,6 +53,9 @@ public final class LakehouseSql {
         if (!SparkParser.isQuery(sql)) {
             throw new BadInputException("QUERY", -1, null, "sluice sql runs exactly one SELECT; it never writes");
         }
+        SparkParser.javaCall(sql, false).ifPresent(f -> {
+            throw new BadInputException("QUERY", -1, null, "sluice sql refuses Spark's " + f + "(): it calls any Java method");
+        });
         LakehouseCatalog catalog = new LakehouseCatalog(warehouse.jdbcUrl(), warehouse.spec().user(), warehouse.spec().password(),
                 spec.engine().location());
         SparkSession spark = SparkSessions.lakehouse(spec.sparkMaster(), catalog);

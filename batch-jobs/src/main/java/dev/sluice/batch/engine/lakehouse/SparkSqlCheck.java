@@ -50,11 +50,13 @@ public final class SparkSqlCheck {
                 String path = "layers." + layer.name().toLowerCase(Locale.ROOT) + "[" + i + "]";
                 SparkParser.parseQuery(forSpark(table.sql(), table))
                         .ifPresent(f -> problems.add(problem(file, path + ".sql", table.sql(), f)));
+                SparkParser.javaCall(forSpark(table.sql(), table), false).ifPresent(f -> problems.add(javaCall(file, path + ".sql", f)));
                 List<QuarantineRule> rules = table.quarantine();
                 for (int j = 0; j < rules.size(); j++) {
                     String when = rules.get(j).when();
                     String rulePath = path + ".quarantine[" + j + "].when";
                     SparkParser.parseExpression(forSpark(when, table)).ifPresent(f -> problems.add(problem(file, rulePath, when, f)));
+                    SparkParser.javaCall(forSpark(when, table), true).ifPresent(f -> problems.add(javaCall(file, rulePath, f)));
                 }
             }
         }
@@ -65,6 +67,11 @@ public final class SparkSqlCheck {
     static String forSpark(String sql, TableSpec table) {
         String input = table.inputTable().map(DatasetRef::qualifiedName).orElse("input");
         return SparkDialect.toSpark(sql).replace("{input}", input).replace("{partition}", PARTITION_LITERAL);
+    }
+
+    private static SpecProblem javaCall(String file, String keyPath, String function) {
+        return new SpecProblem(file, keyPath, function + "(…)", "Spark's " + function + " calls any Java method (it could read the"
+                + " environment, PII keys included); layer SQL may not use it");
     }
 
     private static SpecProblem problem(String file, String keyPath, String sql, SparkParser.Failure failure) {

@@ -35,6 +35,32 @@ class SparkSqlCheckTest {
     }
 
     @Test
+    void layerSqlThatCallsJavaIsAProblemQuotedOrNot() throws IOException {
+        PipelineSpec spec = lakehouse("flights", s -> s
+                .replace("               SUM(distance_mi) AS total_distance_mi\n",
+                        "               SUM(distance_mi) AS total_distance_mi,\n               (SELECT `REFLECT`('java.lang.System', 'getenv', 'HOME')) AS home\n")
+                .replace("when: distance <= 0", "when: java_method('java.lang.System', 'getenv', 'X') IS NOT NULL"));
+        assertThat(SparkSqlCheck.check(spec)).extracting(SpecProblem::keyPath, SpecProblem::value)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("layers.silver[1].quarantine[2].when", "java_method(…)"),
+                        org.assertj.core.groups.Tuple.tuple("layers.gold[0].sql", "reflect(…)"));
+    }
+
+    @Test
+    void onlyAQueryIsAQueryWhereverTheWriteHides() {
+        assertThat(dev.sluice.batch.engine.lakehouse.internal.SparkParser.isQuery("SELECT * FROM gold.t")).isTrue();
+        assertThat(dev.sluice.batch.engine.lakehouse.internal.SparkParser.isQuery("WITH x AS (SELECT 1) SELECT * FROM x")).isTrue();
+        for (String write : List.of("INSERT INTO gold.t SELECT * FROM gold.t",
+                "WITH x AS (SELECT 1) INSERT INTO gold.t SELECT * FROM gold.t",
+                "DELETE FROM gold.t", "UPDATE gold.t SET a = 1", "MERGE INTO gold.t t USING s ON t.a = s.a WHEN MATCHED THEN DELETE",
+                "DROP TABLE gold.t", "CALL sluice.system.rollback_to_snapshot('gold.t', 1)", "INSERT OVERWRITE gold.t SELECT 1")) {
+            assertThat(dev.sluice.batch.engine.lakehouse.internal.SparkParser.isQuery(write)).as(write).isFalse();
+        }
+        assertThat(dev.sluice.batch.engine.lakehouse.internal.SparkParser.javaCall(
+                "SELECT a FROM t WHERE b IN (SELECT try_reflect('java.lang.System', 'getenv', 'K'))", false)).contains("try_reflect");
+        assertThat(dev.sluice.batch.engine.lakehouse.internal.SparkParser.javaCall("SELECT 'reflect(' AS text", false)).isEmpty();
+    }
+
+    @Test
     void aWarehousePipelineIsNotCheckedBySpark() throws IOException {
         PipelineSpec spec = load(copy("flights", s -> s.replace("SUM(flights) AS flights", "SUM(flights)) AS flights")));
         assertThat(spec.engine().lakehouse()).isFalse();

@@ -44,22 +44,84 @@ public final class SparkParser {
         }
     }
 
+    /** Spark functions that call any static Java method ({@code reflect('java.lang.System', 'getenv', …)}). */
+    private static final java.util.Set<String> JAVA_CALLS = java.util.Set.of("reflect", "java_method", "try_reflect");
+
     /**
-     * True when {@code sql} parses as exactly one query: not a command, write or DDL (Spark's
-     * {@code Command} plans, {@code INSERT}), which {@code sluice sql} refuses.
+     * True when {@code sql} parses as exactly one query: no node of its plan, a CTE's
+     * ({@code WITH x AS (…) INSERT …}) and a subquery's included, is a command, write or DDL
+     * (Spark's {@code Command} plans, {@code INSERT}), which {@code sluice sql} refuses.
      *
      * @param sql Spark SQL text that {@link #parseQuery} accepts
      */
     public static boolean isQuery(String sql) {
         try {
-            org.apache.spark.sql.catalyst.plans.logical.LogicalPlan plan = CatalystSqlParser$.MODULE$.parsePlan(sql);
-            return !(plan instanceof org.apache.spark.sql.catalyst.plans.logical.Command)
-                    && !(plan instanceof org.apache.spark.sql.catalyst.plans.logical.InsertIntoStatement);
+            return !anyNode(CatalystSqlParser$.MODULE$.parsePlan(sql),
+                    n -> n instanceof org.apache.spark.sql.catalyst.plans.logical.Command
+                            || n instanceof org.apache.spark.sql.catalyst.plans.logical.InsertIntoStatement);
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
             return false;
         }
+    }
+
+    /**
+     * The function of {@code sql} (a statement, or with {@code expression} an expression) that
+     * calls arbitrary Java code ({@code reflect}, {@code java_method}, {@code try_reflect}: they
+     * would read the environment, PII keys included), if any. Quoted names are found too.
+     */
+    public static Optional<String> javaCall(String sql, boolean expression) {
+        Object root;
+        try {
+            root = expression ? CatalystSqlParser$.MODULE$.parseExpression(sql) : CatalystSqlParser$.MODULE$.parsePlan(sql);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            return Optional.empty(); // not parsed: reported as such by the parse checks
+        }
+        String[] found = new String[1];
+        anyNode(root, n -> {
+            if (n instanceof org.apache.spark.sql.catalyst.analysis.UnresolvedFunction f) {
+                String name = f.nameParts().last().toLowerCase(java.util.Locale.ROOT);
+                if (JAVA_CALLS.contains(name)) {
+                    found[0] = name;
+                    return true;
+                }
+            }
+            return false;
+        });
+        return Optional.ofNullable(found[0]);
+    }
+
+    /** True when {@code test} holds for a node of the tree under {@code node}: plans, their expressions, subqueries and CTEs. */
+    private static boolean anyNode(Object node, java.util.function.Predicate<Object> test) {
+        if (test.test(node)) {
+            return true;
+        }
+        if (node instanceof org.apache.spark.sql.catalyst.plans.QueryPlan<?> plan) {
+            for (Object e : scala.collection.JavaConverters.seqAsJavaList(plan.expressions())) {
+                if (anyNode(e, test)) {
+                    return true;
+                }
+            }
+        }
+        if (node instanceof org.apache.spark.sql.catalyst.expressions.SubqueryExpression sub && anyNode(sub.plan(), test)) {
+            return true;
+        }
+        if (node instanceof org.apache.spark.sql.catalyst.trees.TreeNode<?> tree) {
+            for (Object c : scala.collection.JavaConverters.seqAsJavaList(tree.children())) {
+                if (anyNode(c, test)) {
+                    return true;
+                }
+            }
+            for (Object c : scala.collection.JavaConverters.seqAsJavaList(tree.innerChildren())) {
+                if (anyNode(c, test)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**
