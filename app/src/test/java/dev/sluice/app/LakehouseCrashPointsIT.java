@@ -29,7 +29,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * (source, position) twice. On the lakehouse a Bronze chunk's Iceberg commit precedes its database
  * transaction, so a kill between them leaves Bronze a chunk ahead of the step's records: the
  * restart must take its position from the table's data. One real day (2001-02-22: 16,565 rows, a
- * duplicate, a quarantined row). CI runs two kills in a row inside Bronze; {@code -Pfull} every point.
+ * duplicate, a quarantined row). CI runs two kills in a row inside Bronze; {@code -Pfull} every point,
+ * those of audit-then-publish among them (a version staged on its branch but unrecorded, judged but
+ * unpublished, published on main but not yet in the control plane).
  */
 class LakehouseCrashPointsIT {
 
@@ -104,7 +106,11 @@ class LakehouseCrashPointsIT {
     @ParameterizedTest
     @EnabledIfSystemProperty(named = "sluice.full", matches = "true", disabledReason = "long: run with mvn -Pfull verify")
     @ValueSource(strings = {"before:bronze.lake_flights_raw", "before:silver.lake_flights", "in-transaction:silver.lake_flights",
-            "published:silver.lake_flights", "in-transaction:gold.lake_route_daily"})
+            "published:silver.lake_flights", "in-transaction:gold.lake_route_daily",
+            // audit then publish: the version staged on its branch and not yet recorded; judged, not yet published;
+            // published on main, not yet in the control plane
+            "lakehouse-staged:silver.lake_flights", "before-publish:silver.lake_flights", "lakehouse-published:silver.lake_flights",
+            "lakehouse-published:gold.lake_airport_daily_delays"})
     void aRunKilledAtThePointCompletesIdenticallyOnRestart(String point) throws Exception {
         Map<String, String> expected = reference();
         Map<String, String> env = env(5000);

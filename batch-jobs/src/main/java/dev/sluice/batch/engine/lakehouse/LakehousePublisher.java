@@ -3,6 +3,7 @@ package dev.sluice.batch.engine.lakehouse;
 import dev.sluice.batch.engine.control.PartitionVersions;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
+import dev.sluice.core.FaultPoints;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import java.util.Map;
@@ -35,6 +36,7 @@ final class LakehousePublisher {
         Table t = IcebergTables.load(catalog, table);
         PartitionBranches.publish(t, partition, PartitionBranches.name(partition, version), Map.of("sluice.partition", partition.key(),
                 "sluice.version", Integer.toString(version), "sluice.run_id", run.toString()));
+        FaultPoints.reach("lakehouse-published:" + table.stepName()); // main holds the files; the control plane does not know yet
         new PartitionVersions(dsl).publish(table.table(), partition, version, run);
         PartitionBranches.prune(t, partition, version - spec.keepVersions() + 1);
     }

@@ -125,6 +125,7 @@ final class LakehouseTransform {
             if (table.mergeOnKey()) {
                 written = spark.table(PartitionBranches.sparkTarget(table, branch)).where(partitionIs(out)).count();
             }
+            dev.sluice.core.FaultPoints.reach("lakehouse-staged:" + table.stepName()); // the branch holds the version; nothing records it yet
             long quarantined = new LakehouseQuarantine(dsl, spec, table).judge(out, run, quarantinedRows, input.sources(partition));
             versions.recordWritten(table.table(), out, version, spec.name(), run, written, fingerprint);
             if (!table.hasGate()) {
