@@ -75,7 +75,7 @@ public final class LakehousePurge {
         if (dryRun) {
             wouldRemove.add(t.name() + " " + branch);
         } else {
-            t.manageSnapshots().removeBranch(branch).commit();
+            PartitionBranches.removeBranch(t, branch);
         }
         return 1;
     }

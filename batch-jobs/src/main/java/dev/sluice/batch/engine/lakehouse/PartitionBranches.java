@@ -60,14 +60,56 @@ final class PartitionBranches {
      * written): a leftover of a run killed before it recorded its version is replaced.
      */
     static void stage(Table table, String branch) {
-        table.refresh();
-        if (table.refs().containsKey(branch)) {
-            table.manageSnapshots().removeBranch(branch).commit();
+        refs(table, m -> {
+            if (table.refs().containsKey(branch)) {
+                m.removeBranch(branch);
+                return true;
+            }
+            return false;
+        });
+        refs(table, m -> {
+            Snapshot current = table.currentSnapshot();
+            if (current == null) {
+                m.createBranch(branch);
+            } else {
+                m.createBranch(branch, current.snapshotId());
+            }
+            return true;
+        });
+    }
+
+    /** The most attempts at a change of refs that concurrent commits keep failing. */
+    private static final int REF_ATTEMPTS = 25;
+
+    /**
+     * Commits a change of the table's refs that {@code change} makes on fresh metadata (it returns
+     * false when there is nothing to change), trying again from the then-current metadata when a
+     * concurrent commit won: Iceberg's {@code ManageSnapshots} does not re-apply itself on a newer
+     * base ("Table metadata refresh is required", measured with 1.10.0 when the partitions of a
+     * wave stage their branches at once). Waits 5 ms × attempt between attempts.
+     */
+    private static void refs(Table table, java.util.function.Predicate<ManageSnapshots> change) {
+        for (int attempt = 1; ; attempt++) {
             table.refresh();
+            ManageSnapshots m = table.manageSnapshots();
+            if (!change.test(m)) {
+                return;
+            }
+            try {
+                m.commit();
+                return;
+            } catch (org.apache.iceberg.exceptions.CommitFailedException raced) {
+                if (attempt >= REF_ATTEMPTS) {
+                    throw raced;
+                }
+                try {
+                    Thread.sleep(5L * attempt);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw raced;
+                }
+            }
         }
-        Snapshot current = table.currentSnapshot();
-        ManageSnapshots m = table.manageSnapshots();
-        (current == null ? m.createBranch(branch) : m.createBranch(branch, current.snapshotId())).commit();
     }
 
     /** The snapshot at the head of {@code branch}, or null when the branch does not exist (pruned) or is empty. */
@@ -108,6 +150,17 @@ final class PartitionBranches {
         overwrite.commit();
     }
 
+    /** Removes {@code branch} when it exists (retried against concurrent commits). */
+    static void removeBranch(Table table, String branch) {
+        refs(table, m -> {
+            if (!table.refs().containsKey(branch)) {
+                return false;
+            }
+            m.removeBranch(branch);
+            return true;
+        });
+    }
+
     /** The versions of {@code partition} that have a branch, oldest first. */
     static List<Integer> kept(Table table, Partition partition) {
         table.refresh();
@@ -116,18 +169,16 @@ final class PartitionBranches {
 
     /** Removes the branches of {@code partition}'s versions below {@code keepFrom} (one commit; none when nothing goes). */
     static void prune(Table table, Partition partition, int keepFrom) {
-        table.refresh();
-        ManageSnapshots m = table.manageSnapshots();
-        boolean any = false;
-        for (Map.Entry<Integer, String> b : branches(table, partition).entrySet()) {
-            if (b.getKey() < keepFrom) {
-                m.removeBranch(b.getValue());
-                any = true;
+        refs(table, m -> {
+            boolean any = false;
+            for (Map.Entry<Integer, String> b : branches(table, partition).entrySet()) {
+                if (b.getKey() < keepFrom) {
+                    m.removeBranch(b.getValue());
+                    any = true;
+                }
             }
-        }
-        if (any) {
-            m.commit();
-        }
+            return any;
+        });
     }
 
     private static TreeMap<Integer, String> branches(Table table, Partition partition) {
