@@ -1,8 +1,9 @@
 package dev.sluice.lineage;
 
-import java.net.URI;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The OpenLineage identifier of a dataset named by where its files live (an Iceberg table's
@@ -19,25 +20,35 @@ import java.util.Locale;
  */
 public record LocationName(String namespace, String name) {
 
+    /** {@code scheme://authority/path}: parsed by hand, so that a path with spaces or {@code %} (valid in Hadoop paths, not in URIs) parses too. */
+    private static final Pattern HIERARCHICAL = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*)://([^/]*)(/.*)?");
+    /** {@code file:/path} (and {@code file:///path}, caught by {@link #HIERARCHICAL} first). */
+    private static final Pattern FILE_URI = Pattern.compile("(?i)file:(/.*)");
+
     /**
-     * The identifier of {@code location}: a URI with a scheme, or a local path (absolute or not).
-     *
-     * @throws IllegalArgumentException when {@code location} has a scheme but is not a URI
+     * The identifier of {@code location}: {@code scheme://authority/path}, {@code file:/path}, or a
+     * local path (absolute or not; made absolute). Never throws on odd characters: the location is
+     * the one the catalog already accepted.
      */
     public static LocationName of(String location) {
         String trimmed = location.endsWith("/") && location.length() > 1 ? location.substring(0, location.length() - 1) : location;
-        URI uri = trimmed.matches("^[A-Za-z][A-Za-z0-9+.-]*:.*") && !trimmed.matches("^[A-Za-z]:[\\\\/].*") ? URI.create(trimmed) : null;
-        if (uri == null || "file".equalsIgnoreCase(uri.getScheme())) {
-            Path path = uri == null ? Path.of(trimmed) : Path.of(uri.getPath());
-            return new LocationName("file", path.toAbsolutePath().normalize().toString());
+        Matcher h = HIERARCHICAL.matcher(trimmed);
+        if (h.matches()) {
+            String scheme = h.group(1).toLowerCase(Locale.ROOT);
+            String path = h.group(3) == null ? "" : h.group(3);
+            return switch (scheme) {
+                case "file" -> local(path.isEmpty() ? "/" : path);
+                case "s3", "s3a", "s3n" -> new LocationName("s3://" + h.group(2), stripSlash(path));
+                case "gs", "wasbs", "abfss" -> new LocationName(scheme + "://" + h.group(2), stripSlash(path));
+                default -> new LocationName(scheme + "://" + h.group(2), path);
+            };
         }
-        String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
-        String path = uri.getPath() == null ? "" : uri.getPath();
-        return switch (scheme) {
-            case "s3", "s3a", "s3n" -> new LocationName("s3://" + uri.getAuthority(), stripSlash(path));
-            case "gs", "wasbs", "abfss" -> new LocationName(scheme + "://" + uri.getAuthority(), stripSlash(path));
-            default -> new LocationName(scheme + (uri.getAuthority() == null ? "" : "://" + uri.getAuthority()), path);
-        };
+        Matcher f = FILE_URI.matcher(trimmed);
+        return local(f.matches() ? f.group(1) : trimmed);
+    }
+
+    private static LocationName local(String path) {
+        return new LocationName("file", Path.of(path).toAbsolutePath().normalize().toString());
     }
 
     private static String stripSlash(String path) {

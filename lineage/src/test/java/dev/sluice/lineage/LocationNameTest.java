@@ -29,4 +29,12 @@ class LocationNameTest {
         assertThat(LocationName.of("s3://lake-bucket/w/t")).isEqualTo(new LocationName("s3://lake-bucket", "w/t"));
         assertThat(LocationName.of("gs://b/w/t")).isEqualTo(new LocationName("gs://b", "w/t"));
     }
+
+    @Test
+    void characterAHadoopPathAllowsAndAUriDoesNotParse() {
+        assertThat(LocationName.of("hdfs://nn:8020/lake/my dir/100%/t"))
+                .isEqualTo(new LocationName("hdfs://nn:8020", "/lake/my dir/100%/t"));
+        assertThat(LocationName.of("file:///data/home sp/lake/t")).isEqualTo(new LocationName("file", "/data/home sp/lake/t"));
+        assertThat(LocationName.of("/data/home sp/./lake/t/")).isEqualTo(new LocationName("file", "/data/home sp/lake/t"));
+    }
 }

@@ -54,8 +54,18 @@ import org.springframework.batch.infrastructure.item.ExecutionContext;
  */
 final class LineageListener implements JobExecutionListener {
 
-    /** Asks {@link #table(TableSpec, String, Long, Integer)} for the current snapshot rather than a written version's. */
-    private static final int CURRENT = -1;
+    /**
+     * Which snapshot versions a table kept as files in an event: none, the current one, or the one
+     * holding a written version of this job's partition (its branch head, before publishing).
+     */
+    private record Pin(boolean versioned, @Nullable Integer written) {
+        static final Pin NONE = new Pin(false, null);
+        static final Pin CURRENT = new Pin(true, null);
+
+        static Pin written(int version) {
+            return new Pin(true, version);
+        }
+    }
 
     private final LineageEmitter emitter;
     private final PipelineSpec spec;
@@ -149,21 +159,20 @@ final class LineageListener implements JobExecutionListener {
         boolean done = type != RunEventType.START;
         ExecutionContext ctx = se.getExecutionContext();
         if (gate) {
-            Integer written = engine.stored(table, table.outputPartition(partition), null).isEmpty() ? null
-                    : engine.versionWrittenBy(table, table.outputPartition(partition), run);
-            LineageDataset judged = written == null ? table(table, null, null, true) : staged(table, written);
+            Integer written = engine.versionWrittenBy(table, table.outputPartition(partition), run);
+            LineageDataset judged = table(table, null, null, written == null ? Pin.CURRENT : Pin.written(written));
             inputs.add(done ? withQuality(judged, table) : judged);
         } else if (table.layer() == Layer.BRONZE) {
             LineageDataset landing = landing(spec.source(table.source()).orElseThrow());
             inputs.add(landing);
-            outputs.add(withColumns(table(table, null, done ? se.getWriteCount() : null, done), table, landing));
+            outputs.add(withColumns(table(table, null, done ? se.getWriteCount() : null, done ? Pin.CURRENT : Pin.NONE), table, landing));
         } else {
             spec.table(table.inputTable().orElseThrow())
-                    .ifPresent(in -> inputs.add(table.isRollup() ? rolledUp(in, table) : table(in, null, null, true)));
-            ColumnLineage.referenced(spec, table).forEach(t -> inputs.add(table(t, null, null, true)));
+                    .ifPresent(in -> inputs.add(table.isRollup() ? rolledUp(in, table) : table(in, null, null, Pin.CURRENT)));
+            ColumnLineage.referenced(spec, table).forEach(t -> inputs.add(table(t, null, null, Pin.CURRENT)));
             Integer written = done && ctx.containsKey(StepMetrics.VERSION) ? ctx.getInt(StepMetrics.VERSION) : null;
-            LineageDataset out = written == null ? table(table, null, done ? se.getWriteCount() : null, false)
-                    : table(table, written.toString(), se.getWriteCount(), written);
+            LineageDataset out = written == null ? table(table, null, done ? se.getWriteCount() : null, Pin.NONE)
+                    : table(table, written.toString(), se.getWriteCount(), Pin.written(written));
             outputs.add(withColumns(out, table, null));
         }
         String error = type == RunEventType.FAIL ? PipelineRunner.reason(se.getFailureExceptions()) : null;
@@ -202,7 +211,7 @@ final class LineageListener implements JobExecutionListener {
         for (ColumnLineage.Input in : ColumnLineage.of(spec, table)) {
             LineageDataset from = landing != null ? landing : named.computeIfAbsent(in.dataset(), n -> spec.tables().stream()
                     .filter(t -> t.table().qualifiedName().equals(n)).findFirst()
-                    .map(t -> table(t, null, null, false))
+                    .map(t -> table(t, null, null, Pin.NONE))
                     .orElse(new LineageDataset(warehouse, n, List.of(), null, null, null, null)));
             columns.add(new LineageDataset.ColumnInput(in.column(), from.namespace(), from.name(), in.field(), in.subtype(), in.masking()));
         }
@@ -235,40 +244,27 @@ final class LineageListener implements JobExecutionListener {
     }
 
     private List<LineageDataset> jobOutputs() {
-        return spec.tables().stream().map(t -> table(t, null, null, false)).toList();
-    }
-
-    /** {@code t} with the snapshot that holds version {@code written} of this job's partition (a table kept as files). */
-    private LineageDataset staged(TableSpec t, int written) {
-        return table(t, Integer.toString(written), null, written);
+        return spec.tables().stream().map(t -> table(t, null, null, Pin.NONE)).toList();
     }
 
     /**
      * {@code t} as lineage names it. {@code version} is the warehouse engine's version (or null); a
-     * table kept as files gets, when {@code versioned}, its current snapshot id instead.
+     * table kept as files is named by its location and versioned by the snapshot {@code pin} picks.
      */
-    private LineageDataset table(TableSpec t, @Nullable String version, @Nullable Long rows, boolean versioned) {
-        return table(t, version, rows, versioned ? CURRENT : null);
-    }
-
-    /**
-     * {@code t} as lineage names it; a table kept as files is versioned by the snapshot holding
-     * version {@code written} of this job's partition ({@link #CURRENT}: the current snapshot; null: no version).
-     */
-    private LineageDataset table(TableSpec t, @Nullable String version, @Nullable Long rows, @Nullable Integer written) {
+    private LineageDataset table(TableSpec t, @Nullable String version, @Nullable Long rows, Pin pin) {
         List<LineageDataset.Field> fields = new ArrayList<>();
         for (ColumnSpec c : t.columns()) {
             fields.add(new LineageDataset.Field(c.name(), c.typeId()));
         }
-        String key = t.outputPartition(partition).key();
         Partition out = t.outputPartition(partition);
-        Optional<StoredTable> files = engine.stored(t, out, written == null || written == CURRENT ? null : written);
+        String key = out.key();
+        Optional<StoredTable> files = engine.stored(t, out, pin.written());
         if (files.isEmpty()) {
             return new LineageDataset(warehouse, t.table().qualifiedName(), fields, "_partition", key, version, rows);
         }
         StoredTable f = files.get();
         LocationName at = LocationName.of(f.location());
-        return new LineageDataset(at.namespace(), at.name(), fields, f.partitionColumn(), key, written == null ? null : f.currentVersion(), rows,
+        return new LineageDataset(at.namespace(), at.name(), fields, f.partitionColumn(), key, pin.versioned() ? f.currentVersion() : null, rows,
                 List.of(), null, new LineageDataset.CatalogTable(warehouse, t.table().qualifiedName(), f.storageLayer(), f.fileFormat()));
     }
 
@@ -277,7 +273,7 @@ final class LineageListener implements JobExecutionListener {
      * key written {@code first/last} ({@link LineageDataset#partitionKey()}).
      */
     private LineageDataset rolledUp(TableSpec in, TableSpec rollup) {
-        LineageDataset d = table(in, null, null, true);
+        LineageDataset d = table(in, null, null, Pin.CURRENT);
         Partition[] range = TableSpec.inputRange(rollup.outputPartition(partition), spec.partitionKind());
         return d.readAs(range[0].key() + "/" + range[1].key());
     }

@@ -136,13 +136,9 @@ public final class LineageRepository implements LineageEmitter.Store {
         String namespace = rawNamespace;
         String name = rawName;
         if (java.util.Set.of("file", "file:", "file://", "file:///").contains(namespace) && name.startsWith("/")) {
-            try {
-                dev.sluice.lineage.LocationName local = dev.sluice.lineage.LocationName.of(namespace.equals("file") ? name : "file://" + name);
-                namespace = local.namespace();
-                name = local.name();
-            } catch (RuntimeException notAPath) {
-                // kept as sent
-            }
+            dev.sluice.lineage.LocationName local = dev.sluice.lineage.LocationName.of(name);
+            namespace = local.namespace();
+            name = local.name();
         }
         String key = namespace + "\n" + name;
         String cached = aliases.get(key);

@@ -130,9 +130,33 @@ public final class PartitionVersions {
      *     is not kept (pruned or never written)
      */
     public int rollback(DatasetRef dataset, Partition partition, @Nullable Integer toVersion, String who, String why) {
+        Move move = rollbackMove(dataset, partition, kept(dataset, partition), toVersion);
+        int current = move.from();
+        int target = move.to();
+        String run = dsl.select(DSL.field(DSL.name("_run_id"), String.class))
+                .from(LayerTables.table(LayerTables.versions(dataset)))
+                .where(DSL.field(DSL.name("_partition")).eq(partition.key()), DSL.field(DSL.name("_version")).eq(target))
+                .limit(1).fetchOptional(0, String.class).orElse(RunId.newId().toString());
+        recordRollback(dataset, partition, current, target, RunId.parse(run), who, why);
+        return target;
+    }
+
+    /**
+     * A rollback's versions: from the published one to {@code toVersion}, or to the newest kept
+     * version before the published one.
+     */
+    public record Move(int from, int to) {
+    }
+
+    /**
+     * Where a rollback of a partition goes, given the versions an engine keeps.
+     *
+     * @throws SluiceException when the partition has no published version, or the wanted version
+     *     is not among {@code kept} (pruned or never written)
+     */
+    public Move rollbackMove(DatasetRef dataset, Partition partition, List<Integer> kept, @Nullable Integer toVersion) {
         int current = published(dataset, partition).orElseThrow(() -> new SluiceException(
                 dataset + " has no published version of partition " + partition));
-        List<Integer> kept = kept(dataset, partition);
         int target = toVersion != null ? toVersion
                 : kept.stream().filter(v -> v < current).reduce((a, b) -> b).orElseThrow(() -> new SluiceException(
                         dataset + " partition " + partition + " keeps no version before " + current + " (kept: " + kept + ")"));
@@ -140,12 +164,7 @@ public final class PartitionVersions {
             throw new SluiceException(dataset + " partition " + partition + " does not keep version " + target
                     + " (kept: " + kept + "; versions.keep in the spec sets how many)");
         }
-        String run = dsl.select(DSL.field(DSL.name("_run_id"), String.class))
-                .from(LayerTables.table(LayerTables.versions(dataset)))
-                .where(DSL.field(DSL.name("_partition")).eq(partition.key()), DSL.field(DSL.name("_version")).eq(target))
-                .limit(1).fetchOptional(0, String.class).orElse(RunId.newId().toString());
-        recordRollback(dataset, partition, current, target, RunId.parse(run), who, why);
-        return target;
+        return new Move(current, target);
     }
 
     /** The run that wrote {@code version} of a partition ({@code sluice.partition_version}), if still recorded (purge drops old records). */

@@ -221,22 +221,9 @@ public final class LakehouseEngine implements LayerEngine {
      */
     @Override
     public int rollback(TableSpec table, Partition partition, @Nullable Integer toVersion, String requestedBy, String reason) {
-        int current = versions().published(table.table(), partition).orElseThrow(() -> new SluiceException(
-                table.table() + " has no published version of partition " + partition));
-        List<Integer> kept = keptVersions(table, partition);
-        int target = toVersion != null ? toVersion
-                : kept.stream().filter(v -> v < current).reduce((a, b) -> b).orElseThrow(() -> new SluiceException(
-                        table.table() + " partition " + partition + " keeps no version before " + current + " (kept: " + kept + ")"));
-        if (!kept.contains(target)) {
-            throw new SluiceException(table.table() + " partition " + partition + " does not keep version " + target
-                    + " (kept: " + kept + "; versions.keep in the spec sets how many)");
-        }
-        RunId run = versions().runOf(table.table(), partition, target).orElseGet(RunId::newId);
-        PartitionBranches.publish(IcebergTables.load(catalog(), table), partition, PartitionBranches.name(partition, target),
-                java.util.Map.of("sluice.partition", partition.key(), "sluice.version", Integer.toString(target),
-                        "sluice.rollback_from", Integer.toString(current), "sluice.run_id", run.toString()));
-        versions().recordRollback(table.table(), partition, current, target, run, requestedBy, reason);
-        return target;
+        PartitionVersions.Move move = versions().rollbackMove(table.table(), partition, keptVersions(table, partition), toVersion);
+        new LakehousePublisher(catalog(), warehouse.dsl(), spec).restore(table, partition, move, requestedBy, reason);
+        return move.to();
     }
 
     @Override
@@ -247,31 +234,33 @@ public final class LakehouseEngine implements LayerEngine {
     /** {@inheritDoc} A Silver/Gold version is judged on its branch, before it is published. */
     @Override
     public PartitionSource gateSource(TableSpec table, GateTarget target) {
-        return new PartitionSource.TableSnapshot(lakehouse, LakehouseNames.spark(table.table()), candidate(table, target),
+        Table iceberg = table.layer() == Layer.BRONZE ? null : IcebergTables.load(catalog(), table);
+        return new PartitionSource.TableSnapshot(lakehouse, LakehouseNames.spark(table.table()), candidate(iceberg, table, target),
                 condition(table, target), columns(table, target.version()), rowIdColumn(table), target.partition().nominalEnd());
     }
 
     /** {@inheritDoc} One read of every member, each at its own version's branch head. */
     @Override
     public PartitionBatch gateWave(TableSpec table, List<GateTarget> targets) {
+        Table iceberg = table.layer() == Layer.BRONZE ? null : IcebergTables.load(catalog(), table);
         return new PartitionBatch.TableSnapshot(lakehouse, LakehouseNames.spark(table.table()), null, columns(table, null),
                 LakehouseNames.LOGICAL_PARTITION, rowIdColumn(table),
                 targets.stream().map(t -> new PartitionBatch.Member(t.partition(), condition(table, t), t.partition().nominalEnd(),
-                        candidate(table, t))).toList());
+                        candidate(iceberg, table, t))).toList());
     }
 
     /**
-     * The snapshot a gate judges: a Silver/Gold version's branch head (null: the table's current
-     * snapshot, for Bronze or a target without a version).
+     * The snapshot a gate judges: a Silver/Gold version's branch head in {@code iceberg} (loaded
+     * once per gate; null for Bronze), or null (the table's current snapshot) without a version.
      *
      * @throws SluiceException when the version's branch is gone (pruned)
      */
-    private @Nullable Long candidate(TableSpec table, GateTarget target) {
-        if (table.layer() == Layer.BRONZE || target.version() == null) {
+    private @Nullable Long candidate(@Nullable Table iceberg, TableSpec table, GateTarget target) {
+        if (iceberg == null || target.version() == null) {
             return null;
         }
         String branch = PartitionBranches.name(target.partition(), target.version());
-        Long head = PartitionBranches.head(IcebergTables.load(catalog(), table), branch);
+        Long head = PartitionBranches.head(iceberg, branch);
         if (head == null) {
             throw new SluiceException(table.table() + " partition " + target.partition() + ": version " + target.version()
                     + " has no branch " + branch + " to judge (pruned); re-run the partition");

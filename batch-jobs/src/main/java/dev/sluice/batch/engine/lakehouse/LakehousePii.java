@@ -84,6 +84,8 @@ final class LakehousePii {
         private static final long serialVersionUID = 1L;
         private final byte[] key;
         private final String prefix;
+        /** One Mac per thread, not per row ({@code doFinal} resets it); rebuilt after deserialization. */
+        private transient ThreadLocal<Mac> macs;
 
         Hmac(byte[] key, String prefix) {
             this.key = key;
@@ -95,8 +97,17 @@ final class LakehousePii {
             if (value == null) {
                 return null;
             }
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            ThreadLocal<Mac> local = macs;
+            if (local == null) {
+                local = new ThreadLocal<>();
+                macs = local; // a racing thread may make its own: each keeps a Mac of its own either way
+            }
+            Mac mac = local.get();
+            if (mac == null) {
+                mac = Mac.getInstance("HmacSHA256");
+                mac.init(new SecretKeySpec(key, "HmacSHA256"));
+                local.set(mac);
+            }
             return prefix + HexFormat.of().formatHex(mac.doFinal(value.getBytes(StandardCharsets.UTF_8)));
         }
 

@@ -33,11 +33,31 @@ final class LakehousePublisher {
 
     /** Publishes {@code version} of {@code partition} (the table's partition) as {@code run}, then prunes. */
     void publish(TableSpec table, Partition partition, int version, RunId run) {
-        Table t = IcebergTables.load(catalog, table);
-        PartitionBranches.publish(t, partition, PartitionBranches.name(partition, version), Map.of("sluice.partition", partition.key(),
-                "sluice.version", Integer.toString(version), "sluice.run_id", run.toString()));
+        Table t = commit(table, partition, version, run, Map.of());
         FaultPoints.reach("lakehouse-published:" + table.stepName()); // main holds the files; the control plane does not know yet
         new PartitionVersions(dsl).publish(table.table(), partition, version, run);
         PartitionBranches.prune(t, partition, version - spec.keepVersions() + 1);
+    }
+
+    /**
+     * Publishes a kept version again ({@code sluice rollback}): the same commit as {@link #publish},
+     * then the control plane records the publication and the rollback; no branch is pruned.
+     */
+    void restore(TableSpec table, Partition partition, PartitionVersions.Move move, String who, String why) {
+        PartitionVersions versions = new PartitionVersions(dsl);
+        RunId run = versions.runOf(table.table(), partition, move.to()).orElseGet(RunId::newId);
+        commit(table, partition, move.to(), run, Map.of("sluice.rollback_from", Integer.toString(move.from())));
+        versions.recordRollback(table.table(), partition, move.from(), move.to(), run, who, why);
+    }
+
+    /** Makes version {@code version}'s branch files the partition's on main, the snapshot summary naming it; returns the table. */
+    private Table commit(TableSpec table, Partition partition, int version, RunId run, Map<String, String> extra) {
+        Table t = IcebergTables.load(catalog, table);
+        Map<String, String> summary = new java.util.HashMap<>(extra);
+        summary.put("sluice.partition", partition.key());
+        summary.put("sluice.version", Integer.toString(version));
+        summary.put("sluice.run_id", run.toString());
+        PartitionBranches.publish(t, partition, PartitionBranches.name(partition, version), summary);
+        return t;
     }
 }
