@@ -8,7 +8,10 @@ import dev.sluice.batch.warehouse.TableChecksum;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.SluiceEnvironment;
 import dev.sluice.config.TableSpec;
+import dev.sluice.spark.LakehouseCatalog;
+import dev.sluice.spark.SparkSessions;
 import dev.sluice.core.FaultPoints;
+import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
 import dev.sluice.warehouse.Warehouse;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -29,6 +32,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -51,8 +56,19 @@ import org.junit.jupiter.params.provider.MethodSource;
  * commits ({@code h2-write-delay}: it hides the states a kill just after a commit leaves, so it is
  * not the CI slice's), and on embedded PostgreSQL (binary COPY into Bronze).
  *
- * <p>Cases: a CI slice of two fixed seeds (about five minutes); with {@code -Pfull} every command on both warehouses
- * for seeds 1 … {@code sluice.faults.seeds} (default 8; {@code sluice.faults.dbs} names the warehouses, default all three); {@code -Dsluice.faults.case=h2:RANGE:17}
+ * <p>The lakehouse engine ({@code pipelines/flights_lake.yaml}, its Iceberg catalog and control
+ * plane on H2, {@code lake-h2}, or PostgreSQL, {@code lake-postgres}) meets the same schedules,
+ * with its own points among them: a Bronze chunk's Iceberg commit before its database transaction,
+ * a version staged on its branch but unrecorded ({@code lakehouse-staged}), the wave waiting for
+ * its partitions at a table's one write ({@code wave:}) and at a gate ({@code gate-wave:}), judged
+ * but unpublished ({@code before-publish}), published on main but not in the control plane
+ * ({@code lakehouse-published}). Its state is read through Spark: every table's rows and checksum
+ * per partition, and for a table with checks whether main holds exactly the published version's
+ * branch (no unaudited version is readable). On both engines every published version of a table
+ * with checks has quality results from the run that wrote it.
+ *
+ * <p>Cases: a CI slice of three fixed seeds (about eight minutes); with {@code -Pfull} every command on every warehouse
+ * for seeds 1 … {@code sluice.faults.seeds} (default 8; {@code sluice.faults.dbs} names the warehouses, default all five); {@code -Dsluice.faults.case=h2:RANGE:17}
  * replays exactly one. Each case appends a line to {@code target/fault-suite.tsv} (where its kills
  * landed); a failure names its seed and schedule.
  */
@@ -61,6 +77,8 @@ class FaultSuiteIT {
     private static final LocalDate FROM = LocalDate.parse("2001-02-28");
     private static final LocalDate TO = LocalDate.parse("2001-03-01");
     private static final int MAX_KILLS = 5;
+    /** The CI slice's lakehouse seed (drawn below). */
+    private static final long LAKE_SEED = 1L;
     private static final long PROCESS_TIMEOUT_MINUTES = 15;
 
     /** The commands a schedule is run against; the reference trace of a backfill is drawn at parallelism 1 (its order is fixed). */
@@ -84,6 +102,8 @@ class FaultSuiteIT {
 
     private static EmbeddedPostgres postgres;
     private static int databases;
+    /** The lakehouse location of each lakehouse case's warehouse URL. */
+    private static final Map<String, Path> LAKES = new HashMap<>();
     private static final Map<String, Reference> REFERENCES = new HashMap<>();
 
     /** An uninterrupted run's trace of fault points and final state. */
@@ -99,7 +119,7 @@ class FaultSuiteIT {
         if (Boolean.getBoolean("sluice.full")) {
             int seeds = Integer.getInteger("sluice.faults.seeds", 8);
             List<Arguments> all = new ArrayList<>();
-            for (String db : System.getProperty("sluice.faults.dbs", "h2,h2-write-delay,postgres").split(",")) {
+            for (String db : System.getProperty("sluice.faults.dbs", "h2,h2-write-delay,postgres,lake-h2,lake-postgres").split(",")) {
                 for (Command c : Command.values()) {
                     for (long seed = 1; seed <= seeds; seed++) {
                         all.add(Arguments.of(db, c, seed));
@@ -110,8 +130,10 @@ class FaultSuiteIT {
         }
         // the CI slice: seed 1 kills a plain run in its 6th Bronze chunk, then its restart in its first chunk, before
         // that commits (issue #19's two kills in a row); seed 13 kills a backfill on PostgreSQL while its first
-        // partition waits for the other at the Bronze gate, then just after Silver's version is published
-        return Stream.of(Arguments.of("h2", Command.RUN, 1L), Arguments.of("postgres", Command.BACKFILL, 13L));
+        // partition waits for the other at the Bronze gate, then just after Silver's version is published;
+        // LAKE_SEED kills a lakehouse backfill inside its wave
+        return Stream.of(Arguments.of("h2", Command.RUN, 1L), Arguments.of("postgres", Command.BACKFILL, 13L),
+                Arguments.of("lake-h2", Command.BACKFILL, LAKE_SEED));
     }
 
     @AfterAll
@@ -122,8 +144,33 @@ class FaultSuiteIT {
         }
     }
 
-    /** A new, empty warehouse: an H2 file, or a new database on the suite's PostgreSQL server. */
+    /** Whether {@code db} names a lakehouse case ({@code lake-h2}, {@code lake-postgres}). */
+    private static boolean lake(String db) {
+        return db.startsWith("lake-");
+    }
+
+    /** The pipeline a case runs. */
+    private static String pipeline(String db) {
+        return lake(db) ? "flights_lake" : "flights";
+    }
+
+    /** The command's arguments for the case's pipeline. */
+    private static String[] args(String db, String[] args) {
+        String[] out = args.clone();
+        out[1] = pipeline(db);
+        return out;
+    }
+
+    /**
+     * A new, empty warehouse: an H2 file, or a new database on the suite's PostgreSQL server; for a
+     * lakehouse case also a new lakehouse location.
+     */
     private static synchronized String freshWarehouse(String db) {
+        if (lake(db)) {
+            String url = freshWarehouse(db.equals("lake-h2") ? "h2" : db.substring("lake-".length()));
+            LAKES.put(url, TestHome.projectRoot().resolve("target/it-lakehouses/faults-" + java.util.UUID.randomUUID()).toAbsolutePath());
+            return url;
+        }
         if (db.equals("h2")) {
             // every commit durable at once, as on PostgreSQL: a kill leaves exactly what was committed
             return TestHome.freshH2Url() + ";WRITE_DELAY=0";
@@ -148,13 +195,17 @@ class FaultSuiteIT {
     }
 
     private static String user(String db) {
-        return db.startsWith("h2") ? "sa" : "postgres";
+        return db.startsWith("h2") || db.equals("lake-h2") ? "sa" : "postgres";
     }
 
     private static Map<String, String> env(String db, String url) {
-        return Map.of("SLUICE_HOME", TestHome.withSampleData().toString(), "SLUICE_WAREHOUSE_URL", url,
+        Map<String, String> env = new HashMap<>(Map.of("SLUICE_HOME", TestHome.withSampleData().toString(), "SLUICE_WAREHOUSE_URL", url,
                 "SLUICE_WAREHOUSE_USER", user(db), "SLUICE_WAREHOUSE_PASSWORD", "",
-                "SLUICE_PIPELINES", TestHome.projectRoot().resolve("pipelines").toString(), "SLUICE_BATCH_ROWS", "2000");
+                "SLUICE_PIPELINES", TestHome.projectRoot().resolve("pipelines").toString(), "SLUICE_BATCH_ROWS", "2000"));
+        if (lake(db)) {
+            env.put("SLUICE_LAKEHOUSE", LAKES.get(url).toString());
+        }
+        return env;
     }
 
     /** Runs {@code args} in this JVM; returns the exit code and what it printed. */
@@ -173,7 +224,7 @@ class FaultSuiteIT {
             List<String> trace = Collections.synchronizedList(new ArrayList<>());
             Map.Entry<Integer, String> done;
             try (AutoCloseable observing = FaultPoints.observe(trace::add)) {
-                done = inProcess(db, url, command.traceArgs);
+                done = inProcess(db, url, args(db, command.traceArgs));
             }
             assertThat(done.getKey()).as("the uninterrupted %s: %s", command, done.getValue()).isZero();
             Path traces = Files.createDirectories(TestHome.projectRoot().resolve("app/target/fault-traces"));
@@ -194,7 +245,7 @@ class FaultSuiteIT {
         StringBuilder story = new StringBuilder("case " + db + ":" + command + ":" + seed + ", schedule " + schedule
                 + " (replay: -Dit.test=FaultSuiteIT -Dsluice.faults.case=" + db + ":" + command + ":" + seed + ")");
         for (FaultSchedule.Kill kill : schedule.kills()) {
-            FaultPointKill.Reached r = FaultPointKill.killAtOrEnd(kill.setting(), env(db, url), PROCESS_TIMEOUT_MINUTES, command.args);
+            FaultPointKill.Reached r = FaultPointKill.killAtOrEnd(kill.setting(), env(db, url), PROCESS_TIMEOUT_MINUTES, args(db, command.args));
             if (!r.killed()) {
                 story.append("\n").append(kill.setting()).append(": not reached, the run ended with exit code ").append(r.exitCode());
                 break;
@@ -202,12 +253,14 @@ class FaultSuiteIT {
             landed.add(kill.setting());
             story.append("\n").append(kill.setting()).append(": killed");
         }
-        Map.Entry<Integer, String> last = inProcess(db, url, command.args);
+        Map.Entry<Integer, String> last = inProcess(db, url, args(db, command.args));
         boolean completedBefore = command == Command.RUN && last.getKey() == 3 && last.getValue().contains("is already COMPLETED");
         record(db, command, seed, schedule, landed);
         assertThat(last.getKey() == 0 || completedBefore).as("%s\nthe last run exited %s: %s", story, last.getKey(), last.getValue())
                 .isTrue();
         assertThat(duplicatePositions(db, url)).as("%s\n(partition, source, run id, position) held twice in Bronze", story).isZero();
+        assertThat(unaudited(db, url)).as("%s\npublished versions of tables with checks without their run's quality results", story)
+                .isEmpty();
         assertThat(state(db, url, command)).as(story.toString()).isEqualTo(reference.state());
     }
 
@@ -223,14 +276,51 @@ class FaultSuiteIT {
         }
     }
 
+    /** The case's spec (the warehouse's or the lakehouse's flights pipeline) on its warehouse. */
+    private static PipelineSpec spec(String db, String url) {
+        return lake(db) ? TestHome.projectSpec("flights_lake", url, user(db), "", Map.of("SLUICE_LAKEHOUSE", LAKES.get(url).toString()))
+                : TestHome.flightsSpec(url, user(db), "");
+    }
+
+    /** The lakehouse case's Spark session (its Iceberg catalog the default one). */
+    private static SparkSession spark(String db, String url) {
+        return SparkSessions.lakehouse(spec(db, url).sparkMaster(), new LakehouseCatalog(url, user(db), "", LAKES.get(url).toString()));
+    }
+
     private static long duplicatePositions(String db, String url) {
+        List<String> bronze = spec(db, url).tables().stream().filter(t -> t.layer() == Layer.BRONZE).map(t -> t.table().qualifiedName()).toList();
+        if (lake(db)) {
+            long n = 0;
+            for (String t : bronze) {
+                n += spark(db, url).sql("SELECT COUNT(*) FROM (SELECT _sluice_partition FROM " + t
+                        + " GROUP BY _sluice_partition, _source, _run_id, _source_pos HAVING COUNT(*) > 1) d").first().getLong(0);
+            }
+            return n;
+        }
         try (Warehouse w = Warehouse.open(TestHome.flightsSpec(url, user(db), "").warehouse())) {
             long n = 0;
-            for (String t : List.of("bronze.flights_raw", "bronze.airports_raw")) {
+            for (String t : bronze) {
                 n += w.dsl().resultQuery("SELECT COUNT(*) FROM (SELECT _partition FROM " + t
                         + " GROUP BY _partition, _source, _run_id, _source_pos HAVING COUNT(*) > 1) d").fetchOne(0, Long.class);
             }
             return n;
+        }
+    }
+
+    /**
+     * The published versions of tables with checks that have no quality result from the run that
+     * wrote them ({@code sluice.published_partition} against {@code sluice.quality_results}): a
+     * version published without its gate.
+     */
+    private static List<String> unaudited(String db, String url) {
+        PipelineSpec spec = spec(db, url);
+        List<String> gated = spec.tables().stream().filter(t -> t.layer() != Layer.BRONZE && t.hasGate()).map(t -> t.table().qualifiedName())
+                .toList();
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            return w.dsl().resultQuery("SELECT p.dataset || ' ' || p.partition_key || ' v' || p.version FROM sluice.published_partition p"
+                    + " WHERE p.dataset IN (" + String.join(", ", gated.stream().map(g -> "'" + g + "'").toList()) + ")"
+                    + " AND NOT EXISTS (SELECT 1 FROM sluice.quality_results q WHERE q.dataset = p.dataset"
+                    + " AND q.partition_key = p.partition_key AND q.run_id = p.run_id) ORDER BY 1").fetch(0, String.class);
         }
     }
 
@@ -240,7 +330,7 @@ class FaultSuiteIT {
      * rule, the landed-file records (status, rows, current) and each partition's latest attempt.
      */
     private static Map<String, String> state(String db, String url, Command command) {
-        PipelineSpec spec = TestHome.flightsSpec(url, user(db), "");
+        PipelineSpec spec = spec(db, url);
         Map<String, String> state = new LinkedHashMap<>();
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             DSLContext dsl = w.dsl();
@@ -248,6 +338,10 @@ class FaultSuiteIT {
                 Set<Partition> parts = new LinkedHashSet<>();
                 command.days.forEach(d -> parts.add(t.outputPartition(Partition.daily(d))));
                 for (Partition p : parts) {
+                    if (lake(db)) {
+                        state.putAll(lakeState(spark(db, url), dsl, spec, t, p));
+                        continue;
+                    }
                     String rows = dsl.resultQuery("SELECT COUNT(*) FROM " + t.table().qualifiedName() + " WHERE _partition = ?", p.key())
                             .fetchOne(0, String.class);
                     state.put(t.table() + " " + p.key(), rows + " rows, " + TableChecksum.of(dsl, t, p));
@@ -263,5 +357,37 @@ class FaultSuiteIT {
                     + " FROM sluice.run ORDER BY 1").fetch(0, String.class)));
         }
         return state;
+    }
+
+    /**
+     * A lakehouse table partition's rows and checksum (its declared columns, or a Bronze table's
+     * business and load columns, as sorted JSON) read through Spark; for a Silver/Gold table with
+     * checks, whether main holds exactly the rows of the published version's branch.
+     */
+    private static Map<String, String> lakeState(SparkSession spark, DSLContext dsl, PipelineSpec spec, TableSpec t, Partition p) {
+        Map<String, String> out = new LinkedHashMap<>();
+        String name = t.table().qualifiedName();
+        String where = " WHERE _sluice_partition = '" + p.key() + "'";
+        List<String> columns = new ArrayList<>();
+        if (t.layer() == Layer.BRONZE) {
+            // not the run id: a restart's rows carry the attempt's own
+            spec.source(t.source()).orElseThrow().contract().columns().forEach(c -> columns.add("`" + c.name() + "`"));
+            columns.addAll(List.of("_source", "_source_pos", "_row_hash", "_parse_errors"));
+        } else {
+            t.columns().forEach(c -> columns.add("`" + c.name() + "`"));
+        }
+        String sum = "SELECT COUNT(*), sha2(concat_ws('|', sort_array(collect_list(to_json(struct(" + String.join(", ", columns)
+                + "))))), 256) FROM ";
+        Row main = spark.sql(sum + name + where).first();
+        out.put(name + " " + p.key(), main.getLong(0) + " rows, " + main.getString(1));
+        if (t.layer() != Layer.BRONZE && t.hasGate()) {
+            Integer published = dsl.resultQuery("SELECT version FROM sluice.published_partition WHERE dataset = ? AND partition_key = ?",
+                    name, p.key()).fetchOne(0, Integer.class);
+            String branch = "sluice_v" + published + "_" + p.key().replaceAll("[^0-9A-Za-z]", "_");
+            Row audited = published == null ? null : spark.sql(sum + name + " VERSION AS OF '" + branch + "'" + where).first();
+            out.put(name + " " + p.key() + " main = published version's branch",
+                    Boolean.toString(audited != null && audited.getLong(0) == main.getLong(0) && audited.getString(1).equals(main.getString(1))));
+        }
+        return out;
     }
 }

@@ -29,6 +29,10 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code bronze-chunk:<step>}: inside a Bronze chunk's transaction, rows written, not committed;</li>
  *   <li>{@code in-transaction:<step>}: inside a Silver/Gold step's transaction, its version written, not committed;</li>
  *   <li>{@code gate-wave:<gate step>}: a backfill partition's gate has joined its wave and waits for the others;</li>
+ *   <li>{@code wave:<step>}: a backfill partition's Silver/Gold step has joined its wave, whose one job
+ *       writes the table for all (the lakehouse engine), and waits for the others;</li>
+ *   <li>{@code lakehouse-staged:<step>}: a lakehouse version (or a wave's) written on its branch, not yet recorded;</li>
+ *   <li>{@code lakehouse-published:<step>}: a lakehouse version's files made main's, the control plane not yet told;</li>
  *   <li>{@code before-publish:<table>}: a gate passed, its results committed, the version about to be
  *       published in the step's transaction;</li>
  *   <li>{@code published:<table>}: the version's publication committed, the gate step not yet recorded COMPLETED;</li>

@@ -1,6 +1,6 @@
 package dev.sluice.batch.backfill;
 
-import dev.sluice.batch.gate.GateBarrier;
+import dev.sluice.batch.engine.LayerEngine;
 import dev.sluice.batch.gate.GateStep;
 import dev.sluice.batch.job.LandingMissingException;
 import dev.sluice.batch.job.ParentRun;
@@ -13,10 +13,12 @@ import dev.sluice.batch.job.RunRefusedException;
 import dev.sluice.batch.job.RunRepository;
 import dev.sluice.batch.job.RunStatus;
 import dev.sluice.batch.job.RunSummary;
+import dev.sluice.batch.wave.WaveBarrier;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.BadInputException;
 import dev.sluice.core.DatasetRef;
+import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import dev.sluice.core.SluiceException;
@@ -56,9 +58,11 @@ import org.slf4j.MDC;
  * <p>Execution goes in waves of {@link Options#gateBatch()} partitions in partition order. Within
  * a wave, {@link Options#parallelism()} partitions work at once, and every gate step waits for
  * the wave's other partitions to reach it, so that each gate judges the whole wave in one pass
- * ({@link GateBarrier}); anomaly checks see the earlier partitions of the wave as history, so the
- * results equal those of a one-by-one run in partition order. The next wave starts when the
- * previous one has ended.
+ * ({@link WaveBarrier}); anomaly checks see the earlier partitions of the wave as history, so the
+ * results equal those of a one-by-one run in partition order. On an engine that writes waves (the
+ * lakehouse) a Silver/Gold step waits the same way and one Spark job writes the table for the whole
+ * wave ({@link dev.sluice.batch.engine.LayerEngine#stageWave}); each partition then records,
+ * gates and publishes its own version. The next wave starts when the previous one has ended.
  *
  * <p>Resumable: a backfill that did not complete is continued by the same command (same pipeline
  * and range): its id is kept, the partitions it completed are skipped, the ones it began are
@@ -369,9 +373,20 @@ public final class Backfill {
         Set<Partition> members = new HashSet<>();
         wave.forEach(p -> members.add(p.partition()));
         List<String> tables = wave.get(0).tables();
-        List<String> gates = spec.tables().stream().filter(t -> t.hasGate() && !t.isRollup())
-                .filter(t -> tables == null || tables.contains(t.stepName())).map(GateStep::stepName).toList();
-        GateBarrier barrier = new GateBarrier(gates, members, permits);
+        LayerEngine engine = runner.engine(spec);
+        List<String> shared = new ArrayList<>(); // in the order a job runs them
+        for (TableSpec t : spec.tables()) {
+            if (tables != null && !tables.contains(t.stepName())) {
+                continue;
+            }
+            if (t.layer() != Layer.BRONZE && engine.stagesWaves(t)) {
+                shared.add(t.stepName());
+            }
+            if (t.hasGate() && !t.isRollup()) {
+                shared.add(GateStep.stepName(t));
+            }
+        }
+        WaveBarrier barrier = new WaveBarrier(shared, members, permits);
         ExecutorService pool = Executors.newFixedThreadPool(wave.size(), r -> {
             Thread t = new Thread(r, "backfill-" + spec.name());
             t.setDaemon(true);
@@ -409,8 +424,12 @@ public final class Backfill {
                 PartitionOutcome o = get(f);
                 outcomes.add(o);
             }
-            batches[0] += barrier.batches();
-            barrier.evaluationMsByGate().forEach((g, ms) -> byGate.merge(g, ms, Long::sum));
+            barrier.batchesByStep().forEach((step, n) -> batches[0] += step.startsWith("gate.") ? n : 0);
+            barrier.msByStep().forEach((step, ms) -> {
+                if (step.startsWith("gate.")) {
+                    byGate.merge(step, ms, Long::sum);
+                }
+            });
         } finally {
             pool.shutdownNow();
             if (context != null) {

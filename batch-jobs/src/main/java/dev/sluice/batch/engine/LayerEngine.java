@@ -11,17 +11,17 @@ import dev.sluice.core.SluiceException;
 import dev.sluice.quality.PartitionBatch;
 import dev.sluice.quality.PartitionSource;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
-import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Where one pipeline's Bronze, Silver and Gold rows live and what builds them: everything the job
  * engine asks of a data plane (ARCHITECTURE.md, "Control plane and data plane"). The warehouse
  * engine ({@code engine.warehouse.WarehouseEngine}: tables in the warehouse database, set-based SQL
- * through jOOQ) is the one implementation; the lakehouse engine (Apache Iceberg tables built by
- * Spark SQL) is to be the second. Which engine a pipeline uses is decided in one place,
+ * through jOOQ) and the lakehouse engine ({@code engine.lakehouse.LakehouseEngine}: Apache Iceberg
+ * tables built by Spark SQL). Which engine a pipeline uses is decided in one place,
  * {@link LayerEngines#forPipeline}.
  *
  * <p>An instance serves one pipeline: every {@link TableSpec} given must be one of its tables. The
@@ -137,20 +137,29 @@ public interface LayerEngine {
     TransformResult write(TableSpec table, Partition partition, RunId run);
 
     /**
-     * Writes one Silver/Gold table for every partition of a backfill wave, each partition as
-     * {@link #write} would. This default writes them one by one, which is how the warehouse engine
-     * works (its SQL is per partition and each partition's job has its own transaction); the
-     * lakehouse engine writes a wave in one Spark job, then its gate judges the wave in one pass.
-     * Not yet called: today every partition of a wave runs its own job.
+     * Whether a backfill wave writes {@code table} for all its partitions at once
+     * ({@link #stageWave}) rather than each partition's job writing its own ({@link #write}). The
+     * warehouse engine never does (its SQL is per partition, in each job's transaction); the
+     * lakehouse engine does for a partitioned table whose partitions read their own input
+     * partition (not a rollup, not a reference snapshot).
+     */
+    default boolean stagesWaves(TableSpec table) {
+        return false;
+    }
+
+    /**
+     * Writes the next version of {@code table} for every partition of a backfill wave in one job,
+     * each partition's rows as {@link #write} would write them, where readers do not see them yet;
+     * each partition's job then records its own ({@link StagedWrite#record}). A partition whose rows
+     * break the table's key is left out of the write; its {@code record} throws.
      *
      * @param runs the wave's partitions (the jobs' partitions), each with the run writing it
-     * @return each partition's result, in partition order
-     * @throws SluiceException as {@link #write}, for the first partition that fails
+     * @return each partition's staged write
+     * @throws UnsupportedOperationException when {@link #stagesWaves} is false for {@code table}
+     * @throws RuntimeException when the wave's job fails (every partition's step fails with it)
      */
-    default SortedMap<Partition, TransformResult> writeWave(TableSpec table, SortedMap<Partition, RunId> runs) {
-        SortedMap<Partition, TransformResult> out = new TreeMap<>();
-        runs.forEach((partition, run) -> out.put(partition, write(table, partition, run)));
-        return out;
+    default Map<Partition, StagedWrite> stageWave(TableSpec table, SortedMap<Partition, RunId> runs) {
+        throw new UnsupportedOperationException(table.table() + " is not written by waves on this engine");
     }
 
     /**

@@ -9,8 +9,9 @@ import dev.sluice.batch.bronze.LandedFileRepository;
 import dev.sluice.batch.contract.ContractGuard;
 import dev.sluice.batch.engine.LayerEngine;
 import dev.sluice.batch.engine.LayerEngines;
+import dev.sluice.batch.engine.StagedWrite;
 import dev.sluice.batch.engine.TransformResult;
-import dev.sluice.batch.gate.GateEvaluations;
+import dev.sluice.batch.wave.WaveSteps;
 import dev.sluice.batch.gate.GateFailedException;
 import dev.sluice.batch.gate.GateStep;
 import dev.sluice.batch.gate.QualityResultRepository;
@@ -82,7 +83,7 @@ public final class MedallionJobFactory {
 
     /** The job of {@code partition} of {@code spec}, run as {@code run}, without lineage. */
     public Job job(PipelineSpec spec, Partition partition, RunId run) {
-        return job(spec, partition, run, LineageEmitter.NOOP, false, null, GateEvaluations.ALONE, null);
+        return job(spec, partition, run, LineageEmitter.NOOP, false, null, WaveSteps.ALONE, null);
     }
 
     /**
@@ -90,12 +91,13 @@ public final class MedallionJobFactory {
      * {@code lineage}; {@code restart} when it resumes a failed attempt (a new OpenLineage run).
      *
      * @param parent the run that started this one (a backfill), its parent in lineage; or null
-     * @param gates how its gate steps are evaluated (a rollup's gate is always evaluated alone: the
-     *     partitions of a wave share its partition)
+     * @param wave how the steps a backfill wave shares are carried out: its gate steps (a rollup's
+     *     gate is always evaluated alone: the partitions of a wave share its partition) and, on an
+     *     engine that writes waves, its Silver/Gold steps
      * @param only the tables to run (step names), or null for every table
      */
     public Job job(PipelineSpec spec, Partition partition, RunId run, LineageEmitter lineage, boolean restart,
-            @Nullable ParentRun parent, GateEvaluations gates, @Nullable Collection<String> only) {
+            @Nullable ParentRun parent, WaveSteps wave, @Nullable Collection<String> only) {
         LayerEngine engine = engines.forPipeline(spec);
         LineageListener events = new LineageListener(lineage, spec, partition, run, home, warehouse, restart, parent, engine);
         List<Step> steps = new ArrayList<>();
@@ -104,11 +106,11 @@ public final class MedallionJobFactory {
                 continue;
             }
             Step step = t.layer() == Layer.BRONZE ? bronzeStep(spec, engine, t, partition, run, events.step(t, false))
-                    : transformStep(spec, engine, t, partition, run, events.step(t, false));
+                    : transformStep(spec, engine, t, partition, run, events.step(t, false), wave);
             steps.add(step);
             if (t.hasGate()) {
                 steps.add(gateStep(spec, engine, t, partition, run, events.step(t, true),
-                        t.isRollup() ? GateEvaluations.ALONE : gates));
+                        t.isRollup() ? WaveSteps.ALONE : wave));
             }
         }
         if (steps.isEmpty()) {
@@ -214,7 +216,7 @@ public final class MedallionJobFactory {
      * then records the results and publishes when no error check failed.
      */
     private Step gateStep(PipelineSpec spec, LayerEngine engine, TableSpec table, Partition partition, RunId run,
-            StepExecutionListener lineage, GateEvaluations gates) {
+            StepExecutionListener lineage, WaveSteps wave) {
         String name = GateStep.stepName(table);
         GateStep gate = new GateStep(warehouse, engine, spec, table, QualityGate.deequ(spec.sparkMaster()));
         AtomicReference<GateStep.Request> request = new AtomicReference<>();
@@ -224,7 +226,7 @@ public final class MedallionJobFactory {
             public void beforeStep(StepExecution stepExecution) {
                 GateStep.Request r = gate.prepare(partition, run);
                 request.set(r);
-                evaluated.set(gates.evaluate(gate, name, r));
+                evaluated.set(wave.evaluate(gate, name, r));
             }
 
             @Override
@@ -290,14 +292,32 @@ public final class MedallionJobFactory {
 
     /**
      * A Silver/Gold table's step: one partition version written by the engine in the step's
-     * transaction (its statements can be cancelled by a stop: timeout, sluice cancel, shutdown).
+     * transaction (its statements can be cancelled by a stop: timeout, sluice cancel, shutdown), or,
+     * when the wave's one job wrote it as the step started ({@link WaveSteps#stage}), recorded in it.
      */
     private Step transformStep(PipelineSpec spec, LayerEngine engine, TableSpec table, Partition partition, RunId run,
-            StepExecutionListener lineage) {
+            StepExecutionListener lineage, WaveSteps wave) {
+        AtomicReference<StagedWrite> staged = new AtomicReference<>();
+        StepExecutionListener staging = new StepExecutionListener() {
+            @Override
+            public void beforeStep(StepExecution stepExecution) {
+                // outside the step's transaction, like a gate's evaluation: the wave's members wait for each other here
+                StagedWrite s;
+                try {
+                    s = wave.stage(engine, table, partition, run);
+                } catch (RuntimeException e) {
+                    s = () -> {
+                        throw e;
+                    };
+                }
+                staged.set(s);
+            }
+        };
         return new StepBuilder(table.table().qualifiedName(), batch.repository())
                 .tasklet((contribution, context) -> {
                     RunControl.get().throwIfStopped(run);
-                    TransformResult r = engine.write(table, partition, run);
+                    StagedWrite s = staged.getAndSet(null);
+                    TransformResult r = s != null ? s.record() : engine.write(table, partition, run);
                     ExecutionContext ctx = contribution.getStepExecution().getExecutionContext();
                     ctx.putLong(StepMetrics.INPUT, r.inputRows());
                     ctx.putLong(StepMetrics.OUTPUT, r.outputRows());
@@ -313,6 +333,7 @@ public final class MedallionJobFactory {
                 .listener(snapshotLock(!table.partitioned() || table.isRollup(),
                         table.isRollup() ? table.stepName() + "@" + table.outputPartition(partition) : table.stepName()))
                 .listener(lineage)
+                .listener(staging)
                 .build();
     }
 }

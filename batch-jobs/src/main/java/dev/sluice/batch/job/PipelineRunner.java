@@ -429,7 +429,7 @@ public final class PipelineRunner {
                     new LineageRepository(warehouse.dsl())));
             JobExecution execution;
             try (emitter) {
-                execution = batch.operator().start(jobs.job(spec, partition, run, emitter, restart, options.parent(), options.gates(),
+                execution = batch.operator().start(jobs.job(spec, partition, run, emitter, restart, options.parent(), options.wave(),
                         options.tables()), params);
             }
             return new Launched(execution, emitter.stats());
@@ -621,6 +621,11 @@ public final class PipelineRunner {
     /** The warehouse this runner writes to. */
     public Warehouse warehouse() {
         return warehouse;
+    }
+
+    /** The layer engine the runs of {@code spec} write with. */
+    public dev.sluice.batch.engine.LayerEngine engine(PipelineSpec spec) {
+        return engines.forPipeline(spec);
     }
 
 }

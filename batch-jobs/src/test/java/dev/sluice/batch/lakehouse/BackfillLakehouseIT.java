@@ -19,12 +19,15 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.spark.sql.Row;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.Test;
 
 /**
  * A backfill on the lakehouse engine: four partitions, two at a time (their Iceberg tables created
- * by both at once), each gate judging the wave's Iceberg rows in one Spark pass; every quality
+ * by both at once), each Silver/Gold table written for the wave by one Spark job (one staged
+ * commit: the four partitions' version branches point at one snapshot), each gate judging the
+ * wave's Iceberg rows in one Spark pass; every quality
  * result equals the warehouse engine's one-by-one run of the same days, check for check, and the
  * Gold rows equal the warehouse engine's ({@code flights_lake} names its datasets {@code lake_*}).
  */
@@ -59,6 +62,17 @@ class BackfillLakehouseIT {
                     + " || CAST(flights AS VARCHAR(20)) || ' ' || CAST(delayed_15 AS VARCHAR(20)) || ' ' || CAST(max_delay_min AS VARCHAR(20))"
                     + " || ' ' || CAST(total_distance_mi AS VARCHAR(20)) FROM gold.airport_daily_delays ORDER BY 1").fetch(0, String.class);
             assertThat(lakeGold).hasSizeGreaterThan(500).isEqualTo(warehouseGold);
+            for (String t : List.of("silver.lake_flights", "gold.lake_airport_daily_delays", "gold.lake_route_daily")) {
+                List<Row> heads = spark.sql("SELECT name, snapshot_id FROM " + t + ".refs WHERE name LIKE 'sluice_v1_%' ORDER BY name")
+                        .collectAsList();
+                assertThat(heads).as("%s: one version branch per partition", t).extracting(r -> r.getString(0))
+                        .containsExactly("sluice_v1_2001_06_28", "sluice_v1_2001_06_29", "sluice_v1_2001_06_30", "sluice_v1_2001_07_01");
+                assertThat(heads.stream().map(r -> r.getLong(1)).distinct()).as("%s: the wave's one staged commit", t).hasSize(1);
+                assertThat(spark.sql("SELECT COUNT(*) FROM " + t + " VERSION AS OF 'sluice_v1_2001_06_30' WHERE _sluice_partition = '2001-06-30'")
+                        .first().getLong(0)).as("%s: a version read through its branch", t)
+                        .isEqualTo(spark.sql("SELECT COUNT(*) FROM " + t + " WHERE _sluice_partition = '2001-06-30'").first().getLong(0))
+                        .isPositive();
+            }
         }
     }
 

@@ -29,6 +29,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
 import java.util.Optional;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -154,9 +156,22 @@ public final class LakehouseEngine implements LayerEngine {
      * {@inheritDoc} Rewrites the partition's data files into one (Iceberg's bin-pack rewrite, a
      * Spark job) when the load left two or more, then expires every snapshot older than the current
      * one: Bronze keeps every row in its current snapshot, so only the chunks' commit history goes.
+     * One partition at a time per table in this JVM: an expiry during another partition's rewrite
+     * removes the history its commit validates against ("Cannot determine history between starting
+     * snapshot …", measured in a backfill wave), and its files would stay uncompacted.
      */
     @Override
     public void bronzeLoaded(TableSpec bronze, Partition partition) {
+        Object lock = MAINTENANCE.computeIfAbsent(lakehouse.location() + "/" + bronze.table(), k -> new Object());
+        synchronized (lock) {
+            maintain(bronze, partition);
+        }
+    }
+
+    /** One lock per lakehouse Bronze table for its compaction and expiry, for the JVM's life. */
+    private static final java.util.concurrent.ConcurrentMap<String, Object> MAINTENANCE = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private void maintain(TableSpec bronze, Partition partition) {
         try {
             Table table = catalog().loadTable(LakehouseNames.iceberg(bronze.table()));
             int files = 0;
@@ -166,10 +181,23 @@ public final class LakehouseEngine implements LayerEngine {
                 }
             }
             if (files > 1) {
-                org.apache.iceberg.spark.actions.SparkActions.get(spark()).rewriteDataFiles(table)
-                        .filter(Expressions.equal(LakehouseNames.PARTITION, partition.key()))
-                        .option("min-input-files", "2")
-                        .execute();
+                // Iceberg's source registers its cache catalog on the thread's active session, and the rewrite reads
+                // through this one: make it the active one (a backfill's threads have the root session otherwise)
+                SparkSession session = spark();
+                var previous = SparkSession.getActiveSession();
+                SparkSession.setActiveSession(session);
+                try {
+                    org.apache.iceberg.spark.actions.SparkActions.get(session).rewriteDataFiles(table)
+                            .filter(Expressions.equal(LakehouseNames.PARTITION, partition.key()))
+                            .option("min-input-files", "2")
+                            .execute();
+                } finally {
+                    if (previous.isDefined()) {
+                        SparkSession.setActiveSession(previous.get());
+                    } else {
+                        SparkSession.clearActiveSession();
+                    }
+                }
                 table.refresh();
             }
             table.expireSnapshots().expireOlderThan(table.currentSnapshot().timestampMillis()).retainLast(1).commit();
@@ -182,6 +210,25 @@ public final class LakehouseEngine implements LayerEngine {
     @Override
     public TransformResult write(TableSpec table, Partition partition, RunId run) {
         return new LakehouseTransform(spark(), catalog(), warehouse.dsl(), spec, table).apply(partition, run);
+    }
+
+    /** {@inheritDoc} A partitioned table whose every partition reads its own input partition (not a rollup, not a snapshot). */
+    @Override
+    public boolean stagesWaves(TableSpec table) {
+        return LakehouseTransform.writesWaves(spec, table);
+    }
+
+    /**
+     * {@inheritDoc} One scan of the wave's input, one UNION ALL of each partition's SELECT, one
+     * Iceberg commit writing every partition to the first one's version branch, one change of refs
+     * pointing the others' branches at it ({@link LakehouseTransform}).
+     */
+    @Override
+    public Map<Partition, dev.sluice.batch.engine.StagedWrite> stageWave(TableSpec table, SortedMap<Partition, RunId> runs) {
+        if (!stagesWaves(table)) {
+            throw new UnsupportedOperationException(table.table() + " is not written by waves: its partitions do not each read their own input partition");
+        }
+        return new LakehouseTransform(spark(), catalog(), warehouse.dsl(), spec, table).stage(runs);
     }
 
     @Override

@@ -67,6 +67,17 @@ final class LakehouseInput {
                 .withColumnRenamed(LakehouseNames.PARTITION, LakehouseNames.LOGICAL_PARTITION);
     }
 
+    /**
+     * The input rows of the runs of {@code partitions} in one scan, {@code _sluice_partition}
+     * renamed {@code _partition}; for a table whose every partition reads its own input partition
+     * (each row's {@code _partition} is then its run's partition).
+     */
+    Dataset<Row> rows(List<Partition> partitions) {
+        String any = partitions.stream().map(p -> "(" + condition(p) + ")").collect(Collectors.joining(" OR "));
+        return spark.table(LakehouseNames.spark(input.table())).where(any)
+                .withColumnRenamed(LakehouseNames.PARTITION, LakehouseNames.LOGICAL_PARTITION);
+    }
+
     /** The files the input of {@code partition} holds now (Bronze: the current loads' sources); empty for other inputs. */
     List<String> sources(Partition partition) {
         if (input.layer() != Layer.BRONZE) {

@@ -1,6 +1,7 @@
 package dev.sluice.batch.engine.lakehouse;
 
 import dev.sluice.batch.bronze.LandedFileRepository;
+import dev.sluice.batch.engine.StagedWrite;
 import dev.sluice.batch.engine.TransformResult;
 import dev.sluice.batch.engine.control.PartitionVersions;
 import dev.sluice.batch.engine.control.SnapshotFingerprint;
@@ -15,7 +16,12 @@ import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import dev.sluice.core.SluiceException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.Dataset;
@@ -30,23 +36,28 @@ import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
 
 /**
- * Writes one partition of a lakehouse Silver or Gold table with Spark SQL in the JVM's one
- * SparkSession (the lakehouse catalog's session):
+ * Writes partitions of a lakehouse Silver or Gold table with Spark SQL in the JVM's one
+ * SparkSession (the lakehouse catalog's session): one partition (a job's step), or every partition
+ * of a backfill wave in one go.
  * <ol>
- *   <li>the partition's input rows ({@link LakehouseInput}) are judged by the quarantine rules in
- *       one CASE (first match wins; the built-in rules of a Silver table over Bronze first, as on the
- *       warehouse engine); the matching rows go to {@code sluice.quarantine} ({@link LakehouseQuarantine});</li>
- *   <li>the spec's SELECT runs over the kept rows ({@code {input}}), {@code {partition}} bound to
- *       the partition key, its columns cast to the declared types; the declared key is checked
- *       before anything is written;</li>
- *   <li>the version is staged on its own branch ({@link PartitionBranches}), made from main,
- *       where readers do not see it: {@code overwrite-partition} replaces the partition's rows there
- *       in one Iceberg overwrite commit (overwrite by filter on {@code _sluice_partition}, so an
- *       empty result empties the partition, which a dynamic overwrite would not);
- *       {@code merge-on-key} is one {@code MERGE INTO} the branch;</li>
- *   <li>the version is recorded in {@code sluice.partition_version}; a table without checks
- *       publishes it at once ({@link LakehousePublisher}), a table with checks when its gate,
- *       judging the branch, passes.</li>
+ *   <li>the partitions' input rows ({@link LakehouseInput}; a wave's in one scan) are judged by the
+ *       quarantine rules in one CASE (first match wins; the built-in rules of a Silver table over
+ *       Bronze first, as on the warehouse engine); the matching rows go to {@code sluice.quarantine}
+ *       ({@link LakehouseQuarantine});</li>
+ *   <li>the spec's SELECT runs over each partition's kept rows ({@code {input}}), {@code {partition}}
+ *       bound to its key, its columns cast to the declared types; the results of a wave are one
+ *       UNION ALL, so the counts, the key check and the write below are one Spark job each for the
+ *       wave. A partition whose rows break the declared key is left out;</li>
+ *   <li>the versions are staged on branches ({@link PartitionBranches}), made from main, where
+ *       readers do not see them: one Iceberg commit writes them all to the first partition's
+ *       branch ({@code overwrite-partition}: an overwrite by filter on {@code _sluice_partition},
+ *       so an empty result empties the partition, which a dynamic overwrite would not;
+ *       {@code merge-on-key}: one {@code MERGE INTO}), then one change of refs points every other
+ *       partition's branch at that snapshot: each branch holds its partition's new files;</li>
+ *   <li>each partition's version is recorded in {@code sluice.partition_version} by its own
+ *       {@link StagedWrite} (its job's step transaction); a table without checks publishes it at
+ *       once ({@link LakehousePublisher}), a table with checks when its gate, judging the branch,
+ *       passes.</li>
  * </ol>
  * A reference snapshot whose input has not changed is not rewritten. Thread-safe: every temporary
  * view has a name of its own.
@@ -55,6 +66,8 @@ final class LakehouseTransform {
 
     private static final String RULE = "__sluice_rule";
     private static final String REASON = "__sluice_reason";
+    /** The job partition an input row belongs to (a wave reads its members' inputs in one scan). */
+    private static final String MEMBER = "__sluice_member";
     private static final int PARSE_ERROR_CHARS = 900;
 
     private final SparkSession spark;
@@ -75,75 +88,242 @@ final class LakehouseTransform {
         this.versions = new PartitionVersions(dsl);
     }
 
+    /** One partition to write: the job's partition, the table partition it writes, its run, input fingerprint and version. */
+    private record Member(Partition partition, Partition out, RunId run, String fingerprint, int version) {
+        String branch() {
+            return PartitionBranches.name(out, version);
+        }
+    }
+
+    /** What the wave's job computed for one partition. */
+    private record Figures(long input, long written, long collapsed, List<LakehouseQuarantine.Row> quarantined) {
+    }
+
+    /**
+     * Whether a wave may write {@code table} in one job: a partitioned table, not a rollup, whose
+     * every partition reads exactly its own input partition.
+     */
+    static boolean writesWaves(PipelineSpec spec, TableSpec table) {
+        if (!table.partitioned() || table.isRollup() || table.layer() == Layer.BRONZE) {
+            return false;
+        }
+        TableSpec in = spec.table(table.inputTable().orElseThrow()).orElseThrow();
+        return in.partitioned() && !in.isRollup();
+    }
+
     /**
      * Writes {@code partition} (the job's) as run {@code run}.
      *
      * @throws SluiceException when the result breaks the table's key; nothing is written then
      */
     TransformResult apply(Partition partition, RunId run) {
-        Partition out = table.outputPartition(partition);
-        Partition[] range = input.partitions(partition);
+        return stage(new TreeMap<>(Map.of(partition, run))).get(partition).record();
+    }
+
+    /**
+     * Stages the next version of every partition of {@code runs} (one partition, or a wave's whose
+     * partitions each read their own input partition: {@link #writesWaves}); each is recorded by
+     * its {@link StagedWrite}, which throws for a partition whose rows break the table's key.
+     */
+    Map<Partition, StagedWrite> stage(SortedMap<Partition, RunId> runs) {
+        Map<Partition, StagedWrite> out = new LinkedHashMap<>();
+        List<Member> members = new ArrayList<>();
         TableSpec in = input.spec();
-        String fingerprint = table.isRollup()
-                ? SnapshotFingerprint.ofRange(dsl, table, in, range)
-                : SnapshotFingerprint.of(dsl, table, in, in.partitioned() ? partition : Partition.NONE);
-        PartitionVersions.Written last = versions.newest(table.table(), out);
-        Dataset<Row> rows = input.rows(partition);
-        if (!table.partitioned() && last != null && fingerprint.equals(last.inputFingerprint())) {
-            return new TransformResult(rows.count(), 0, 0, 0, last.version(), true);
+        for (Map.Entry<Partition, RunId> e : runs.entrySet()) {
+            Partition partition = e.getKey();
+            Partition o = table.outputPartition(partition);
+            String fingerprint = table.isRollup()
+                    ? SnapshotFingerprint.ofRange(dsl, table, in, input.partitions(partition))
+                    : SnapshotFingerprint.of(dsl, table, in, in.partitioned() ? partition : Partition.NONE);
+            PartitionVersions.Written last = versions.newest(table.table(), o);
+            if (!table.partitioned() && last != null && fingerprint.equals(last.inputFingerprint())) {
+                long rows = input.rows(partition).count();
+                out.put(partition, () -> new TransformResult(rows, 0, 0, 0, last.version(), true));
+                continue;
+            }
+            members.add(new Member(partition, o, e.getValue(), fingerprint, last == null ? 1 : last.version() + 1));
         }
-        String inputView = view("input");
-        String keptView = view("kept");
+        if (members.isEmpty()) {
+            return out;
+        }
+        if (members.size() > 1 && !writesWaves(spec, table)) {
+            throw new IllegalArgumentException(table.table() + " is not written by waves: its partitions do not each read their own input partition");
+        }
+        Dataset<Row> rows = members.size() == 1
+                ? input.rows(members.get(0).partition()).withColumn(MEMBER, functions.lit(members.get(0).partition().key()))
+                : input.rows(members.stream().map(Member::partition).toList())
+                        .withColumn(MEMBER, functions.col(LakehouseNames.LOGICAL_PARTITION));
+        List<String> views = new ArrayList<>();
+        String inputView = view("input", views);
         rows.createOrReplaceTempView(inputView);
         Dataset<Row> judged = spark.sql("SELECT b.*, " + ruleCase() + " FROM " + inputView + " b").persist(StorageLevel.MEMORY_AND_DISK());
         Dataset<Row> result = null;
         try {
-            long inputCount = judged.count();
-            List<LakehouseQuarantine.Row> quarantinedRows = quarantined(judged);
+            Map<String, Long> inputCounts = countBy(judged.groupBy(MEMBER).count());
+            Map<String, List<LakehouseQuarantine.Row>> quarantined = quarantined(judged);
             Dataset<Row> kept = judged.where(RULE + " IS NULL").drop(RULE, REASON);
             SourceSpec source = input.source();
             if (source != null && LakehousePii.transforms(source)) {
                 kept = LakehousePii.apply(kept, source, spec.piiKeys()); // rules judged the raw values; the SELECT never sees them
             }
-            kept.createOrReplaceTempView(keptView);
-            String key = LakehouseInput.quote((out == Partition.NONE ? partition : out).key());
-            String sql = SparkDialect.toSpark(table.sql().replace("{input}", keptView).replace("{partition}", key));
-            List<String> select = new ArrayList<>();
-            for (ColumnSpec c : table.columns()) {
-                select.add("CAST(`" + c.name() + "` AS " + IcebergTypes.spark(c) + ") AS `" + c.name() + "`");
+            for (Member m : members) {
+                String keptView = view("kept", views);
+                kept.where(functions.col(MEMBER).equalTo(m.partition().key())).drop(MEMBER).createOrReplaceTempView(keptView);
+                Dataset<Row> one = spark.sql(SparkDialect.toSpark(table.sql().replace("{input}", keptView)
+                        .replace("{partition}", LakehouseInput.quote((m.out() == Partition.NONE ? m.partition() : m.out()).key()))))
+                        .selectExpr(select(m));
+                result = result == null ? one : result.union(one);
             }
-            select.add(LakehouseInput.quote(out.key()) + " AS " + LakehouseNames.PARTITION);
-            select.add("'" + run + "' AS _run_id");
-            result = spark.sql(sql).selectExpr(select.toArray(String[]::new)).persist(StorageLevel.MEMORY_AND_DISK());
-            long written = result.count();
-            checkKey(result, out);
-            long collapsed = collapsed(result);
-            int version = last == null ? 1 : last.version() + 1;
-            String branch = PartitionBranches.name(out, version);
-            PartitionBranches.stage(IcebergTables.load(catalog, table), branch);
-            write(result, out, branch);
-            if (table.mergeOnKey()) {
-                written = spark.table(PartitionBranches.sparkTarget(table, branch)).where(partitionIs(out)).count();
+            result = result.persist(StorageLevel.MEMORY_AND_DISK());
+            Map<String, long[]> figures = figures(result);
+            Map<String, String> broken = keyProblems(result, figures);
+            List<Member> ok = new ArrayList<>();
+            for (Member m : members) {
+                String problem = broken.get(m.out().key());
+                if (problem != null) {
+                    out.put(m.partition(), () -> {
+                        throw new SluiceException(problem);
+                    });
+                } else {
+                    ok.add(m);
+                }
             }
-            dev.sluice.core.FaultPoints.reach("lakehouse-staged:" + table.stepName()); // the branch holds the version; nothing records it yet
-            long quarantined = new LakehouseQuarantine(dsl, spec, table).judge(out, run, quarantinedRows, input.sources(partition));
-            versions.recordWritten(table.table(), out, version, spec.name(), run, written, fingerprint);
-            if (!table.hasGate()) {
-                new LakehousePublisher(catalog, dsl, spec).publish(table, out, version, run);
+            Map<String, Long> written = ok.isEmpty() ? Map.of() : write(result, ok);
+            for (Member m : ok) {
+                long[] f = figures.getOrDefault(m.out().key(), new long[3]);
+                Figures mine = new Figures(inputCounts.getOrDefault(m.partition().key(), 0L),
+                        table.mergeOnKey() ? written.getOrDefault(m.out().key(), 0L) : f[0], f[2],
+                        quarantined.getOrDefault(m.partition().key(), List.of()));
+                out.put(m.partition(), () -> record(m, mine));
             }
-            return new TransformResult(inputCount, written, quarantined, collapsed, version, false);
+            return out;
         } finally {
             judged.unpersist();
             if (result != null) {
                 result.unpersist();
             }
-            spark.catalog().dropTempView(inputView);
-            spark.catalog().dropTempView(keptView);
+            views.forEach(v -> spark.catalog().dropTempView(v));
         }
     }
 
-    private static String view(String what) {
-        return "sluice_" + what + "_" + UUID.randomUUID().toString().replace("-", "");
+    /** Records one staged version (its step's transaction): quarantined rows, the version, its publication when the table has no gate. */
+    private TransformResult record(Member m, Figures f) {
+        long quarantined = new LakehouseQuarantine(dsl, spec, table).judge(m.out(), m.run(), f.quarantined(), input.sources(m.partition()));
+        versions.recordWritten(table.table(), m.out(), m.version(), spec.name(), m.run(), f.written(), m.fingerprint());
+        if (!table.hasGate()) {
+            new LakehousePublisher(catalog, dsl, spec).publish(table, m.out(), m.version(), m.run());
+        }
+        return new TransformResult(f.input(), f.written(), quarantined, f.collapsed(), m.version(), false);
+    }
+
+    /** The declared columns cast to their types, the table partition and the run id. */
+    private String[] select(Member m) {
+        List<String> select = new ArrayList<>();
+        for (ColumnSpec c : table.columns()) {
+            select.add("CAST(`" + c.name() + "` AS " + IcebergTypes.spark(c) + ") AS `" + c.name() + "`");
+        }
+        select.add(LakehouseInput.quote(m.out().key()) + " AS " + LakehouseNames.PARTITION);
+        select.add("'" + m.run() + "' AS _run_id");
+        return select.toArray(String[]::new);
+    }
+
+    /** {@code counts} (a key column and a count) as a map. */
+    private static Map<String, Long> countBy(Dataset<Row> counts) {
+        Map<String, Long> out = new HashMap<>();
+        for (Row r : counts.collectAsList()) {
+            out.put(r.getString(0), r.getLong(1));
+        }
+        return out;
+    }
+
+    /**
+     * One Spark job over the result: per table partition, {rows, rows with a NULL in a key column,
+     * Σ(dup_count − 1) when the table has a {@code dup_count} column else 0}.
+     */
+    private Map<String, long[]> figures(Dataset<Row> result) {
+        String nulls = table.key().isEmpty() ? "0"
+                : "SUM(CASE WHEN " + table.key().stream().map(k -> "`" + k + "` IS NULL").collect(Collectors.joining(" OR ")) + " THEN 1 ELSE 0 END)";
+        String collapsed = table.columns().stream().anyMatch(c -> c.name().equals("dup_count")) ? "SUM(dup_count - 1)" : "0";
+        Map<String, long[]> out = new HashMap<>();
+        for (Row r : result.groupBy(LakehouseNames.PARTITION).agg(functions.expr("COUNT(*)"), functions.expr("CAST(" + nulls + " AS BIGINT)"),
+                functions.expr("CAST(" + collapsed + " AS BIGINT)")).collectAsList()) {
+            out.put(r.getString(0), new long[] {r.getLong(1), r.isNullAt(2) ? 0 : r.getLong(2), r.isNullAt(3) ? 0 : r.getLong(3)});
+        }
+        return out;
+    }
+
+    /**
+     * The declared key identifies one row: no NULL in a key column, no key value twice. The
+     * problem of each table partition that breaks it (naming the table, key and offending values),
+     * by partition key; one Spark job for the key's duplicates.
+     */
+    private Map<String, String> keyProblems(Dataset<Row> result, Map<String, long[]> figures) {
+        Map<String, String> out = new HashMap<>();
+        if (table.key().isEmpty()) {
+            return out;
+        }
+        figures.forEach((partition, f) -> {
+            if (f[1] > 0) {
+                out.put(partition, table.table() + ": " + f[1] + " row(s) of partition " + partition
+                        + " have a NULL in key " + table.key() + "; a key identifies one row");
+            }
+        });
+        List<org.apache.spark.sql.Column> by = new ArrayList<>();
+        by.add(functions.col(LakehouseNames.PARTITION));
+        table.key().forEach(k -> by.add(functions.col("`" + k + "`")));
+        String example = "'[' || concat_ws(', ', " + table.key().stream().map(k -> "CAST(`" + k + "` AS STRING)")
+                .collect(Collectors.joining(", ")) + ") || '] ×' || CAST(`count` AS STRING)"; // as the warehouse engine names them
+        for (Row r : result.groupBy(by.toArray(org.apache.spark.sql.Column[]::new)).count().where("count > 1")
+                .groupBy(LakehouseNames.PARTITION).agg(functions.expr("slice(collect_list(" + example + "), 1, 3)")).collectAsList()) {
+            String partition = r.getString(0);
+            out.putIfAbsent(partition, table.table() + ": key " + table.key() + " is not unique in partition " + partition
+                    + " (" + String.join(", ", r.<String>getList(1)) + "); a key identifies one row: check the input for duplicates");
+        }
+        return out;
+    }
+
+    /**
+     * Stages the versions of {@code ok}: one Iceberg commit on the first member's branch (made
+     * from main) writes every member's partition, then one change of refs points the others'
+     * branches at it. Returns, for a {@code merge-on-key} table, each partition's rows on the
+     * branch after the merge (else empty).
+     */
+    private Map<String, Long> write(Dataset<Row> result, List<Member> ok) {
+        org.apache.iceberg.Table iceberg = IcebergTables.load(catalog, table);
+        String first = ok.get(0).branch();
+        PartitionBranches.stage(iceberg, first);
+        String target = PartitionBranches.sparkTarget(table, first);
+        String partitions = LakehouseNames.PARTITION + " IN (" + ok.stream().map(m -> LakehouseInput.quote(m.out().key()))
+                .collect(Collectors.joining(", ")) + ")";
+        Map<String, Long> written = Map.of();
+        if (!table.mergeOnKey()) {
+            try {
+                result.where(partitions).writeTo(target).overwrite(functions.expr(partitions));
+            } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException e) {
+                throw new SluiceException(table.table() + " does not exist in the lakehouse catalog", e);
+            }
+        } else {
+            String source = view("merge", new ArrayList<>());
+            result.where(partitions).createOrReplaceTempView(source);
+            try {
+                String on = table.key().stream().map(k -> "t.`" + k + "` <=> s.`" + k + "`").collect(Collectors.joining(" AND "));
+                spark.sql("MERGE INTO " + target + " t USING " + source + " s ON t." + partitions + " AND t." + LakehouseNames.PARTITION
+                        + " = s." + LakehouseNames.PARTITION + " AND " + on + " WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *");
+            } finally {
+                spark.catalog().dropTempView(source);
+            }
+            written = countBy(spark.table(target).where(partitions).groupBy(LakehouseNames.PARTITION).count());
+        }
+        PartitionBranches.branchAt(iceberg, first, ok.subList(1, ok.size()).stream().map(Member::branch).toList());
+        dev.sluice.core.FaultPoints.reach("lakehouse-staged:" + table.stepName()); // the branches hold the versions; nothing records them yet
+        return written;
+    }
+
+    /** A temporary view name of its own, added to {@code views} (dropped by the caller). */
+    private static String view(String what, List<String> views) {
+        String name = "sluice_" + what + "_" + UUID.randomUUID().toString().replace("-", "");
+        views.add(name);
+        return name;
     }
 
     static String partitionIs(Partition out) {
@@ -191,8 +371,11 @@ final class LakehouseTransform {
         return rules;
     }
 
-    /** The input rows a rule matched, with their raw values as JSON (the input's declared columns, and Bronze's {@code _parse_errors}). */
-    private List<LakehouseQuarantine.Row> quarantined(Dataset<Row> judged) {
+    /**
+     * The input rows a rule matched, with their raw values as JSON (the input's declared columns,
+     * and Bronze's {@code _parse_errors}), by job partition.
+     */
+    private Map<String, List<LakehouseQuarantine.Row>> quarantined(Dataset<Row> judged) {
         boolean bronze = input.spec().layer() == Layer.BRONZE;
         List<String> names = new ArrayList<>(input.businessColumns());
         if (bronze) {
@@ -201,73 +384,12 @@ final class LakehouseTransform {
         String json = "to_json(named_struct(" + names.stream().map(n -> "'" + n + "', `" + n + "`").collect(Collectors.joining(", "))
                 + "), map('ignoreNullFields', 'false', 'timestampNTZFormat', \"yyyy-MM-dd'T'HH:mm:ss[.SSSSSS]\"))";
         Dataset<Row> q = judged.where(RULE + " IS NOT NULL").selectExpr(
-                bronze ? "_source" : "CAST(NULL AS STRING)", bronze ? "_source_pos" : "CAST(NULL AS BIGINT)", RULE, REASON, json);
-        List<LakehouseQuarantine.Row> rows = new ArrayList<>();
+                bronze ? "_source" : "CAST(NULL AS STRING)", bronze ? "_source_pos" : "CAST(NULL AS BIGINT)", RULE, REASON, json, MEMBER);
+        Map<String, List<LakehouseQuarantine.Row>> rows = new HashMap<>();
         for (Row r : q.collectAsList()) {
-            rows.add(new LakehouseQuarantine.Row(r.isNullAt(0) ? null : r.getString(0), r.isNullAt(1) ? null : r.getLong(1),
-                    r.getString(2), r.getString(3), r.getString(4)));
+            rows.computeIfAbsent(r.getString(5), m -> new ArrayList<>()).add(new LakehouseQuarantine.Row(r.isNullAt(0) ? null : r.getString(0),
+                    r.isNullAt(1) ? null : r.getLong(1), r.getString(2), r.getString(3), r.getString(4)));
         }
         return rows;
-    }
-
-    /**
-     * The declared key identifies one row: no NULL in a key column, no key value twice.
-     *
-     * @throws SluiceException naming the table, key and offending values
-     */
-    private void checkKey(Dataset<Row> result, Partition out) {
-        if (table.key().isEmpty()) {
-            return;
-        }
-        String anyNull = table.key().stream().map(k -> "`" + k + "` IS NULL").collect(Collectors.joining(" OR "));
-        long nulls = result.where(anyNull).count();
-        if (nulls > 0) {
-            throw new SluiceException(table.table() + ": " + nulls + " row(s) of partition " + out
-                    + " have a NULL in key " + table.key() + "; a key identifies one row");
-        }
-        List<Row> dupes = result.groupBy(table.key().stream().map(k -> functions.col("`" + k + "`")).toArray(org.apache.spark.sql.Column[]::new))
-                .count().where("count > 1").limit(3).collectAsList();
-        if (!dupes.isEmpty()) {
-            String examples = dupes.stream().map(r -> {
-                List<Object> key = new ArrayList<>();
-                for (int i = 0; i < table.key().size(); i++) {
-                    key.add(r.get(i));
-                }
-                return key + " ×" + r.getLong(table.key().size());
-            }).collect(Collectors.joining(", "));
-            throw new SluiceException(table.table() + ": key " + table.key() + " is not unique in partition "
-                    + out + " (" + examples + "); a key identifies one row: check the input for duplicates");
-        }
-    }
-
-    /** Σ(dup_count − 1) when the table has a {@code dup_count} column, else 0. */
-    private long collapsed(Dataset<Row> result) {
-        if (table.columns().stream().noneMatch(c -> c.name().equals("dup_count"))) {
-            return 0;
-        }
-        Row r = result.selectExpr("CAST(SUM(dup_count - 1) AS BIGINT)").first();
-        return r.isNullAt(0) ? 0 : r.getLong(0);
-    }
-
-    /** One Iceberg commit on {@code branch}: the partition's rows replaced (overwrite by filter), or merged by key. */
-    private void write(Dataset<Row> result, Partition out, String branch) {
-        String target = PartitionBranches.sparkTarget(table, branch);
-        if (!table.mergeOnKey()) {
-            try {
-                result.writeTo(target).overwrite(functions.expr(partitionIs(out)));
-            } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException e) {
-                throw new SluiceException(table.table() + " does not exist in the lakehouse catalog", e);
-            }
-            return;
-        }
-        String source = view("merge");
-        result.createOrReplaceTempView(source);
-        try {
-            String on = table.key().stream().map(k -> "t.`" + k + "` <=> s.`" + k + "`").collect(Collectors.joining(" AND "));
-            spark.sql("MERGE INTO " + target + " t USING " + source + " s ON t." + partitionIs(out) + " AND " + on
-                    + " WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *");
-        } finally {
-            spark.catalog().dropTempView(source);
-        }
     }
 }

@@ -78,6 +78,28 @@ final class PartitionBranches {
         });
     }
 
+    /**
+     * Points each of {@code branches} at the head of {@code from} in one change of refs (a
+     * branch left by an earlier, unrecorded write is moved): a wave's versions share the snapshot
+     * that wrote them all, each branch holding its own partition's files.
+     */
+    static void branchAt(Table table, String from, List<String> branches) {
+        if (branches.isEmpty()) {
+            return;
+        }
+        refs(table, m -> {
+            long head = table.refs().get(from).snapshotId();
+            for (String b : branches) {
+                if (table.refs().containsKey(b)) {
+                    m.replaceBranch(b, head);
+                } else {
+                    m.createBranch(b, head);
+                }
+            }
+            return true;
+        });
+    }
+
     /** The most attempts at a change of refs that concurrent commits keep failing. */
     private static final int REF_ATTEMPTS = 25;
 

@@ -1,0 +1,55 @@
+package dev.sluice.batch.wave;
+
+import dev.sluice.batch.engine.LayerEngine;
+import dev.sluice.batch.engine.StagedWrite;
+import dev.sluice.batch.gate.GateEvaluator;
+import dev.sluice.batch.gate.GateStep;
+import dev.sluice.config.TableSpec;
+import dev.sluice.core.Partition;
+import dev.sluice.core.RunId;
+import dev.sluice.quality.GateResult;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How the steps of a partition job that a backfill wave can share are carried out: each alone
+ * ({@link #ALONE}), or gathered across the wave's partitions ({@link WaveBarrier}): a gate judges
+ * them in one pass, and on an engine that writes waves ({@link LayerEngine#stagesWaves}) a table is
+ * written for all of them by one job. Implementations are thread-safe.
+ */
+public interface WaveSteps {
+
+    /** Every gate evaluates its own partition and every step writes its own partition when it runs. */
+    WaveSteps ALONE = new WaveSteps() {
+        @Override
+        public GateResult evaluate(GateEvaluator step, String gate, GateStep.Request request) {
+            return step.evaluate(request);
+        }
+
+        @Override
+        public @Nullable StagedWrite stage(LayerEngine engine, TableSpec table, Partition partition, RunId run) {
+            return null;
+        }
+    };
+
+    /**
+     * The evaluation of {@code request} by {@code step}, the gate step named {@code gate}; called
+     * outside any transaction.
+     *
+     * @throws RuntimeException what the evaluation threw ({@link dev.sluice.quality.InvalidCheckException},
+     *     a read failure); the step fails with it
+     */
+    GateResult evaluate(GateEvaluator step, String gate, GateStep.Request request);
+
+    /**
+     * The version of {@code table} that the wave's one job wrote for {@code partition}, to be
+     * recorded by the partition's step; called as the step starts, outside any transaction.
+     *
+     * @return null when the step writes its partition itself ({@link LayerEngine#write})
+     * @throws RuntimeException what the wave's job threw; the step fails with it
+     */
+    @Nullable StagedWrite stage(LayerEngine engine, TableSpec table, Partition partition, RunId run);
+
+    /** The job of {@code partition} has ended (or never started): it will reach no further step of the wave. */
+    default void ended(Partition partition) {
+    }
+}
