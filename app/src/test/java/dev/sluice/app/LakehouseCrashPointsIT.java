@@ -29,9 +29,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * (source, position) twice. On the lakehouse a Bronze chunk's Iceberg commit precedes its database
  * transaction, so a kill between them leaves Bronze a chunk ahead of the step's records: the
  * restart must take its position from the table's data. One real day (2001-02-22: 16,565 rows, a
- * duplicate, a quarantined row). CI runs two kills in a row inside Bronze; {@code -Pfull} every point,
- * those of audit-then-publish among them (a version staged on its branch but unrecorded, judged but
- * unpublished, published on main but not yet in the control plane).
+ * duplicate, a quarantined row). Under {@code -Pfull}: two kills in a row inside Bronze, and every
+ * point, those of audit-then-publish among them (a version staged on its branch but unrecorded,
+ * judged but unpublished, published on main but not yet in the control plane). CI's lakehouse kills
+ * are {@link FaultSuiteIT}'s lakehouse seed (two in a row inside Bronze, two inside a backfill wave).
  */
 class LakehouseCrashPointsIT {
 
@@ -94,6 +95,7 @@ class LakehouseCrashPointsIT {
      * restart's 1st. The third run resumes from the rows the Iceberg table holds.
      */
     @Test
+    @EnabledIfSystemProperty(named = "sluice.full", matches = "true", disabledReason = "long: run with mvn -Pfull verify")
     void twoKillsInARowInsideBronzeLeaveNoDuplicate() throws Exception {
         Map<String, String> expected = reference();
         Map<String, String> env = env(2000);

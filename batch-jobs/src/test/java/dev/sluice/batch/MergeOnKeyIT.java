@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.testkit.PricesPipeline;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.Partition;
@@ -26,31 +27,7 @@ class MergeOnKeyIT {
 
     @Test
     void aRerunUpsertsByKeyAndKeepsRowsTheNewLoadLacks() throws Exception {
-        Path spec = TestHome.writePipeline(home, "prices", "contract: prices\nversion: 1\ncolumns:\n"
-                + "  - {name: code, type: string, nullable: false}\n  - {name: price, type: long, nullable: false}\n", """
-                pipeline: prices
-                warehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: sa, password: ""}
-                sources:
-                  - {name: prices, format: csv, path: "${SLUICE_HOME}/landing/prices/dt={partition}", contract: contracts/prices.v1.yaml}
-                layers:
-                  bronze: [{table: bronze.prices_raw, source: prices}]
-                  silver:
-                    - table: silver.prices
-                      input: bronze.prices_raw
-                      partition: daily
-                      write: merge-on-key
-                      key: [code]
-                      columns: {code: string, price: long}
-                      sql: SELECT code, price FROM {input} p
-                  gold:
-                    - table: gold.price_total
-                      input: silver.prices
-                      partition: daily
-                      write: overwrite-partition
-                      key: [codes]
-                      columns: {codes: long, total: long}
-                      sql: SELECT COUNT(*) AS codes, SUM(price) AS total FROM {input} s
-                """);
+        Path spec = PricesPipeline.onWarehouse(home);
         Path day = Files.createDirectories(home.resolve("landing/prices/dt=2001-03-01"));
         Files.writeString(day.resolve("prices.csv"), "code,price\na,10\nb,20\n");
         PipelineSpec s = TestHome.load(home, spec);

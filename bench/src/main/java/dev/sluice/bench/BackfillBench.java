@@ -108,8 +108,12 @@ public final class BackfillBench {
 
 
     /**
-     * Times each of {@code variants} ("backfill", "bulk", "backfill-no-gates", "bulk-no-gates") as a
-     * whole {@code sluice} process, {@code repeats} times, each on a fresh H2 file warehouse.
+     * Times each of {@code variants} as a whole {@code sluice} process, {@code repeats} times, each
+     * on a fresh H2 file warehouse: "backfill", "bulk", "backfill-no-gates", "bulk-no-gates" (the
+     * warehouse engine), "lake-backfill" (the same backfill of {@code flights_lake.yaml} on the
+     * lakehouse engine, its Iceberg tables under the warehouse's directory), "quickstart" and
+     * "lake-quickstart" ({@code sluice quickstart} of either pipeline from an empty home: the
+     * sample data fetched and split, then every landed day run in order).
      */
     static Map<String, List<Sample>> measure(Path root, Path jar, Path home, Path work, LocalDate from, LocalDate to, int repeats,
             int parallelism, int gateBatch, List<String> variants) throws Exception {
@@ -118,14 +122,21 @@ public final class BackfillBench {
         Map<String, List<Sample>> samples = new LinkedHashMap<>();
         for (int r = 0; r < repeats; r++) {
             for (String variant : variants) {
-                boolean backfill = variant.startsWith("backfill");
-                String spec = specs.resolve((backfill ? "flights" : "flights_bulk") + (variant.endsWith("no-gates") ? "_nogates" : "") + ".yaml")
-                        .toString();
+                boolean lake = variant.startsWith("lake-");
+                String kind = lake ? variant.substring("lake-".length()) : variant;
+                boolean backfill = kind.startsWith("backfill");
+                String pipeline = lake ? "flights_lake" : "flights";
+                String spec = specs.resolve((backfill || kind.equals("quickstart") ? pipeline : pipeline + "_bulk")
+                        + (kind.endsWith("no-gates") ? "_nogates" : "") + ".yaml").toString();
                 List<String> cmd = backfill
                         ? List.of("backfill", spec, "--from", from.toString(), "--to", to.toString(), "--parallelism",
                                 Integer.toString(parallelism), "--gate-batch", Integer.toString(gateBatch))
+                        : kind.equals("quickstart") ? List.of("quickstart", "--pipeline", spec)
                         : List.of("run", spec, "--partition", to.toString());
-                Sample s = run(jar, runHome, work.resolve("wh-" + variant + "-" + r), cmd, backfill);
+                Path warehouse = work.resolve("wh-" + variant + "-" + r);
+                // the quickstart starts from an empty home of its own: it fetches the sample data itself
+                Path processHome = kind.equals("quickstart") ? Files.createDirectories(warehouse.resolve("home")) : runHome;
+                Sample s = run(jar, processHome, warehouse, cmd, backfill, lake);
                 System.out.printf(Locale.ROOT, "%-18s run %d: %8.1f s wall, gates %6.1f s, exit %d%n", variant, r + 1, s.wallS(), s.gateS(), s.exit());
                 samples.computeIfAbsent(variant, k -> new ArrayList<>()).add(s);
             }
@@ -149,7 +160,11 @@ public final class BackfillBench {
         return runHome;
     }
 
-    /** flights.yaml, its bulk form (one snapshot of the range), and both without checks. */
+    /**
+     * flights.yaml, its bulk form (one snapshot of the range), and both without checks; the same
+     * four of flights_lake.yaml (the lakehouse engine): {@code flights_lake}, {@code flights_lake_bulk},
+     * {@code flights_lake_nogates}, {@code flights_lake_bulk_nogates}.
+     */
     static Path prepareSpecs(Path pipelines, Path dir) throws IOException {
         Files.createDirectories(dir.resolve("contracts"));
         try (var contracts = Files.list(pipelines.resolve("contracts"))) {
@@ -157,25 +172,32 @@ public final class BackfillBench {
                 Files.copy(c, dir.resolve("contracts").resolve(c.getFileName()));
             }
         }
-        String flights = Files.readString(pipelines.resolve("flights.yaml"));
-        String bulk = flights.replace("pipeline: flights", "pipeline: flights_bulk")
+        for (String name : List.of("flights", "flights_lake")) {
+            String daily = Files.readString(pipelines.resolve(name + ".yaml"));
+            String bulk = bulk(daily, name);
+            Files.writeString(dir.resolve(name + ".yaml"), daily);
+            Files.writeString(dir.resolve(name + "_bulk.yaml"), bulk);
+            Files.writeString(dir.resolve(name + "_nogates.yaml"), withoutChecks(daily, name + "_nogates"));
+            Files.writeString(dir.resolve(name + "_bulk_nogates.yaml"), withoutChecks(bulk, name + "_bulk_nogates"));
+        }
+        return dir;
+    }
+
+    /** The bulk form of pipeline {@code name}: its flights source one snapshot of the bulk landing, every table unpartitioned. */
+    private static String bulk(String daily, String name) throws IOException {
+        String bulk = daily.replace("pipeline: " + name + "\n", "pipeline: " + name + "_bulk\n")
                 .replace("path: ${SLUICE_HOME}/landing/flights/dt={partition}",
                         "path: ${SLUICE_HOME}/bulk-landing/flights\n    partitioned: false")
-                .replace("partition: daily\n      write: overwrite-partition", "partition: none\n      write: overwrite-partition")
                 .replace("partition: daily", "partition: none")
                 .replace("partition: monthly", "partition: none");
-        if (bulk.contains("partition: daily") || bulk.contains("partition: monthly") || !bulk.contains("bulk-landing")) {
-            throw new IllegalStateException("flights.yaml changed shape: the bulk form cannot be derived");
+        if (bulk.contains("partition: daily") || bulk.contains("partition: monthly") || !bulk.contains("bulk-landing")
+                || !bulk.contains("pipeline: " + name + "_bulk")) {
+            throw new IllegalStateException(name + ".yaml changed shape: the bulk form cannot be derived");
         }
-        Files.writeString(dir.resolve("flights.yaml"), flights);
         // one partition has no day to reconcile live windows with: the bulk form has no hot path
         JsonNode bulkTree = YAML.readTree(bulk);
         ((ObjectNode) bulkTree).remove("hot_path");
-        bulk = YAML.writeValueAsString(bulkTree);
-        Files.writeString(dir.resolve("flights_bulk.yaml"), bulk);
-        Files.writeString(dir.resolve("flights_nogates.yaml"), withoutChecks(flights, "flights_nogates"));
-        Files.writeString(dir.resolve("flights_bulk_nogates.yaml"), withoutChecks(bulk, "flights_bulk_nogates"));
-        return dir;
+        return YAML.writeValueAsString(bulkTree);
     }
 
     private static String withoutChecks(String yaml, String name) throws IOException {
@@ -196,12 +218,15 @@ public final class BackfillBench {
         return YAML.writeValueAsString(root);
     }
 
-    private static Sample run(Path jar, Path home, Path warehouse, List<String> args, boolean backfill) throws Exception {
+    private static Sample run(Path jar, Path home, Path warehouse, List<String> args, boolean backfill, boolean lake) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("java", "-Djdk.reflect.useDirectMethodHandle=false", "-Xmx6g", "-jar", jar.toString()));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(false);
         pb.environment().put("SLUICE_HOME", home.toString());
         pb.environment().put("SLUICE_WAREHOUSE_URL", "jdbc:h2:file:" + warehouse.resolve("warehouse"));
+        if (lake) {
+            pb.environment().put("SLUICE_LAKEHOUSE", warehouse.resolve("lakehouse").toString());
+        }
         Files.createDirectories(warehouse);
         pb.redirectError(warehouse.resolve("stderr.txt").toFile());
         pb.redirectOutput(warehouse.resolve("stdout.txt").toFile());

@@ -55,8 +55,10 @@ final class BenchReport {
         if (d.has("bronze")) {
             JsonNode b = d.at("/bronze/warmUp");
             w.append(String.format(Locale.ROOT, " Bronze ingest %,.0f rows/s (Sluice, one stream), %,.0f rows/s (Sluice, partitioned),"
-                    + " %,.0f rows/s (Spring Batch) and %,.0f rows/s (Spring Batch, reWriteBatchedInserts);", b.path("SLUICE").asDouble(),
-                    b.path("SLUICE_PARTITIONED").asDouble(), b.path("BASELINE").asDouble(), b.path("BASELINE_REWRITE").asDouble()));
+                    + "%s %,.0f rows/s (Spring Batch) and %,.0f rows/s (Spring Batch, reWriteBatchedInserts);", b.path("SLUICE").asDouble(),
+                    b.path("SLUICE_PARTITIONED").asDouble(), b.has("SLUICE_LAKEHOUSE")
+                            ? String.format(Locale.ROOT, " %,.0f rows/s (Sluice, lakehouse),", b.path("SLUICE_LAKEHOUSE").asDouble()) : "",
+                    b.path("BASELINE").asDouble(), b.path("BASELINE_REWRITE").asDouble()));
         }
         if (d.has("duckdb_warm_up_s")) {
             w.append(String.format(Locale.ROOT, " DuckDB medallion %.1f s;", d.get("duckdb_warm_up_s").asDouble()));

@@ -35,7 +35,7 @@ import org.springframework.util.FileSystemUtils;
  * seconds-long run over 2 days that skips the whole-process measures: CI runs it so the bench does
  * not rot), {@code --repeats N} (in-process measures, default 3), {@code --process-repeats N}
  * (whole-process measures, default 1: one bulk medallion takes about 10 minutes here),
- * {@code --only a,b} (measure names: bronze, medallion, backfill, overhead, hotpath, lineage),
+ * {@code --only a,b} (measure names: bronze, medallion, backfill, lakehouse, overhead, hotpath, lineage),
  * {@code --render} (no measure: {@code benchmarks.md} again from {@code --out}'s
  * {@code benchmarks.json} and the current notes).
  *
@@ -53,13 +53,16 @@ public final class BenchSuite {
 
     /** How a row's figure (the ratio with a baseline, else Sluice's median) meets its goal. */
     enum Compare {
-        AT_LEAST, AT_MOST, BELOW;
+        AT_LEAST, AT_MOST, BELOW,
+        /** No goal: the figure is reported. */
+        REPORT;
 
         boolean met(double figure, double goal) {
             return switch (this) {
                 case AT_LEAST -> figure >= goal;
                 case AT_MOST -> figure <= goal;
                 case BELOW -> figure < goal;
+                case REPORT -> true;
             };
         }
     }
@@ -90,7 +93,7 @@ public final class BenchSuite {
     }
 
     /** The measures {@code --only} may name. */
-    static final List<String> MEASURES = List.of("bronze", "medallion", "backfill", "overhead", "hotpath", "lineage");
+    static final List<String> MEASURES = List.of("bronze", "medallion", "backfill", "lakehouse", "overhead", "hotpath", "lineage");
     private static final String USAGE = "usage: ./sluice-bench [--smoke] [--repeats N] [--process-repeats N] [--only "
             + String.join(",", MEASURES) + "] [--render]";
 
@@ -234,8 +237,15 @@ public final class BenchSuite {
                             Compare.AT_LEAST, 3.0, "≥ 3× faster", "rows/s");
                 }
             }
+            String lake = "Sluice, lakehouse engine, one stream (Iceberg Parquet files; catalog and control plane on PostgreSQL)";
+            row(rows, "Bronze ingest, rows/s (flights, " + s.days() + " days, " + rows3m + " rows): " + lake,
+                    r.of(BronzeIngestBench.Side.SLUICE_LAKEHOUSE), r.of(BronzeIngestBench.Side.BASELINE), plain + " (PostgreSQL)",
+                    Compare.AT_LEAST, 3.0, "≥ 3× faster", "rows/s");
+            row(rows, "Bronze ingest, rows/s (flights, " + s.days() + " days, " + rows3m + " rows): " + lake,
+                    r.of(BronzeIngestBench.Side.SLUICE_LAKEHOUSE), r.of(BronzeIngestBench.Side.BASELINE_REWRITE), rewrite + " (PostgreSQL)",
+                    Compare.REPORT, 0, "— (reported)", "rows/s");
         }
-        if (s.runs("medallion")) {
+        if (s.runs("medallion") || s.runs("lakehouse")) {
             Map<String, Long> counts = null;
             Path dir = Files.createDirectories(work.resolve("duckdb"));
             Path runHome = BackfillBench.prepareHome(home, dir, s.from(), s.to());
@@ -276,6 +286,29 @@ public final class BenchSuite {
                         "the same pipeline run once over the whole range as one partition, gates on", Compare.AT_MOST, 1.5, "≤ 1.5×", "s");
             } else {
                 details.put("process", "skipped: whole-process measures do not run in the smoke run");
+            }
+        }
+        if (s.runs("lakehouse")) {
+            if (s.processRepeats() > 0) {
+                Path jar = root.resolve("app/target/sluice.jar");
+                Map<String, List<BackfillBench.Sample>> p = BackfillBench.measure(root, jar, home,
+                        Files.createDirectories(work.resolve("lakehouse")), s.from(), s.to(), s.processRepeats(), 2, 64,
+                        List.of("lake-backfill", "quickstart", "lake-quickstart"));
+                details.set("lakehouse", JSON.valueToTree(p));
+                List<Double> lake = p.get("lake-backfill").stream().map(BackfillBench.Sample::wallS).toList();
+                row(rows, "full medallion of flights-3m on the lakehouse, gates on, s (`sluice backfill` of flights_lake's " + s.days()
+                        + " days: Iceberg tables, catalog in an H2 file, vs DuckDB into a file)", lake, duck,
+                        "DuckDB: the same three SQL steps on the same Parquet files", Compare.AT_MOST, 4.0, "≤ 4× DuckDB's time", "s");
+                row(rows, "gates' share of the lakehouse load above, % of its wall time", p.get("lake-backfill").stream()
+                        .map(x -> 100 * x.gateS() / x.wallS()).toList(), null, "—", Compare.AT_MOST, 10.0, "≤ 10 %", "%");
+                List<Double> quick = p.get("quickstart").stream().map(BackfillBench.Sample::wallS).toList();
+                List<Double> lakeQuick = p.get("lake-quickstart").stream().map(BackfillBench.Sample::wallS).toList();
+                row(rows, "`sluice quickstart` from an empty home (sample data fetched, every day run in order), warehouse engine, s", quick, null,
+                        "—", Compare.REPORT, 0, "— (reported)", "s");
+                row(rows, "`sluice quickstart --pipeline flights_lake` from an empty home, lakehouse engine, s", lakeQuick, quick,
+                        "the warehouse engine's quickstart above", Compare.REPORT, 0, "— (reported)", "s");
+            } else {
+                details.put("lakehouse", "skipped: whole-process measures do not run in the smoke run");
             }
         }
         if (s.runs("overhead")) {

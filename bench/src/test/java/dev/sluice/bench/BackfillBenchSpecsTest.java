@@ -25,7 +25,8 @@ class BackfillBenchSpecsTest {
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"flights", "flights_bulk", "flights_nogates", "flights_bulk_nogates"})
+    @ValueSource(strings = {"flights", "flights_bulk", "flights_nogates", "flights_bulk_nogates", "flights_lake", "flights_lake_bulk",
+        "flights_lake_nogates", "flights_lake_bulk_nogates"})
     void everyDerivedSpecLoadsAndPassesTheDesignRules(String name) throws Exception {
         Path specs = BackfillBench.prepareSpecs(HotPathBench.root().resolve("pipelines"), dir);
         PipelineSpec spec = new PipelineSpecLoader(new SluiceEnvironment(Map.of("SLUICE_HOME", dir.toString(),
@@ -33,6 +34,7 @@ class BackfillBenchSpecsTest {
         List<DesignFinding> blocking = DesignRules.blocking(DesignRules.check(spec), false);
         assertThat(blocking).extracting(DesignFinding::describe).isEmpty();
         assertThat(spec.name()).isEqualTo(name);
-        assertThat(spec.hotPath() == null).isEqualTo(name.contains("bulk"));
+        assertThat(spec.hotPath() == null).isEqualTo(name.contains("bulk") || name.startsWith("flights_lake"));
+        assertThat(spec.engine().kind().name()).isEqualTo(name.startsWith("flights_lake") ? "LAKEHOUSE" : "WAREHOUSE");
     }
 }

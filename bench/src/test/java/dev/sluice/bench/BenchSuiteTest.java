@@ -30,7 +30,7 @@ class BenchSuiteTest {
         BenchSuite.write(report, work.resolve("out"));
 
         JsonNode bronze = report.at("/details/bronze");
-        for (String side : List.of("SLUICE", "SLUICE_PARTITIONED", "BASELINE", "BASELINE_REWRITE")) {
+        for (String side : List.of("SLUICE", "SLUICE_PARTITIONED", "SLUICE_LAKEHOUSE", "BASELINE", "BASELINE_REWRITE")) {
             assertThat(bronze.at("/rows/" + side).asLong()).as(side).isEqualTo(33_798);
         }
         JsonNode duck = report.at("/details/duckdb_rows");
@@ -40,15 +40,19 @@ class BenchSuiteTest {
 
         List<String> measures = new ArrayList<>();
         report.get("rows").forEach(r -> measures.add(r.get("measure").asText()));
-        assertThat(measures).hasSize(8);
-        assertThat(measures.subList(0, 4)).allSatisfy(m -> assertThat(m).startsWith("Bronze ingest, rows/s (flights, 2 days, 33,798 rows"));
+        assertThat(measures).hasSize(10);
+        assertThat(measures.subList(0, 6)).allSatisfy(m -> assertThat(m).startsWith("Bronze ingest, rows/s (flights, 2 days, 33,798 rows"));
         assertThat(measures.get(0)).endsWith("one COPY stream (the 2 days as one partition)");
         assertThat(measures.get(2)).endsWith("one partition per day, parallelism 2");
+        assertThat(measures.get(4)).endsWith("lakehouse engine, one stream (Iceberg Parquet files; catalog and control plane on PostgreSQL)");
         assertThat(report.get("rows").get(1).get("baseline").asText()).endsWith("`reWriteBatchedInserts=true`");
-        assertThat(measures.get(4)).startsWith("orchestration overhead");
-        assertThat(measures.get(5)).startsWith("hot path events/s");
-        assertThat(measures.get(6)).startsWith("hot path p99 latency");
-        assertThat(measures.get(7)).startsWith("lineage downstream closure over 500 runs");
+        assertThat(report.get("rows").get(4).get("goal").asText()).isEqualTo("≥ 3× faster");
+        assertThat(report.get("rows").get(5).get("goal").asText()).isEqualTo("— (reported)");
+        assertThat(report.at("/details/lakehouse").asText()).startsWith("skipped");
+        assertThat(measures.get(6)).startsWith("orchestration overhead");
+        assertThat(measures.get(7)).startsWith("hot path events/s");
+        assertThat(measures.get(8)).startsWith("hot path p99 latency");
+        assertThat(measures.get(9)).startsWith("lineage downstream closure over 500 runs");
         report.get("rows").forEach(r -> assertThat(r.get("sluice_median").asDouble()).as(r.get("measure").asText()).isPositive());
         assertThat(report.at("/details/lineage/samples").asLong()).isPositive();
 
@@ -56,7 +60,7 @@ class BenchSuiteTest {
         assertThat(md).contains("| measure | Sluice | baseline | ratio | goal | met |").contains("smoke run")
                 .contains("| Bronze ingest, rows/s").contains("Spring Batch job: Parquet reader → JdbcBatchItemWriter, chunk 1,000: ");
         JsonNode json = new ObjectMapper().readTree(work.resolve("out/benchmarks.json").toFile());
-        assertThat(json.get("rows")).hasSize(8);
+        assertThat(json.get("rows")).hasSize(10);
         assertThat(json.at("/machine/cores").asInt()).isEqualTo(Runtime.getRuntime().availableProcessors());
     }
 }

@@ -6,6 +6,7 @@ import dev.sluice.batch.backfill.Backfill;
 import dev.sluice.batch.backfill.BackfillReport;
 import dev.sluice.batch.backfill.PartitionOutcome;
 import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.testkit.PricesPipeline;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.spark.LakehouseCatalog;
@@ -34,33 +35,6 @@ class WaveWritesLakehouseIT {
     @TempDir
     Path home;
 
-    private static final String SPEC = """
-            pipeline: prices
-            engine: lakehouse
-            lakehouse: {location: "%s"}
-            warehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: sa, password: ""}
-            sources:
-              - {name: prices, format: csv, path: "${SLUICE_HOME}/landing/prices/dt={partition}", contract: contracts/prices.v1.yaml}
-            layers:
-              bronze: [{table: bronze.prices_raw, source: prices}]
-              silver:
-                - table: silver.prices
-                  input: bronze.prices_raw
-                  partition: daily
-                  write: merge-on-key
-                  key: [code]
-                  columns: {code: string, price: long}
-                  sql: SELECT code, price FROM {input} p
-              gold:
-                - table: gold.price_total
-                  input: silver.prices
-                  partition: daily
-                  write: overwrite-partition
-                  key: [codes]
-                  columns: {codes: long, total: long}
-                  sql: SELECT COUNT(*) AS codes, SUM(price) AS total FROM {input} s
-            """;
-
     private void land(String day, String csv) throws Exception {
         Path dir = Files.createDirectories(home.resolve("landing/prices/dt=" + day));
         Files.writeString(dir.resolve("prices.csv"), csv);
@@ -69,9 +43,7 @@ class WaveWritesLakehouseIT {
     @Test
     void aWaveMergesEachDayIntoItsOwnRowsAndABrokenKeyFailsOnlyItsDay() throws Exception {
         Path lake = home.resolve("lake").toAbsolutePath();
-        Path specFile = TestHome.writePipeline(home, "prices", "contract: prices\nversion: 1\ncolumns:\n"
-                + "  - {name: code, type: string, nullable: false}\n  - {name: price, type: long, nullable: false}\n",
-                SPEC.formatted(lake));
+        Path specFile = PricesPipeline.onLakehouse(home, lake);
         land("2001-03-01", "code,price\na,10\nb,20\n");
         land("2001-03-02", "code,price\na,1\n");
         land("2001-03-03", "code,price\nx,5\n");

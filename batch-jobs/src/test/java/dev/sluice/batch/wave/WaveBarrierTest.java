@@ -77,26 +77,27 @@ class WaveBarrierTest {
         return new GateStep.Request(p, p, RunId.newId(), null);
     }
 
-    /** Runs members 1..4 with 2 permits: 1 ends before any gate, 2 skips gate.a (a restart), 3 and 4 reach both. */
-    private static List<String> wave(FakeEvaluator fake) throws Exception {
-        Semaphore permits = new Semaphore(2, true);
-        WaveBarrier barrier = new WaveBarrier(GATES, Set.of(day(1), day(2), day(3), day(4)), permits);
-        ExecutorService pool = Executors.newFixedThreadPool(4);
+    /** What one member does in the wave, appending what it saw; it may throw. */
+    @FunctionalInterface
+    private interface Member {
+        void work(Partition p, StringBuilder seen) throws Exception;
+    }
+
+    /**
+     * Runs members day 1 … {@code days}, each in its own thread holding one of {@code permits}
+     * while it works, each ending in the barrier; returns what each saw ("key …", or "key … failed: message").
+     */
+    private static List<String> members(WaveBarrier barrier, Semaphore permits, int days, Member member) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(days);
         try {
             List<Future<String>> futures = new ArrayList<>();
-            for (int d = 1; d <= 4; d++) {
+            for (int d = 1; d <= days; d++) {
                 Partition p = day(d);
                 futures.add(pool.submit(() -> {
                     permits.acquireUninterruptibly();
                     StringBuilder seen = new StringBuilder(p.key());
                     try {
-                        for (String gate : GATES) {
-                            if (p.equals(day(1)) || (p.equals(day(2)) && gate.equals("gate.a"))) {
-                                continue;
-                            }
-                            barrier.evaluate(fake, gate, request(p));
-                            seen.append(' ').append(gate).append(" ok");
-                        }
+                        member.work(p, seen);
                     } catch (RuntimeException e) {
                         seen.append(" failed: ").append(e.getMessage());
                     } finally {
@@ -108,13 +109,29 @@ class WaveBarrierTest {
             }
             List<String> out = new ArrayList<>();
             for (Future<String> f : futures) {
-                out.add(f.get());
+                out.add(f.get(30, java.util.concurrent.TimeUnit.SECONDS));
             }
-            assertThat(permits.availablePermits()).isEqualTo(2);
             return out;
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** Runs members 1..4 with 2 permits: 1 ends before any gate, 2 skips gate.a (a restart), 3 and 4 reach both. */
+    private static List<String> wave(FakeEvaluator fake) throws Exception {
+        Semaphore permits = new Semaphore(2, true);
+        WaveBarrier barrier = new WaveBarrier(GATES, Set.of(day(1), day(2), day(3), day(4)), permits);
+        List<String> out = members(barrier, permits, 4, (p, seen) -> {
+            for (String gate : GATES) {
+                if (p.equals(day(1)) || (p.equals(day(2)) && gate.equals("gate.a"))) {
+                    continue;
+                }
+                barrier.evaluate(fake, gate, request(p));
+                seen.append(' ').append(gate).append(" ok");
+            }
+        });
+        assertThat(permits.availablePermits()).isEqualTo(2);
+        return out;
     }
 
     @Test
@@ -162,39 +179,19 @@ class WaveBarrierTest {
         FakeEvaluator fake = new FakeEvaluator(null);
         Semaphore permits = new Semaphore(1, true);
         WaveBarrier barrier = new WaveBarrier(steps, Set.of(day(1), day(2), day(3)), permits);
-        ExecutorService pool = Executors.newFixedThreadPool(3);
-        try {
-            List<Future<String>> futures = new ArrayList<>();
-            for (int d = 1; d <= 3; d++) {
-                Partition p = day(d);
-                futures.add(pool.submit(() -> {
-                    permits.acquireUninterruptibly();
-                    StringBuilder seen = new StringBuilder(p.key());
-                    try {
-                        if (!p.equals(day(1))) { // day 1 restarts at its gate: its write is done
-                            StagedWrite w = barrier.stage(engine, table, p, RunId.newId());
-                            seen.append(" wrote ").append(w.record().outputRows());
-                        }
-                        barrier.evaluate(fake, "gate.a", request(p));
-                        seen.append(" judged");
-                    } finally {
-                        barrier.ended(p);
-                        permits.release();
-                    }
-                    return seen.toString();
-                }));
+        List<String> out = members(barrier, permits, 3, (p, seen) -> {
+            if (!p.equals(day(1))) { // day 1 restarts at its gate: its write is done
+                StagedWrite w = barrier.stage(engine, table, p, RunId.newId());
+                seen.append(" wrote ").append(w.record().outputRows());
             }
-            List<String> out = new ArrayList<>();
-            for (Future<String> f : futures) {
-                out.add(f.get(30, java.util.concurrent.TimeUnit.SECONDS));
-            }
-            assertThat(out).containsExactly("2001-01-01 judged", "2001-01-02 wrote 2 judged", "2001-01-03 wrote 3 judged");
-            assertThat(waves).containsExactly(List.of(day(2), day(3)));
-            assertThat(fake.passes).containsExactly(List.of(day(1), day(2), day(3)));
-            assertThat(barrier.batchesByStep()).containsExactlyInAnyOrderEntriesOf(Map.of(table.stepName(), 1L, "gate.a", 1L));
-            assertThat(barrier.stage(engine, table, day(9), RunId.newId())).as("not a member: writes alone").isNull();
-        } finally {
-            pool.shutdownNow();
-        }
+            barrier.evaluate(fake, "gate.a", request(p));
+            seen.append(" judged");
+        });
+        assertThat(permits.availablePermits()).isEqualTo(1);
+        assertThat(out).containsExactly("2001-01-01 judged", "2001-01-02 wrote 2 judged", "2001-01-03 wrote 3 judged");
+        assertThat(waves).containsExactly(List.of(day(2), day(3)));
+        assertThat(fake.passes).containsExactly(List.of(day(1), day(2), day(3)));
+        assertThat(barrier.batchesByStep()).containsExactlyInAnyOrderEntriesOf(Map.of(table.stepName(), 1L, "gate.a", 1L));
+        assertThat(barrier.stage(engine, table, day(9), RunId.newId())).as("not a member: writes alone").isNull();
     }
 }

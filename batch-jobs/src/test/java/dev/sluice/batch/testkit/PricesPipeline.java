@@ -1,0 +1,53 @@
+package dev.sluice.batch.testkit;
+
+import java.nio.file.Path;
+
+/**
+ * A small daily pipeline for tests of {@code write: merge-on-key}: CSV prices (code, price) under
+ * {@code landing/prices/dt=<day>}, Silver {@code silver.prices} merged by {@code code}, Gold
+ * {@code gold.price_total} (codes, total) overwritten per partition.
+ */
+public final class PricesPipeline {
+
+    private static final String CONTRACT = "contract: prices\nversion: 1\ncolumns:\n"
+            + "  - {name: code, type: string, nullable: false}\n  - {name: price, type: long, nullable: false}\n";
+
+    private static final String SPEC = """
+            pipeline: prices
+            %swarehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: sa, password: ""}
+            sources:
+              - {name: prices, format: csv, path: "${SLUICE_HOME}/landing/prices/dt={partition}", contract: contracts/prices.v1.yaml}
+            layers:
+              bronze: [{table: bronze.prices_raw, source: prices}]
+              silver:
+                - table: silver.prices
+                  input: bronze.prices_raw
+                  partition: daily
+                  write: merge-on-key
+                  key: [code]
+                  columns: {code: string, price: long}
+                  sql: SELECT code, price FROM {input} p
+              gold:
+                - table: gold.price_total
+                  input: silver.prices
+                  partition: daily
+                  write: overwrite-partition
+                  key: [codes]
+                  columns: {codes: long, total: long}
+                  sql: SELECT COUNT(*) AS codes, SUM(price) AS total FROM {input} s
+            """;
+
+    private PricesPipeline() {
+    }
+
+    /** Writes the pipeline on the warehouse engine under {@code home/spec}; returns the spec file. */
+    public static Path onWarehouse(Path home) {
+        return TestHome.writePipeline(home, "prices", CONTRACT, SPEC.formatted(""));
+    }
+
+    /** Writes the pipeline on the lakehouse engine, its data files under {@code lakehouse}; returns the spec file. */
+    public static Path onLakehouse(Path home, Path lakehouse) {
+        return TestHome.writePipeline(home, "prices", CONTRACT,
+                SPEC.formatted("engine: lakehouse\nlakehouse: {location: \"" + lakehouse.toAbsolutePath() + "\"}\n"));
+    }
+}
