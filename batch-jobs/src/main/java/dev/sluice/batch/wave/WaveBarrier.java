@@ -122,8 +122,11 @@ public final class WaveBarrier implements WaveSteps {
         }
         permits.release();
         try {
-            FaultPoints.reach(step.startsWith("gate.") ? "gate-wave:" + step : "wave:" + step);
-            drain(ready);
+            try {
+                FaultPoints.reach(step.startsWith("gate.") ? "gate-wave:" + step : "wave:" + step);
+            } finally {
+                drain(ready); // the batch taken is carried out whatever the fault point does: its waiters get an answer
+            }
             lock.lock();
             try {
                 while (!mine.done) {

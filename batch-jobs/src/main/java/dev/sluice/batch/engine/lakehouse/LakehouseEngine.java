@@ -225,9 +225,6 @@ public final class LakehouseEngine implements LayerEngine {
      */
     @Override
     public Map<Partition, dev.sluice.batch.engine.StagedWrite> stageWave(TableSpec table, SortedMap<Partition, RunId> runs) {
-        if (!stagesWaves(table)) {
-            throw new UnsupportedOperationException(table.table() + " is not written by waves: its partitions do not each read their own input partition");
-        }
         return new LakehouseTransform(spark(), catalog(), warehouse.dsl(), spec, table).stage(runs);
     }
 

@@ -147,7 +147,7 @@ final class LakehouseTransform {
             return out;
         }
         if (members.size() > 1 && !writesWaves(spec, table)) {
-            throw new IllegalArgumentException(table.table() + " is not written by waves: its partitions do not each read their own input partition");
+            throw new UnsupportedOperationException(table.table() + " is not written by waves: its partitions do not each read their own input partition");
         }
         Dataset<Row> rows = members.size() == 1
                 ? input.rows(members.get(0).partition()).withColumn(MEMBER, functions.lit(members.get(0).partition().key()))
