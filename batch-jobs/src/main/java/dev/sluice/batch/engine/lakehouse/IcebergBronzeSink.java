@@ -27,7 +27,7 @@ import org.apache.iceberg.types.Types;
 
 /**
  * Appends a Bronze step's chunks to an Iceberg table with Iceberg's Java data API (no Spark job per
- * chunk): each chunk is one Parquet data file in the partition's directory and one append commit,
+ * chunk): each chunk is one Parquet data file in the partition's directory and one fast-append commit,
  * whose snapshot summary records the run ({@link #RUN_PROPERTY}), the file and the last row
  * position of the chunk ({@link #SOURCE_PROPERTY}, {@link #POSITION_PROPERTY}).
  *
@@ -112,7 +112,9 @@ final class IcebergBronzeSink implements BronzeSink {
             throw new UncheckedIOException("cannot write a data file of " + columns.table() + " at " + out.location(), e);
         }
         BronzeRow last = rows.get(rows.size() - 1);
-        table.newAppend().appendFile(writer.toDataFile())
+        // a fast append: a new manifest per chunk, none merged at commit (Iceberg's MergeAppend rewrites
+        // manifests once a table has 100); the load's compaction rewrites the chunks' files anyway
+        table.newFastAppend().appendFile(writer.toDataFile())
                 .set(RUN_PROPERTY, columns.run().toString())
                 .set(SOURCE_PROPERTY, last.source())
                 .set(POSITION_PROPERTY, Long.toString(last.position()))
