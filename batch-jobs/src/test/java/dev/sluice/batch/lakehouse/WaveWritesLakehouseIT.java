@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * each day into that day's published rows (a re-run whose files hold b changed and c new but no
  * longer a keeps a), and a day whose rows break the table's key fails alone, naming the key and
  * values, while the other days of the wave publish. The Bronze loads of the wave's days, completed
- * by parallel threads, are each compacted into one data file.
+ * by parallel threads, are each compacted into one data file. A day whose rows make the SQL fail
+ * fails alone too.
  */
 class WaveWritesLakehouseIT {
 
@@ -79,6 +80,34 @@ class WaveWritesLakehouseIT {
             assertThat(rows(spark, "SELECT partition._sluice_partition || ' ' || COUNT(*) FROM bronze.prices_raw.files GROUP BY partition._sluice_partition ORDER BY 1"))
                     .as("each day's two loads compacted into one data file, though the days' loads completed at once")
                     .containsExactly("2001-03-01 1", "2001-03-02 1", "2001-03-03 1");
+        }
+    }
+
+    /**
+     * A day whose rows make the table's SQL fail at run time fails the wave's one job for every
+     * day: the days are then written one by one, and only that day fails, with Spark's message.
+     */
+    @Test
+    void aDayWhoseRowsFailTheSqlFailsAloneWhenItsWaveFails() throws Exception {
+        Path lake = home.resolve("lake").toAbsolutePath();
+        Path specFile = PricesPipeline.onLakehouse(home, lake,
+                "SELECT code, CASE WHEN price < 0 THEN CAST(raise_error(concat('negative price of ', code)) AS BIGINT) ELSE price END AS price FROM {input} p");
+        land("2001-03-01", "code,price\na,10\n");
+        land("2001-03-02", "code,price\nb,-1\n");
+        land("2001-03-03", "code,price\nc,5\n");
+        PipelineSpec spec = TestHome.load(home, specFile);
+        try (Warehouse w = Warehouse.open(spec.warehouse(), 8)) {
+            Backfill backfill = new Backfill(new PipelineRunner(w, home), Clock.systemUTC());
+            BackfillReport report = backfill.run(spec, backfill.plan(spec, LocalDate.parse("2001-03-01"), LocalDate.parse("2001-03-03"), false),
+                    new Backfill.Options(2, 3, "test"), Backfill.Progress.NONE);
+            assertThat(report.outcomes()).extracting(o -> o.partition().key() + " " + o.status())
+                    .containsExactly("2001-03-01 COMPLETED", "2001-03-02 FAILED", "2001-03-03 COMPLETED");
+            assertThat(report.outcomes().get(1).message()).contains("negative price of b");
+            SparkSession spark = SparkSessions.lakehouse(spec.sparkMaster(), new LakehouseCatalog(w.jdbcUrl(), "sa", "", lake.toString()));
+            assertThat(rows(spark, "SELECT _sluice_partition || ' ' || code || '=' || price FROM silver.prices ORDER BY 1"))
+                    .containsExactly("2001-03-01 a=10", "2001-03-03 c=5");
+            assertThat(rows(spark, "SELECT _sluice_partition || ' ' || codes || ' ' || total FROM gold.price_total ORDER BY 1"))
+                    .containsExactly("2001-03-01 1 10", "2001-03-03 1 5");
         }
     }
 

@@ -45,6 +45,16 @@ public final class PricesPipeline {
         return TestHome.writePipeline(home, "prices", CONTRACT, SPEC.formatted(""));
     }
 
+    /**
+     * Writes the pipeline on the lakehouse engine, its data files under {@code lakehouse}, Silver's
+     * SQL {@code silverSql} ({@code {input}} the Bronze rows); returns the spec file.
+     */
+    public static Path onLakehouse(Path home, Path lakehouse, String silverSql) {
+        return TestHome.writePipeline(home, "prices", CONTRACT,
+                SPEC.replace("sql: SELECT code, price FROM {input} p", "sql: " + silverSql)
+                        .formatted("engine: lakehouse\nlakehouse: {location: \"" + lakehouse.toAbsolutePath() + "\"}\n"));
+    }
+
     /** Writes the pipeline on the lakehouse engine, its data files under {@code lakehouse}; returns the spec file. */
     public static Path onLakehouse(Path home, Path lakehouse) {
         return TestHome.writePipeline(home, "prices", CONTRACT,

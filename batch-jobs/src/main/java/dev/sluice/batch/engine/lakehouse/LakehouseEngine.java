@@ -221,11 +221,51 @@ public final class LakehouseEngine implements LayerEngine {
     /**
      * {@inheritDoc} One scan of the wave's input, one UNION ALL of each partition's SELECT, one
      * Iceberg commit writing every partition to the first one's version branch, one change of refs
-     * pointing the others' branches at it ({@link LakehouseTransform}).
+     * pointing the others' branches at it ({@link LakehouseTransform}). When that job fails in its
+     * tasks (one partition's rows raising an error in the table's SQL fail it for all), each
+     * partition is written by a job of its own and only those that fail alone report their error; a
+     * failure before any task runs (the SQL, the catalog) fails the wave's partitions at once.
      */
     @Override
     public Map<Partition, dev.sluice.batch.engine.StagedWrite> stageWave(TableSpec table, SortedMap<Partition, RunId> runs) {
-        return new LakehouseTransform(spark(), catalog(), warehouse.dsl(), spec, table).stage(runs);
+        LakehouseTransform transform = new LakehouseTransform(spark(), catalog(), warehouse.dsl(), spec, table);
+        try {
+            return transform.stage(runs);
+        } catch (Exception e) { // Spark's SparkException is checked in Java, though Scala throws it undeclared
+            if (runs.size() == 1 || !failedInATask(e)) {
+                throw unchecked(e);
+            }
+            // one partition's rows can fail the wave's one job (a runtime error of the SQL on its data, failing its
+            // tasks): each partition is then written by a job of its own, so that only the partition that fails does
+            LOG.warn("{}: the wave's one job for {} partitions failed, so each is written alone: {}", table.table(), runs.size(),
+                    String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+            Map<Partition, dev.sluice.batch.engine.StagedWrite> out = new java.util.LinkedHashMap<>();
+            for (Map.Entry<Partition, RunId> run : runs.entrySet()) {
+                try {
+                    out.putAll(transform.stage(new java.util.TreeMap<>(Map.of(run.getKey(), run.getValue()))));
+                } catch (Exception alone) {
+                    RuntimeException failure = unchecked(alone);
+                    out.put(run.getKey(), () -> {
+                        throw failure;
+                    });
+                }
+            }
+            return out;
+        }
+    }
+
+    /** Whether a Spark job failed in its tasks (a SparkException in the causes), not in planning or the catalog. */
+    private static boolean failedInATask(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof org.apache.spark.SparkException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static RuntimeException unchecked(Exception e) {
+        return e instanceof RuntimeException r ? r : new SluiceException(String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString()), e);
     }
 
     @Override
