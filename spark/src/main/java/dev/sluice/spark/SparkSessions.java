@@ -1,20 +1,33 @@
 package dev.sluice.spark;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The JVM's one SparkSession and, per lakehouse catalog, a session of it: the only place a
  * SparkSession is built. Iceberg's session extensions ({@code MERGE INTO}, procedures) must be set
  * before the session is built, so they always are.
  *
- * <p>The root session: {@code local[*]} runs Spark inside this process; a {@code spark://} or other
- * master URL sends the work to a cluster (which must reach the warehouse and the lakehouse's
- * location). The UI is off (Boot's Jersey breaks it, see ../shared/DEPENDENCIES.md), timestamps
- * without time zone stay naive ({@code TIMESTAMP_NTZ}), the session time zone is UTC. A later call
- * with another master gets the first session (one SparkContext per JVM).
+ * <p>The root session: {@code local[*]} runs Spark inside this process, its driver on loopback; a
+ * {@code spark://} or other master URL sends the work to a cluster, whose executors must reach the
+ * warehouse, the lakehouse's location and this driver (Spark's own {@code SPARK_LOCAL_IP} or
+ * {@code -Dspark.driver.host} says at which address). On a cluster Sluice's, Iceberg's and Deequ's
+ * classes and the JDBC drivers go to the executors as {@code spark.jars} ({@link ExecutorJars}).
+ * Other Spark settings come from {@code -Dspark.…} system properties (e.g.
+ * {@code -Dspark.executor.memory=4g} in {@code SLUICE_JAVA_OPTS}), which Spark reads itself;
+ * Sluice's defaults of {@code spark.sql.shuffle.partitions} (4) and {@code spark.sql.adaptive.enabled}
+ * (true) give way to such an option, its settings of the UI, time zone and extensions do not. The UI
+ * is off (Boot's Jersey breaks it, see ../shared/DEPENDENCIES.md; the master's UI still lists the
+ * application and its executors), timestamps without time zone stay naive
+ * ({@code TIMESTAMP_NTZ}), the session time zone is UTC. A later call with another master gets the
+ * first session (one SparkContext per JVM).
  *
  * <p>A lakehouse session ({@link #lakehouse}) is {@link SparkSession#newSession()} of the root one:
  * the same SparkContext, its own SQL configuration, with the Iceberg catalog {@link LakehouseCatalog#NAME}
@@ -26,6 +39,7 @@ import org.apache.spark.sql.SparkSession;
  */
 public final class SparkSessions {
 
+    private static final Logger LOG = LoggerFactory.getLogger(SparkSessions.class);
     private static SparkSession root;
     private static String rootMaster;
     private static final Map<LakehouseCatalog, SparkSession> LAKEHOUSES = new HashMap<>();
@@ -37,23 +51,56 @@ public final class SparkSessions {
     /** The root session, created on first use on {@code master} (e.g. {@code local[*]}). */
     public static synchronized SparkSession root(String master) {
         if (root == null) {
-            root = SparkSession.builder()
+            SparkSession.Builder builder = SparkSession.builder()
                     .appName("sluice")
                     .master(master)
                     .config("spark.ui.enabled", "false")
                     .config("spark.ui.showConsoleProgress", "false")
-                    .config("spark.driver.host", "127.0.0.1")
-                    .config("spark.driver.bindAddress", "127.0.0.1")
-                    .config("spark.sql.shuffle.partitions", "4")
                     .config("spark.sql.session.timeZone", "UTC")
                     .config("spark.sql.timestampType", "TIMESTAMP_NTZ")
-                    .config("spark.sql.adaptive.enabled", "true")
-                    .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
-                    .getOrCreate();
+                    .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions");
+            // sized for one machine's daily partitions; a -D option of the same name overrides them (a cluster's cores)
+            defaultTo(builder, "spark.sql.shuffle.partitions", "4");
+            defaultTo(builder, "spark.sql.adaptive.enabled", "true");
+            if (isLocal(master)) {
+                builder.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1");
+            } else {
+                builder.config("spark.jars", executorJars());
+            }
+            root = builder.getOrCreate();
             rootMaster = master;
             CONFIGURERS.forEach(c -> c.accept(root));
         }
         return root;
+    }
+
+    private static void defaultTo(SparkSession.Builder builder, String key, String value) {
+        if (System.getProperty(key) == null) {
+            builder.config(key, value);
+        }
+    }
+
+    /** Whether {@code master} runs Spark inside this process ({@code local}, {@code local[N]}, {@code local[*]}…). */
+    public static boolean isLocal(String master) {
+        return master.equals("local") || master.startsWith("local[");
+    }
+
+    /**
+     * {@code spark.jars} for a cluster: the jars of {@link ExecutorJars} (copied out of
+     * {@code sluice.jar} once into {@code java.io.tmpdir}'s {@code sluice-executor-jars}) after those
+     * a {@code -Dspark.jars} system property names.
+     */
+    private static String executorJars() {
+        Path cache = Path.of(System.getProperty("java.io.tmpdir"), "sluice-executor-jars");
+        List<Path> jars = ExecutorJars.resolve(SparkSessions.class.getClassLoader(), cache);
+        List<String> all = new ArrayList<>();
+        String given = System.getProperty("spark.jars", "");
+        if (!given.isBlank()) {
+            all.add(given);
+        }
+        jars.forEach(j -> all.add(j.toAbsolutePath().toString()));
+        LOG.info("spark: {} jars shipped to the executors: {}", jars.size(), jars.stream().map(j -> j.getFileName().toString()).toList());
+        return String.join(",", all);
     }
 
     /** The master the root session runs on, or null before it exists. */

@@ -15,6 +15,7 @@ import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import dev.sluice.core.SluiceException;
+import dev.sluice.spark.SparkJobDescription;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -149,6 +150,15 @@ final class LakehouseTransform {
         if (members.size() > 1 && !writesWaves(spec, table)) {
             throw new UnsupportedOperationException(table.table() + " is not written by waves: its partitions do not each read their own input partition");
         }
+        String described = "sluice " + spec.name() + " " + table.table() + " " + members.get(0).partition().key()
+                + (members.size() == 1 ? "" : ".." + members.get(members.size() - 1).partition().key() + " (" + members.size() + " partitions)");
+        try (SparkJobDescription d = SparkJobDescription.of(spark, described)) {
+            return stage(members, out);
+        }
+    }
+
+    /** {@link #stage(SortedMap)}'s one Spark job for the members that need a new version; {@code out} holds the others. */
+    private Map<Partition, StagedWrite> stage(List<Member> members, Map<Partition, StagedWrite> out) {
         Dataset<Row> rows = members.size() == 1
                 ? input.rows(members.get(0).partition()).withColumn(MEMBER, functions.lit(members.get(0).partition().key()))
                 : input.rows(members.stream().map(Member::partition).toList())

@@ -19,6 +19,7 @@ import dev.sluice.quality.PartitionBatch;
 import dev.sluice.quality.PartitionHistory;
 import dev.sluice.quality.PartitionSource;
 import dev.sluice.quality.QualityGate;
+import dev.sluice.spark.SparkJobDescription;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,6 +58,13 @@ public final class DeequGate implements QualityGate {
     @Override
     public GateResult evaluate(DatasetRef dataset, Partition partition, Boundary boundary, PartitionSource source,
             List<CheckSpec> checks, MetricHistory history) {
+        try (SparkJobDescription d = SparkJobDescription.of(master, "sluice gate " + dataset + " " + partition.key())) {
+            return judge(dataset, partition, boundary, source, checks, history);
+        }
+    }
+
+    private GateResult judge(DatasetRef dataset, Partition partition, Boundary boundary, PartitionSource source,
+            List<CheckSpec> checks, MetricHistory history) {
         long start = System.nanoTime();
         // not cached: re-reading a partition for the odd second pass (a uniqueness grouping, a sample
         // of unexpected values) measured cheaper than materialising a cache for every gate
@@ -83,7 +91,11 @@ public final class DeequGate implements QualityGate {
     @Override
     public SortedMap<Partition, GateResult> evaluateAll(DatasetRef dataset, Boundary boundary, PartitionBatch batch,
             List<CheckSpec> checks, PartitionHistory history) {
-        return GroupedEvaluation.run(master, dataset, boundary, batch, checks, history);
+        List<Partition> members = batch.members().stream().map(PartitionBatch.Member::partition).sorted().toList();
+        String of = members.isEmpty() ? "" : " " + members.get(0).key() + (members.size() == 1 ? "" : ".." + members.get(members.size() - 1).key());
+        try (SparkJobDescription d = SparkJobDescription.of(master, "sluice gate " + dataset + of)) {
+            return GroupedEvaluation.run(master, dataset, boundary, batch, checks, history);
+        }
     }
 
     /** The partition's rows of a lakehouse table at the source's snapshot, its columns as the source selects them. */
