@@ -49,7 +49,8 @@ public final class BackfillBench {
     }
 
     /** One timed process: wall seconds, gate seconds as the process reported them, exit code. */
-    record Sample(double wallS, double gateS, int exit) {
+    /** One process: wall and gate seconds, exit code, peak resident memory (VmHWM, MiB; 0 where /proc has none). */
+    record Sample(double wallS, double gateS, int exit, double peakRssMib) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -117,6 +118,13 @@ public final class BackfillBench {
      */
     static Map<String, List<Sample>> measure(Path root, Path jar, Path home, Path work, LocalDate from, LocalDate to, int repeats,
             int parallelism, int gateBatch, List<String> variants) throws Exception {
+        return measure(root, jar, home, work, from, to, repeats, parallelism, gateBatch, variants,
+                Long.getLong("sluice.bench.processTimeoutMinutes", 60));
+    }
+
+    /** {@link #measure} with each process stopped after {@code timeoutMinutes} (a larger data set's). */
+    static Map<String, List<Sample>> measure(Path root, Path jar, Path home, Path work, LocalDate from, LocalDate to, int repeats,
+            int parallelism, int gateBatch, List<String> variants, long timeoutMinutes) throws Exception {
         Path runHome = prepareHome(home, work, from, to);
         Path specs = prepareSpecs(root.resolve("pipelines"), work.resolve("spec"));
         Map<String, List<Sample>> samples = new LinkedHashMap<>();
@@ -136,7 +144,7 @@ public final class BackfillBench {
                 Path warehouse = work.resolve("wh-" + variant + "-" + r);
                 // the quickstart starts from an empty home of its own: it fetches the sample data itself
                 Path processHome = kind.equals("quickstart") ? Files.createDirectories(warehouse.resolve("home")) : runHome;
-                Sample s = run(jar, processHome, warehouse, cmd, backfill, lake);
+                Sample s = run(jar, processHome, warehouse, cmd, backfill, lake, timeoutMinutes);
                 System.out.printf(Locale.ROOT, "%-18s run %d: %8.1f s wall, gates %6.1f s, exit %d%n", variant, r + 1, s.wallS(), s.gateS(), s.exit());
                 samples.computeIfAbsent(variant, k -> new ArrayList<>()).add(s);
             }
@@ -218,7 +226,8 @@ public final class BackfillBench {
         return YAML.writeValueAsString(root);
     }
 
-    private static Sample run(Path jar, Path home, Path warehouse, List<String> args, boolean backfill, boolean lake) throws Exception {
+    private static Sample run(Path jar, Path home, Path warehouse, List<String> args, boolean backfill, boolean lake, long timeoutMinutes)
+            throws Exception {
         List<String> cmd = new ArrayList<>(List.of("java", "-Djdk.reflect.useDirectMethodHandle=false", "-Xmx6g", "-jar", jar.toString()));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(false);
@@ -232,7 +241,7 @@ public final class BackfillBench {
         pb.redirectOutput(warehouse.resolve("stdout.txt").toFile());
         long start = System.nanoTime();
         Process p = pb.start();
-        long timeoutMinutes = Long.getLong("sluice.bench.processTimeoutMinutes", 60);
+        PeakRss rss = PeakRss.watch(p);
         if (!p.waitFor(timeoutMinutes, TimeUnit.MINUTES)) {
             // a hung process (session 6 saw one): keep its threads for the report, then stop it
             new ProcessBuilder("jcmd", Long.toString(p.pid()), "Thread.print")
@@ -259,7 +268,7 @@ public final class BackfillBench {
         if (exit != 0) {
             throw new IllegalStateException("sluice " + String.join(" ", args) + " exited " + exit + "; its output is in " + warehouse);
         }
-        return new Sample(wall, gates, exit);
+        return new Sample(wall, gates, exit, rss.stop());
     }
 
     static ObjectNode machine() {

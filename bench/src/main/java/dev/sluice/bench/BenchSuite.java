@@ -35,7 +35,7 @@ import org.springframework.util.FileSystemUtils;
  * seconds-long run over 2 days that skips the whole-process measures: CI runs it so the bench does
  * not rot), {@code --repeats N} (in-process measures, default 3), {@code --process-repeats N}
  * (whole-process measures, default 1: one bulk medallion takes about 10 minutes here),
- * {@code --only a,b} (measure names: bronze, medallion, backfill, lakehouse, overhead, hotpath, lineage),
+ * {@code --only a,b} (measure names: bronze, medallion, backfill, lakehouse, growth, overhead, hotpath, lineage),
  * {@code --render} (no measure: {@code benchmarks.md} again from {@code --out}'s
  * {@code benchmarks.json} and the current notes).
  *
@@ -69,15 +69,30 @@ public final class BenchSuite {
 
     /** How big a run is. */
     record Settings(boolean smoke, int repeats, int processRepeats, LocalDate from, LocalDate to, int overheadPartitions,
-            int hotEvents, int hotRate, int hotSeconds, int lineageRuns, List<String> only) {
+            int hotEvents, int hotRate, int hotSeconds, int lineageRuns, List<String> only, List<Integer> growth) {
+
+        /** The growth measure's sizes by default: the real data, 3× and 10× (3M, 9M, 30M rows). */
+        static final List<Integer> GROWTH = List.of(1, 3, 10);
 
         static Settings full(int repeats, int processRepeats, List<String> only) {
             return new Settings(false, repeats, processRepeats, LocalDate.parse("2001-01-01"), LocalDate.parse("2001-07-01"), 182,
-                    300_000, 10_000, 30, 10_000, only);
+                    300_000, 10_000, 30, 10_000, only, GROWTH);
         }
 
         static Settings smoke(List<String> only) {
-            return new Settings(true, 1, 0, LocalDate.parse("2001-01-02"), LocalDate.parse("2001-01-03"), 4, 5_000, 1_000, 3, 500, only);
+            return new Settings(true, 1, 0, LocalDate.parse("2001-01-02"), LocalDate.parse("2001-01-03"), 4, 5_000, 1_000, 3, 500, only,
+                    List.of());
+        }
+
+        /** These settings over the first {@code days} days only (a quick look at a whole-process measure). */
+        Settings days(int days) {
+            return new Settings(smoke, repeats, processRepeats, from, from.plusDays(days - 1L), overheadPartitions, hotEvents, hotRate,
+                    hotSeconds, lineageRuns, only, growth);
+        }
+
+        Settings growth(List<Integer> scales) {
+            return new Settings(smoke, repeats, processRepeats, from, to, overheadPartitions, hotEvents, hotRate, hotSeconds, lineageRuns,
+                    only, scales);
         }
 
         boolean runs(String measure) {
@@ -93,9 +108,9 @@ public final class BenchSuite {
     }
 
     /** The measures {@code --only} may name. */
-    static final List<String> MEASURES = List.of("bronze", "medallion", "backfill", "lakehouse", "overhead", "hotpath", "lineage");
+    static final List<String> MEASURES = List.of("bronze", "medallion", "backfill", "lakehouse", "growth", "overhead", "hotpath", "lineage");
     private static final String USAGE = "usage: ./sluice-bench [--smoke] [--repeats N] [--process-repeats N] [--only "
-            + String.join(",", MEASURES) + "] [--render]";
+            + String.join(",", MEASURES) + "] [--growth 1,3,10] [--days N] [--render]";
 
     public static void main(String[] args) throws Exception {
         Path home = null;
@@ -104,6 +119,8 @@ public final class BenchSuite {
         int repeats = 3;
         int processRepeats = 1;
         List<String> only = List.of();
+        List<Integer> growth = Settings.GROWTH;
+        int days = 0;
         boolean render = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -114,6 +131,8 @@ public final class BenchSuite {
                 case "--repeats" -> repeats = count(args, i++, 1);
                 case "--process-repeats" -> processRepeats = count(args, i++, 0);
                 case "--only" -> only = measures(value(args, i++));
+                case "--growth" -> growth = scales(value(args, i++));
+                case "--days" -> days = count(args, i++, 1);
                 default -> refuse("unknown argument " + args[i]);
             }
         }
@@ -134,7 +153,10 @@ public final class BenchSuite {
         if (home == null || !Files.isDirectory(home.resolve("landing/flights"))) {
             refuse("--home must name a Sluice home with landing/flights (java -jar app/target/sluice.jar sample-data)");
         }
-        Settings settings = smoke ? Settings.smoke(only) : Settings.full(repeats, processRepeats, only);
+        Settings settings = (smoke ? Settings.smoke(only) : Settings.full(repeats, processRepeats, only)).growth(growth);
+        if (days > 0) {
+            settings = settings.days(days);
+        }
         // only the full run writes benchmarks.*: a smoke or partial run never replaces it
         String stem = smoke ? "benchmarks-smoke" : only.isEmpty() ? "benchmarks" : "benchmarks-only-" + String.join("-", only);
         Path work = Files.createTempDirectory("sluice-bench");
@@ -203,6 +225,78 @@ public final class BenchSuite {
             }
         }
         return names;
+    }
+
+    /**
+     * The full lakehouse backfill at each scale of {@link Settings#growth} ({@link FlightsScaler}:
+     * every row n times, copy k k ms later) beside DuckDB on the same files: seconds per million
+     * rows, the growth from the smallest to the largest size, and the process's peak RSS.
+     */
+    private static void growth(Path root, Path home, Path work, Settings s, ArrayNode rows, ObjectNode details) throws Exception {
+        if (s.processRepeats() == 0 || s.growth().isEmpty()) {
+            details.put("growth", "skipped: whole-process measures do not run in the smoke run");
+            return;
+        }
+        Path jar = root.resolve("app/target/sluice.jar");
+        ObjectNode out = details.putObject("growth");
+        Map<Integer, Double> seconds = new java.util.TreeMap<>();
+        Map<Integer, Double> rss = new java.util.TreeMap<>();
+        for (int n : s.growth()) {
+            Path scaled = work.resolve("growth-" + n);
+            FlightsScaler.Scaled data = FlightsScaler.scale(home, scaled, n, s.from(), s.to());
+            double millions = data.rows() / 1e6;
+            List<Double> duckS = new ArrayList<>();
+            Path duckDir = Files.createDirectories(work.resolve("growth-duckdb-" + n));
+            Path duckHome = BackfillBench.prepareHome(scaled, duckDir, s.from(), s.to());
+            for (int i = 0; i <= s.repeats(); i++) {
+                long t = System.nanoTime();
+                DuckDbMedallion.run(duckHome.resolve("bulk-landing/flights"), scaled.resolve("landing/airports/airports.csv"),
+                        duckDir.resolve("medallion-" + i + ".duckdb"));
+                if (i > 0) {
+                    duckS.add((System.nanoTime() - t) / 1e9);
+                }
+            }
+            List<BackfillBench.Sample> lake = BackfillBench.measure(root, jar, scaled, Files.createDirectories(work.resolve("growth-run-" + n)),
+                    s.from(), s.to(), s.processRepeats(), 2, 64, List.of("lake-backfill"),
+                    n * Long.getLong("sluice.bench.processTimeoutMinutes", 60)).get("lake-backfill");
+            ObjectNode one = out.putObject(n + "x");
+            one.put("rows", data.rows());
+            one.set("lake_backfill", JSON.valueToTree(lake));
+            one.set("duckdb_s", JSON.valueToTree(duckS));
+            List<Double> perMillion = lake.stream().map(x -> x.wallS() / millions).toList();
+            row(rows, String.format(Locale.ROOT, "growth: lakehouse backfill at %d× (%,d rows), s per million rows", n, data.rows()),
+                    perMillion, duckS.stream().map(x -> x / millions).toList(), "DuckDB on the same files, s per million rows",
+                    Compare.AT_MOST, 4.0, "≤ 4× DuckDB's", "s/Mrows");
+            row(rows, String.format(Locale.ROOT, "growth: peak RSS of that backfill's process at %d×, MiB", n),
+                    lake.stream().map(BackfillBench.Sample::peakRssMib).toList(), null, "—", Compare.REPORT, 0, "flat (reported)", "MiB");
+            seconds.put(n, Spread.of(lake.stream().map(BackfillBench.Sample::wallS).toList()).median());
+            rss.put(n, Spread.of(lake.stream().map(BackfillBench.Sample::peakRssMib).toList()).median());
+        }
+        if (seconds.size() > 1) {
+            int small = ((java.util.TreeMap<Integer, Double>) seconds).firstKey();
+            int large = ((java.util.TreeMap<Integer, Double>) seconds).lastKey();
+            double growth = (double) large / small;
+            row(rows, String.format(Locale.ROOT, "growth: lakehouse backfill time at %d× the data over its time at %d×", large, small),
+                    List.of(seconds.get(large) / seconds.get(small)), null, "—", Compare.AT_MOST, growth * 1.1,
+                    String.format(Locale.ROOT, "≤ %.1f (linear + 10 %%)", growth * 1.1), "×");
+            row(rows, String.format(Locale.ROOT, "growth: peak RSS at %d× the data over peak RSS at %d×", large, small),
+                    List.of(rss.get(large) / rss.get(small)), null, "—", Compare.REPORT, 0, "≈ 1 (reported)", "×");
+        }
+    }
+
+    private static List<Integer> scales(String csv) {
+        List<Integer> out = new ArrayList<>();
+        for (String v : csv.split(",")) {
+            try {
+                out.add(Integer.parseInt(v.trim()));
+            } catch (NumberFormatException e) {
+                refuse("--growth: '" + v + "' is not a whole number");
+            }
+            if (out.get(out.size() - 1) < 1) {
+                refuse("--growth: a scale is at least 1");
+            }
+        }
+        return List.copyOf(out);
     }
 
     private static void refuse(String why) {
@@ -310,6 +404,9 @@ public final class BenchSuite {
             } else {
                 details.put("lakehouse", "skipped: whole-process measures do not run in the smoke run");
             }
+        }
+        if (s.runs("growth")) {
+            growth(root, home, work, s, rows, details);
         }
         if (s.runs("overhead")) {
             OverheadBench.Result r = OverheadBench.measure(Files.createDirectories(work.resolve("overhead")), s.overheadPartitions(), s.repeats(), 1);
