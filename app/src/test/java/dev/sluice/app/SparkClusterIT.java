@@ -1,11 +1,9 @@
 package dev.sluice.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import dev.sluice.app.cli.SluiceCommand;
-import dev.sluice.batch.testkit.DuckDbReference;
-import dev.sluice.batch.testkit.DuckDbReference.AirportDay;
+import dev.sluice.batch.testkit.LakehouseGold;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.SluiceEnvironment;
 import dev.sluice.core.DatasetRef;
@@ -276,22 +274,7 @@ class SparkClusterIT {
         String url = env.get("SLUICE_WAREHOUSE_URL");
         SparkSession spark = SparkSessions.lakehouse(SparkSessions.master(), new LakehouseCatalog(url, "postgres", "", env.get("SLUICE_LAKEHOUSE")));
         for (LocalDate d = FROM; !d.isAfter(TO); d = d.plusDays(1)) {
-            List<AirportDay> expected = DuckDbReference.airportDailyDelays(TestHome.originalFlights(), TestHome.originalAirports(), d);
-            List<Row> actual = spark.sql("SELECT origin, flights, delayed_15, avg_delay_min, max_delay_min, total_distance_mi"
-                    + " FROM gold.lake_airport_daily_delays WHERE flight_date = DATE '" + d + "' ORDER BY origin").collectAsList();
-            assertThat(expected).as("DuckDB's rows on %s", d).isNotEmpty();
-            assertThat(actual).as("airports on %s", d).hasSize(expected.size());
-            for (int i = 0; i < expected.size(); i++) {
-                AirportDay e = expected.get(i);
-                Row a = actual.get(i);
-                assertThat(a.getString(0)).isEqualTo(e.origin());
-                assertThat(a.getLong(1)).as("flights %s %s", d, e.origin()).isEqualTo(e.flights());
-                assertThat(a.getLong(2)).as("delayed_15 %s %s", d, e.origin()).isEqualTo(e.delayed15());
-                assertThat(a.getDouble(3)).as("avg_delay_min %s %s", d, e.origin())
-                        .isCloseTo(e.avgDelayMin(), within(Math.abs(e.avgDelayMin()) * 1e-9 + 1e-12));
-                assertThat(a.getLong(4)).isEqualTo(e.maxDelayMin());
-                assertThat(a.getLong(5)).isEqualTo(e.totalDistanceMi());
-            }
+            LakehouseGold.assertMatchesDuckDb(spark, d);
         }
     }
 }
