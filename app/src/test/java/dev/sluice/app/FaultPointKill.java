@@ -20,13 +20,15 @@ public final class FaultPointKill {
     private FaultPointKill() {
     }
 
-    /** Starts {@code sluice <args>} set to pause at {@code point}, its stdout and stderr merged. */
+    /** Starts {@code sluice <args>} set to pause at {@code point} (none when null), its stdout and stderr merged. */
     private static Process start(String point, Map<String, String> env, String... args) throws java.io.IOException {
         List<String> command = new ArrayList<>(List.of("bash", TestHome.projectRoot().resolve("sluice").toString()));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().putAll(env);
-        pb.environment().put("SLUICE_FAULT_PAUSE", point);
+        if (point != null) {
+            pb.environment().put("SLUICE_FAULT_PAUSE", point);
+        }
         return pb.start();
     }
 
@@ -69,7 +71,7 @@ public final class FaultPointKill {
                             tail.removeFirst();
                         }
                     }
-                    if (line.endsWith("SLUICE-FAULT-PAUSE " + point)) {
+                    if (point != null && line.endsWith("SLUICE-FAULT-PAUSE " + point)) {
                         p.destroyForcibly();
                         return true;
                     }
@@ -91,6 +93,14 @@ public final class FaultPointKill {
         synchronized (tail) {
             return new Reached(killed, p.exitValue(), String.join("\n", tail));
         }
+    }
+
+    /**
+     * Runs {@code sluice <args>} to its end (no fault point); its exit code and last lines. Fails
+     * after {@code timeoutMinutes}.
+     */
+    static Reached run(Map<String, String> env, long timeoutMinutes, String... args) throws Exception {
+        return killAtOrEnd(null, env, timeoutMinutes, args);
     }
 
     /** What a process stopped with SIGTERM did: its exit code and everything it printed. */

@@ -10,14 +10,10 @@ import dev.sluice.core.DatasetRef;
 import dev.sluice.spark.LakehouseCatalog;
 import dev.sluice.spark.SparkSessions;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -232,25 +228,9 @@ class SparkClusterIT {
 
     /** Runs {@code sluice <args>} through the launcher (the shipped jar) in a process of its own; its exit code. */
     private static int sluiceProcess(Map<String, String> env, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("bash", TestHome.projectRoot().resolve("sluice").toString()));
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        List<String> tail = new ArrayList<>();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line; (line = r.readLine()) != null; ) {
-                tail.add(line);
-                if (tail.size() > 40) {
-                    tail.remove(0);
-                }
-            }
-        }
-        assertThat(p.waitFor(10, TimeUnit.MINUTES)).isTrue();
-        if (p.exitValue() != 0) {
-            System.err.println(String.join("\n", tail));
-        }
-        return p.exitValue();
+        FaultPointKill.Reached r = FaultPointKill.run(env, 10, args);
+        assertThat(r.exitCode()).as("sluice %s; its last lines:%n%s", String.join(" ", args), r.tail()).isZero();
+        return r.exitCode();
     }
 
     /** Row count and SHA-256 of each table's declared columns (rows as JSON, sorted), read on the cluster. */

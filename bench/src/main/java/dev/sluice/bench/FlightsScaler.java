@@ -65,10 +65,28 @@ final class FlightsScaler {
         return new Scaled(days, rows);
     }
 
+    /** The landed flights of {@code from} … {@code to} as they are: days and rows (the 1× size). */
+    static Scaled count(Path home, LocalDate from, LocalDate to) throws IOException {
+        int days = 0;
+        long rows = 0;
+        for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
+            Path in = home.resolve("landing/flights/dt=" + d + "/flights.parquet");
+            if (Files.exists(in)) {
+                days++;
+                rows += countRows(in);
+            }
+        }
+        return new Scaled(days, rows);
+    }
+
     private static long scaleFile(Path in, Path out, int n) throws IOException {
         MessageType schema;
         try (ParquetFileReader f = ParquetFileReader.open(new LocalParquetFile(in))) {
             schema = f.getFileMetaData().getSchema();
+        }
+        if (!schema.containsField("date")
+                || !(schema.getType("date").getLogicalTypeAnnotation() instanceof TimestampLogicalTypeAnnotation)) {
+            throw new IOException(in + ": column date is not a timestamp (schema " + schema + "); the flights cannot be scaled");
         }
         int dateField = schema.getFieldIndex("date");
         long perMilli = switch (((TimestampLogicalTypeAnnotation) schema.getType(dateField).getLogicalTypeAnnotation()).getUnit()) {
