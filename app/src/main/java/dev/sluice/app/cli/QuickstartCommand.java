@@ -3,12 +3,10 @@ package dev.sluice.app.cli;
 import dev.sluice.app.console.TerminalLines;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
-import dev.sluice.batch.job.RunRepository;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.SluiceException;
 import dev.sluice.sampledata.SampleDataInstaller;
 import dev.sluice.warehouse.Warehouse;
-import dev.sluice.warehouse.meta.QuarantineTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -58,18 +56,10 @@ final class QuickstartCommand implements Callable<Integer> {
                     TerminalLines.stderr(), ctx.home());
         }
         out.printf(Locale.ROOT, "quickstart finished in %s%n%n", RunReport.seconds((System.nanoTime() - started) / 1_000_000));
-        out.print("""
-                What to look at next:
-                  ./sluice sql "SELECT * FROM gold.airport_daily_delays WHERE flight_date = DATE '2001-02-22' ORDER BY flights DESC"
-                  ./sluice sql "SELECT rule_id, partition_key, source, source_pos, record_json FROM %s"
-                  ./sluice sql "SELECT partition_key, attempt, status, spec_hash FROM %s ORDER BY partition_key"
-                  ./sluice quality show flights --partition 2001-07-01      (the 6-row day: a row-count anomaly, an incomplete day)
-                  ./sluice lineage upstream gold.airport_daily_delays --format dot
-                  ./sluice lineage columns gold.airport_daily_delays.avg_delay_min
-                  ./sluice run flights --partition 2001-02-22            (refused: already COMPLETED)
-                  ./sluice run flights --partition 2001-02-22 --rerun    (attempt 1; Silver and Gold stay identical)
-                  the full log of every run: %s
-                """.formatted(QuarantineTable.NAME, RunRepository.TABLE_NAME, ctx.home().resolve("logs/sluice.log")));
+        String lakeTwin = spec.engine().lakehouse() || !Files.isRegularFile(ctx.pipelinesDir().resolve(spec.name() + "_lake.yaml"))
+                ? null : spec.name() + "_lake";
+        out.print(QuickstartHints.render(spec, lakeTwin, dates.get(0).toString(), dates.get(dates.size() - 1).toString(),
+                ctx.home().resolve("logs/sluice.log")));
         return code;
     }
 
