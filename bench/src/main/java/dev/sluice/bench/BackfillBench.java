@@ -48,9 +48,31 @@ public final class BackfillBench {
     private BackfillBench() {
     }
 
-    /** One timed process: wall seconds, gate seconds as the process reported them, exit code. */
-    /** One process: wall and gate seconds, exit code, peak resident memory (VmHWM, MiB; 0 where /proc has none). */
-    record Sample(double wallS, double gateS, int exit, double peakRssMib) {
+    /**
+     * One process: wall and gate seconds, exit code, peak resident memory (VmHWM, MiB; 0 where
+     * /proc has none), and the totals line of its run report (rows read, Bronze, Silver,
+     * duplicates collapsed, quarantined, Gold; empty when it printed none).
+     */
+    record Sample(double wallS, double gateS, int exit, double peakRssMib, List<Long> totals) {
+        Sample {
+            totals = List.copyOf(totals);
+        }
+    }
+
+    /** The totals line of a range run's report ({@code RunReport}): read, bronze, silver, dups, quarantined, gold. */
+    private static final Pattern TOTALS = Pattern.compile(
+            "^total\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)\\s", Pattern.MULTILINE);
+
+    /** The totals of a run report's text, or an empty list when it has no totals line. */
+    static List<Long> totals(String report) {
+        Matcher m = TOTALS.matcher(report);
+        List<Long> totals = new ArrayList<>();
+        if (m.find()) {
+            for (int g = 1; g <= 6; g++) {
+                totals.add(Long.parseLong(m.group(g).replace(",", "")));
+            }
+        }
+        return totals;
     }
 
     public static void main(String[] args) throws Exception {
@@ -268,7 +290,7 @@ public final class BackfillBench {
         if (exit != 0) {
             throw new IllegalStateException("sluice " + String.join(" ", args) + " exited " + exit + "; its output is in " + warehouse);
         }
-        return new Sample(wall, gates, exit, rss.stop());
+        return new Sample(wall, gates, exit, rss.stop(), totals(out));
     }
 
     static ObjectNode machine() {

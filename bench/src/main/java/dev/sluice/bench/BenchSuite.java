@@ -241,6 +241,7 @@ public final class BenchSuite {
         ObjectNode out = details.putObject("growth");
         java.util.TreeMap<Integer, Double> seconds = new java.util.TreeMap<>();
         java.util.TreeMap<Integer, Double> rss = new java.util.TreeMap<>();
+        List<GrowthCheck.Size> sizes = new ArrayList<>();
         for (int n : s.growth()) {
             // 1×: the landed files as they are (a copy would be the same rows written again)
             Path scaled = n == 1 ? home : work.resolve("growth-" + n);
@@ -260,8 +261,16 @@ public final class BenchSuite {
             List<BackfillBench.Sample> lake = BackfillBench.measure(root, jar, scaled, Files.createDirectories(work.resolve("growth-run-" + n)),
                     s.from(), s.to(), s.processRepeats(), 2, 64, List.of("lake-backfill"),
                     n * Long.getLong("sluice.bench.processTimeoutMinutes", 60)).get("lake-backfill");
+            for (BackfillBench.Sample x : lake) {
+                if (!x.totals().equals(lake.get(0).totals())) {
+                    throw new IllegalStateException("growth at " + n + "×: the repeats' run reports differ: " + lake.get(0).totals() + ", " + x.totals());
+                }
+            }
+            sizes.add(new GrowthCheck.Size(n, lake.get(0).totals(), DuckDbMedallion.marts(duckDir.resolve("medallion-" + s.repeats() + ".duckdb"))));
             ObjectNode one = out.putObject(n + "x");
             one.put("rows", data.rows());
+            one.set("sluice_totals", JSON.valueToTree(lake.get(0).totals()));
+            one.set("duckdb_marts", JSON.valueToTree(sizes.get(sizes.size() - 1).duckdb()));
             one.set("lake_backfill", JSON.valueToTree(lake));
             one.set("duckdb_s", JSON.valueToTree(duckS));
             List<Double> perMillion = lake.stream().map(x -> x.wallS() / millions).toList();
@@ -273,6 +282,15 @@ public final class BenchSuite {
             seconds.put(n, Spread.of(lake.stream().map(BackfillBench.Sample::wallS).toList()).median());
             rss.put(n, Spread.of(lake.stream().map(BackfillBench.Sample::peakRssMib).toList()).median());
         }
+        for (GrowthCheck.Size size : sizes.subList(1, sizes.size())) {
+            List<String> problems = GrowthCheck.problems(sizes.get(0), size);
+            if (!problems.isEmpty()) {
+                throw new IllegalStateException("growth: the load at " + size.scale() + "× is not the load at " + sizes.get(0).scale()
+                        + "× scaled:\n  " + String.join("\n  ", problems));
+            }
+        }
+        out.put("check", sizes.size() > 1 ? "every size's Sluice row counts and DuckDB marts agree with the smallest size's, scaled"
+                : "one size: nothing to compare");
         if (seconds.size() > 1) {
             int small = seconds.firstKey();
             int large = seconds.lastKey();

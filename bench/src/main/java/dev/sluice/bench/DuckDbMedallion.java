@@ -79,4 +79,22 @@ final class DuckDbMedallion {
         }
         return rows;
     }
+
+    /**
+     * Each Gold mart of a database {@link #run} built: its rows, its summed {@code flights} and
+     * its summed {@code avg_delay_min}, by table name ({@code gold_airport_daily_delays},
+     * {@code gold_route_daily}, {@code gold_airport_monthly_delays}).
+     */
+    static Map<String, GrowthCheck.Mart> marts(Path db) throws Exception {
+        Map<String, GrowthCheck.Mart> marts = new LinkedHashMap<>();
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + db.toAbsolutePath()); Statement st = c.createStatement()) {
+            for (String t : new String[] {"gold_airport_daily_delays", "gold_route_daily", "gold_airport_monthly_delays"}) {
+                try (ResultSet r = st.executeQuery("SELECT COUNT(*), SUM(flights), SUM(avg_delay_min) FROM " + t)) {
+                    r.next();
+                    marts.put(t, new GrowthCheck.Mart(r.getLong(1), r.getLong(2), r.getDouble(3)));
+                }
+            }
+        }
+        return marts;
+    }
 }

@@ -10,6 +10,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.LocalDate;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,6 +52,28 @@ class FlightsScalerTest {
         assertThat(FlightsScaler.scale(home, target, 3, from, to)).isEqualTo(scaled);
         assertThat(Files.getLastModifiedTime(one)).isEqualTo(modified);
         assertThat(target.resolve("landing/airports")).isSymbolicLink();
+    }
+
+    @Test
+    void duckDbsMartsOfTheScaledDaysAreTheOriginalsScaled() throws Exception {
+        Path home = TestHome.withSampleData();
+        LocalDate from = LocalDate.parse("2001-01-04");
+        LocalDate to = LocalDate.parse("2001-01-05");
+        Path scaled = target.resolve("x2");
+        FlightsScaler.scale(home, scaled, 2, from, to);
+        Map<String, GrowthCheck.Mart> one = marts(home, target.resolve("w1"), from, to);
+        Map<String, GrowthCheck.Mart> two = marts(scaled, target.resolve("w2"), from, to);
+        assertThat(one.get("gold_airport_daily_delays").flights()).isGreaterThan(30_000);
+        assertThat(two.get("gold_airport_monthly_delays").flights()).isEqualTo(2 * one.get("gold_airport_monthly_delays").flights());
+        assertThat(GrowthCheck.martProblems(one, 1, two, 2)).isEmpty();
+        assertThat(GrowthCheck.martProblems(one, 1, one, 2)).hasSize(3).allMatch(p -> p.contains(" flights: "));
+    }
+
+    private static Map<String, GrowthCheck.Mart> marts(Path home, Path work, LocalDate from, LocalDate to) throws Exception {
+        Path run = BackfillBench.prepareHome(home, work, from, to);
+        Path db = work.resolve("m.duckdb");
+        DuckDbMedallion.run(run.resolve("bulk-landing/flights"), home.resolve("landing/airports/airports.csv"), db);
+        return DuckDbMedallion.marts(db);
     }
 
     private static long[] longs(Statement st, String sql) throws Exception {
