@@ -26,7 +26,7 @@ import java.util.regex.PatternSyntaxException;
 final class CheckReader {
 
     private static final Set<String> COMMON = Set.of("id", "expect", "severity", "mostly", "column", "description");
-    private static final Set<String> LISTS = Set.of("value_set", "column_list");
+    private static final Set<String> LISTS = Set.of("value_set", "column_list", "column_set", "regex_list");
     private static final Set<String> METRICS = Set.of("row_count", "mean", "stddev");
     private static final Set<String> STRATEGIES = Set.of("relative_rate_of_change", "online_normal");
 
@@ -75,7 +75,7 @@ final class CheckReader {
             allowed.addAll(e.parameters());
             c.allowOnly(allowed);
             Double mostly = c.text("mostly", false).map(m -> fraction(c, m)).orElse(null);
-            if (mostly != null && e.kind() != Expectation.Kind.MAP) {
+            if (mostly != null && !e.takesMostly()) {
                 c.problem("mostly", mostly.toString(), "mostly applies to column-value checks (" + e.id() + " judges an aggregate)");
             }
             Optional<String> column = c.text("column", e.needsColumn());
@@ -105,6 +105,17 @@ final class CheckReader {
     private static void checkParams(YamlCursor c, Expectation e, Map<String, Object> params, Optional<String> column) {
         switch (e) {
             case EXPECT_COLUMN_VALUES_TO_BE_IN_SET -> require(c, params, "value_set");
+            case EXPECT_COLUMN_VALUES_TO_NOT_BE_IN_SET -> require(c, params, "value_set");
+            case EXPECT_COLUMN_VALUES_TO_MATCH_REGEX_LIST -> {
+                require(c, params, "regex_list").ifPresent(l -> ((List<?>) l).forEach(r -> regex(c, "regex_list", String.valueOf(r))));
+                Optional.ofNullable(params.get("match_on")).map(Object::toString).filter(v -> !v.equals("any") && !v.equals("all"))
+                        .ifPresent(v -> c.problem("match_on", v, "any (one pattern matches, the default) or all"));
+            }
+            case EXPECT_TABLE_COLUMNS_TO_MATCH_SET -> require(c, params, "column_set");
+            case EXPECT_TABLE_ROW_COUNT_TO_EQUAL, EXPECT_TABLE_COLUMN_COUNT_TO_EQUAL, EXPECT_COLUMN_VALUE_LENGTHS_TO_EQUAL ->
+                    require(c, params, "value").map(Object::toString).filter(v -> !v.matches("\\d+"))
+                            .ifPresent(v -> c.problem("value", v, "a whole number"));
+            case EXPECT_COLUMN_VALUES_TO_NOT_MATCH_REGEX -> require(c, params, "regex").ifPresent(r -> regex(c, "regex", r.toString()));
             case EXPECT_COLUMN_VALUES_TO_MATCH_REGEX -> require(c, params, "regex").ifPresent(r -> {
                 try {
                     Pattern.compile(r.toString());
@@ -120,6 +131,9 @@ final class CheckReader {
                 }
             });
             case EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE, EXPECT_TABLE_COLUMNS_TO_MATCH_ORDERED_LIST -> require(c, params, "column_list");
+            case EXPECT_COLUMN_TO_EXIST -> Optional.ofNullable(params.get("column_index")).map(Object::toString)
+                    .filter(v -> !v.matches("\\d+"))
+                    .ifPresent(v -> c.problem("column_index", v, "a position counted from 0 (metadata columns not counted)"));
             case EXPECT_PARTITION_TO_BE_FRESH -> require(c, params, "max_lag").ifPresent(v -> {
                 try {
                     Duration.parse(v.toString());
@@ -191,13 +205,29 @@ final class CheckReader {
         }
         boolean numeric = type == ColumnType.INT || type == ColumnType.LONG || type == ColumnType.FLOAT || type == ColumnType.DOUBLE
                 || type == ColumnType.DECIMAL;
-        if (e.kind() == Expectation.Kind.AGGREGATE && !numeric) {
-            c.problem("column", type.id(), e.id() + " needs a numeric column (int, long, float, double, decimal)");
+        boolean extreme = e == Expectation.EXPECT_COLUMN_MIN_TO_BE_BETWEEN || e == Expectation.EXPECT_COLUMN_MAX_TO_BE_BETWEEN;
+        boolean ordered = type == ColumnType.DATE || type == ColumnType.TIMESTAMP || type == ColumnType.STRING;
+        if (e.kind() == Expectation.Kind.AGGREGATE && !numeric && !(extreme && ordered)) {
+            c.problem("column", type.id(), e.id() + " needs a numeric column (int, long, float, double, decimal)"
+                    + (extreme ? ", a date, a timestamp or a string" : ""));
+        }
+        boolean lengths = e == Expectation.EXPECT_COLUMN_VALUE_LENGTHS_TO_BE_BETWEEN || e == Expectation.EXPECT_COLUMN_VALUE_LENGTHS_TO_EQUAL;
+        if (lengths && type != ColumnType.STRING) {
+            c.problem("column", type.id(), e.id() + " measures text: it needs a string column");
+        }
+        if (lengths) {
+            for (String bound : List.of("min_value", "max_value")) {
+                Optional.ofNullable(params.get(bound)).map(Object::toString).filter(v -> !v.matches("\\d+"))
+                        .ifPresent(v -> c.problem(bound, v, "a length: a whole number of characters"));
+            }
+        }
+        if (e == Expectation.EXPECT_COLUMN_VALUES_TO_MATCH_STRFTIME_FORMAT && type != ColumnType.STRING) {
+            c.problem("column", type.id(), e.id() + " judges text: it needs a string column");
         }
         if (e == Expectation.EXPECT_PARTITION_TO_BE_FRESH && type != ColumnType.DATE && type != ColumnType.TIMESTAMP) {
             c.problem("column", type.id(), "freshness needs a date or timestamp column");
         }
-        if (e.kind() == Expectation.Kind.MAP) {
+        if ((e.kind() == Expectation.Kind.MAP && !lengths) || extreme) {
             for (String bound : List.of("min_value", "max_value")) {
                 Optional.ofNullable(params.get(bound)).map(Object::toString).filter(v -> !type.acceptsLiteral(v))
                         .ifPresent(v -> c.problem(bound, v, "not " + type.withArticle() + " value (the column is " + type.id() + ")"));
@@ -212,6 +242,14 @@ final class CheckReader {
         if (min != null && max != null && min.toString().equals(max.toString())
                 && ("true".equals(String.valueOf(params.get("strict_min"))) || "true".equals(String.valueOf(params.get("strict_max"))))) {
             c.problem("max_value", max.toString(), "a strict bound equal to the other one leaves no value allowed");
+        }
+    }
+
+    private static void regex(YamlCursor c, String key, String regex) {
+        try {
+            Pattern.compile(regex);
+        } catch (PatternSyntaxException x) {
+            c.problem(key, regex, "not a valid regular expression: " + x.getDescription());
         }
     }
 

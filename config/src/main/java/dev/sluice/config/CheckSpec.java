@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  * @param id unique within the table, e.g. {@code delay_plausible}
  * @param expectation what is checked
  * @param severity what a failure does
- * @param mostly for a {@link Expectation.Kind#MAP} check, the fraction of (non-null) values that
- *     must pass, in (0, 1]; null means 1 (every value)
+ * @param mostly where {@link Expectation#takesMostly()}, the fraction of (non-null) values, or of
+ *     rows for the compound uniqueness, that must pass, in (0, 1]; null means 1 (every value)
  * @param column the column judged, or null for a table check
  * @param params the expectation's other parameters as given, e.g. {@code min_value → -120},
  *     {@code value_set → [a, b]} (a scalar is a String, Number or Boolean; a list a List of them)

@@ -18,13 +18,34 @@ public enum Expectation {
             Set.of("min_value", "max_value", "strict_min", "strict_max", "null_values")),
     EXPECT_COLUMN_VALUES_TO_MATCH_REGEX(CheckFamily.VALIDITY, Kind.MAP, Set.of("regex", "null_values")),
     EXPECT_COLUMN_VALUES_TO_MATCH_STRFTIME_FORMAT(CheckFamily.VALIDITY, Kind.MAP, Set.of("strftime_format", "null_values")),
+    EXPECT_COLUMN_VALUES_TO_NOT_BE_IN_SET(CheckFamily.VALIDITY, Kind.MAP, Set.of("value_set", "null_values")),
+    EXPECT_COLUMN_VALUES_TO_NOT_MATCH_REGEX(CheckFamily.VALIDITY, Kind.MAP, Set.of("regex", "null_values")),
+    /** {@code match_on: any} (the default: one of the patterns matches) or {@code all}. */
+    EXPECT_COLUMN_VALUES_TO_MATCH_REGEX_LIST(CheckFamily.VALIDITY, Kind.MAP, Set.of("regex_list", "match_on", "null_values")),
+    /** The length in characters of each (string) value within {@code min_value} … {@code max_value}, both inclusive. */
+    EXPECT_COLUMN_VALUE_LENGTHS_TO_BE_BETWEEN(CheckFamily.VALIDITY, Kind.MAP, Set.of("min_value", "max_value", "null_values")),
+    EXPECT_COLUMN_VALUE_LENGTHS_TO_EQUAL(CheckFamily.VALIDITY, Kind.MAP, Set.of("value", "null_values")),
     EXPECT_COLUMN_MEAN_TO_BE_BETWEEN(CheckFamily.DISTRIBUTION, Kind.AGGREGATE, Set.of("min_value", "max_value", "strict_min", "strict_max")),
     EXPECT_COLUMN_MIN_TO_BE_BETWEEN(CheckFamily.VALIDITY, Kind.AGGREGATE, Set.of("min_value", "max_value", "strict_min", "strict_max")),
     EXPECT_COLUMN_MAX_TO_BE_BETWEEN(CheckFamily.VALIDITY, Kind.AGGREGATE, Set.of("min_value", "max_value", "strict_min", "strict_max")),
+    /** Deequ's {@code Sum} of the non-null values. */
+    EXPECT_COLUMN_SUM_TO_BE_BETWEEN(CheckFamily.DISTRIBUTION, Kind.AGGREGATE, Set.of("min_value", "max_value", "strict_min", "strict_max")),
+    /**
+     * The sample standard deviation of the non-null values (GE's, n − 1 in the denominator), from
+     * Deequ's {@code StandardDeviation}, which is the population one, times √(n / (n − 1)). The
+     * anomaly metric {@code stddev} is Deequ's population one.
+     */
+    EXPECT_COLUMN_STDEV_TO_BE_BETWEEN(CheckFamily.DISTRIBUTION, Kind.AGGREGATE, Set.of("min_value", "max_value", "strict_min", "strict_max")),
     EXPECT_TABLE_ROW_COUNT_TO_BE_BETWEEN(CheckFamily.COMPLETENESS, Kind.TABLE, Set.of("min_value", "max_value")),
+    EXPECT_TABLE_ROW_COUNT_TO_EQUAL(CheckFamily.COMPLETENESS, Kind.TABLE, Set.of("value")),
     EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE(CheckFamily.UNIQUENESS, Kind.TABLE, Set.of("column_list")),
-    EXPECT_COLUMN_TO_EXIST(CheckFamily.VALIDITY, Kind.SCHEMA, Set.of()),
+    /** With {@code column_index}: the column is at that position (0-based, metadata columns not counted). */
+    EXPECT_COLUMN_TO_EXIST(CheckFamily.VALIDITY, Kind.SCHEMA, Set.of("column_index")),
     EXPECT_TABLE_COLUMNS_TO_MATCH_ORDERED_LIST(CheckFamily.VALIDITY, Kind.SCHEMA, Set.of("column_list")),
+    /** {@code exact_match: true} (the default): the same columns in any order; false: at least these. */
+    EXPECT_TABLE_COLUMNS_TO_MATCH_SET(CheckFamily.VALIDITY, Kind.SCHEMA, Set.of("column_set", "exact_match")),
+    EXPECT_TABLE_COLUMN_COUNT_TO_EQUAL(CheckFamily.VALIDITY, Kind.SCHEMA, Set.of("value")),
+    EXPECT_TABLE_COLUMN_COUNT_TO_BE_BETWEEN(CheckFamily.VALIDITY, Kind.SCHEMA, Set.of("min_value", "max_value")),
     /**
      * Sluice: the newest value of a timestamp column is at most {@code max_lag} (ISO-8601 duration)
      * before the end of the partition's nominal interval (for a daily partition D: D+1 00:00).
@@ -85,6 +106,14 @@ public enum Expectation {
     /** The parameter keys this expectation takes besides id, severity, column and mostly. */
     public Set<String> parameters() {
         return parameters;
+    }
+
+    /**
+     * True when {@code mostly} applies: a column-values check, or the compound uniqueness (a
+     * fraction of the rows), as in GE.
+     */
+    public boolean takesMostly() {
+        return kind == Kind.MAP || this == EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE;
     }
 
     /** True when the check judges one column ({@code column} required). */

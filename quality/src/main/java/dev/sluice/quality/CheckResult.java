@@ -25,18 +25,19 @@ import org.jspecify.annotations.Nullable;
  * @param elementCount rows judged (map checks: non-null values; {@code not_be_null}: all rows)
  * @param unexpectedCount values that did not pass
  * @param unexpectedValues up to {@value #SAMPLE} of the values that did not pass
- * @param unexpectedRowIds their row ids when the source has a row-id column, same order; else empty
+ * @param unexpectedRowIds their row ids when the source has a row-id column, same order (null for a
+ *     row whose id is NULL); else empty
  */
 public record CheckResult(String checkId, String expectation, CheckFamily family, Severity severity, CheckStatus status,
         @Nullable Double metric, @Nullable Object observedValue, String threshold, String message,
-        long elementCount, long unexpectedCount, List<Object> unexpectedValues, List<Long> unexpectedRowIds) {
+        long elementCount, long unexpectedCount, List<Object> unexpectedValues, List<@Nullable Long> unexpectedRowIds) {
 
     /** The most unexpected values a result carries. */
     public static final int SAMPLE = 20;
 
     public CheckResult {
         unexpectedValues = Collections.unmodifiableList(new ArrayList<>(unexpectedValues));
-        unexpectedRowIds = List.copyOf(unexpectedRowIds);
+        unexpectedRowIds = Collections.unmodifiableList(new ArrayList<>(unexpectedRowIds));
     }
 
     /** True unless the check did not hold ({@link CheckStatus#WARNED} or {@link CheckStatus#FAILED}). */

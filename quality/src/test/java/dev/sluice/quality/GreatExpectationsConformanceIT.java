@@ -38,11 +38,13 @@ import org.junit.jupiter.api.TestFactory;
  * (GE's {@code spark} backend) is evaluated, and {@code success}, the unexpected list and index
  * list (order-insensitive) and {@code observed_value} (pytest.approx: relative 1e-7, absolute
  * 5e-2, or the case's tolerance) are compared. Each case is a dynamic test; a case Sluice cannot
- * express is skipped with its reason; the last test prints the pass rate and requires ≥ 95 %.
+ * express is skipped with its reason; the last test prints the pass rate and requires ≥ 98 % (issue 26).
  */
 class GreatExpectationsConformanceIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Trailing commas allowed: some upstream definition files have them (Python's json module refuses them, GE's loader does not). */
+    private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+            .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_TRAILING_COMMA).build();
     private static final DeequGate GATE = new DeequGate("local[2]");
     private static EmbeddedPostgres postgres;
 
@@ -84,9 +86,19 @@ class GreatExpectationsConformanceIT {
             System.err.println("GE CONFORMANCE SKIPPED: ../shared/fixtures/ge is absent");
             Assumptions.abort("../shared/fixtures/ge is absent: the GE conformance suite did not run");
         }
-        List<Path> files;
-        try (Stream<Path> s = Files.walk(dir.get())) {
-            files = s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+        List<Path> files = new ArrayList<>(jsonFiles(dir.get()));
+        String extra = System.getProperty("sluice.ge.extra", "");
+        if (!extra.isBlank()) {
+            // more of GE's definition files (third-party: kept outside the repository), e.g. the upstream suite
+            Path more = Path.of(extra);
+            if (!Files.isDirectory(more)) {
+                throw new IllegalArgumentException("-Dsluice.ge.extra=" + extra + ": not a directory");
+            }
+            for (Path f : jsonFiles(more)) {
+                if (files.stream().noneMatch(g -> g.getFileName().equals(f.getFileName()))) {
+                    files.add(f);
+                }
+            }
         }
         Tally tally = new Tally();
         List<DynamicTest> tests = new ArrayList<>();
@@ -96,7 +108,13 @@ class GreatExpectationsConformanceIT {
         }
         int n = 0;
         for (Path f : files) {
-            JsonNode root = JSON.readTree(f.toFile());
+            JsonNode root;
+            try {
+                root = JSON.readTree(f.toFile());
+            } catch (com.fasterxml.jackson.core.JacksonException e) {
+                tally.skipped.add(f.getFileName() + " — unreadable JSON: " + e.getOriginalMessage());
+                continue;
+            }
             Optional<Expectation> expectation = Expectation.parse(root.path("expectation_type").asText());
             for (JsonNode dataset : root.path("datasets")) {
                 String table = "ge.t" + (++n);
@@ -128,16 +146,22 @@ class GreatExpectationsConformanceIT {
                 }
             }
         }
-        tests.add(DynamicTest.dynamicTest(backend + " pass rate ≥ 95 %", () -> {
+        tests.add(DynamicTest.dynamicTest(backend + " pass rate ≥ 98 %", () -> {
             db.close();
             double rate = tally.applicable == 0 ? 0 : 100.0 * tally.passed / tally.applicable;
             System.out.printf("GE CONFORMANCE %s: %d of %d applicable cases pass (%.1f %%), %d skipped%n",
                     backend, tally.passed, tally.applicable, rate, tally.skipped.size());
             tally.skipped.forEach(s -> System.out.println("  skipped: " + s));
             tally.failed.forEach(s -> System.out.println("  failed: " + s));
-            assertThat(rate).isGreaterThanOrEqualTo(95.0);
+            assertThat(rate).isGreaterThanOrEqualTo(98.0);
         }));
         return tests.stream();
+    }
+
+    private static List<Path> jsonFiles(Path dir) throws java.io.IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+        }
     }
 
     private static final class Tally {
@@ -162,6 +186,9 @@ class GreatExpectationsConformanceIT {
                 return "expectation " + root.path("expectation_type").asText() + " is not in Sluice's vocabulary";
             }
             JsonNode in = test.path("in");
+            if (in.path("parse_strings_as_datetimes").asBoolean(false)) {
+                return "parse_strings_as_datetimes (removed from GE): Sluice judges values in their column's type (cast in the layer SQL)";
+            }
             if (in.has("row_condition")) {
                 return "row_condition: Sluice's checks judge a whole partition (filter in the layer SQL instead)";
             }
@@ -211,14 +238,15 @@ class GreatExpectationsConformanceIT {
         }
 
         private static String sqlType(String spark) {
-            return switch (spark) {
-                case "IntegerType", "ShortType", "ByteType" -> "INTEGER";
-                case "LongType" -> "BIGINT";
-                case "FloatType", "DoubleType" -> "DOUBLE PRECISION";
-                case "BooleanType" -> "BOOLEAN";
-                case "DecimalType" -> "DECIMAL(30,10)";
-                case "DateType" -> "DATE";
-                case "TimestampType" -> "TIMESTAMP";
+            // the class names (IntegerType) and the simple names (int) both occur in GE's files
+            return switch (spark.replace("Type", "").toLowerCase(java.util.Locale.ROOT)) {
+                case "integer", "int", "short", "byte", "smallint", "tinyint" -> "INTEGER";
+                case "long", "bigint" -> "BIGINT";
+                case "float", "double", "real" -> "DOUBLE PRECISION";
+                case "boolean" -> "BOOLEAN";
+                case "decimal" -> "DECIMAL(30,10)";
+                case "date" -> "DATE";
+                case "timestamp" -> "TIMESTAMP";
                 default -> "VARCHAR(1000)";
             };
         }
@@ -258,6 +286,10 @@ class GreatExpectationsConformanceIT {
 
         /** A timestamp as the fixtures write them: ISO, or e.g. {@code Jan 01 1970 12:00:01} (read by dateutil in GE). */
         private static java.time.LocalDateTime timestamp(String text) {
+            if (text.length() == 10) {
+                // a date alone: GE (dateutil) reads it as that day's midnight
+                return java.time.LocalDate.parse(text).atStartOfDay();
+            }
             try {
                 return java.time.LocalDateTime.parse(text.replace(' ', 'T'));
             } catch (java.time.format.DateTimeParseException e) {
@@ -265,7 +297,21 @@ class GreatExpectationsConformanceIT {
             }
         }
 
-        static CheckSpec spec(Expectation e, JsonNode in) {
+        /** The parameters GE's positional arguments stand for, where a file gives {@code in} as a list. */
+        private static final Map<Expectation, List<String>> POSITIONAL = Map.of(
+                Expectation.EXPECT_TABLE_ROW_COUNT_TO_EQUAL, List.of("value"),
+                Expectation.EXPECT_TABLE_COLUMN_COUNT_TO_EQUAL, List.of("value"));
+
+        static CheckSpec spec(Expectation e, JsonNode given) {
+            JsonNode in = given;
+            if (given.isArray()) {
+                com.fasterxml.jackson.databind.node.ObjectNode named = JSON.createObjectNode();
+                List<String> names = POSITIONAL.getOrDefault(e, List.of());
+                for (int i = 0; i < given.size() && i < names.size(); i++) {
+                    named.set(names.get(i), given.get(i));
+                }
+                in = named;
+            }
             Map<String, Object> params = new LinkedHashMap<>();
             for (Iterator<Map.Entry<String, JsonNode>> it = in.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> f = it.next();
@@ -279,6 +325,11 @@ class GreatExpectationsConformanceIT {
         }
 
         private static Object java(JsonNode v) {
+            if (v.isObject()) {
+                Map<String, Object> out = new java.util.TreeMap<>();
+                v.fields().forEachRemaining(f -> out.put(f.getKey(), f.getValue().isNull() ? null : java(f.getValue())));
+                return out;
+            }
             if (v.isArray()) {
                 List<Object> out = new ArrayList<>();
                 v.forEach(x -> out.add(x.isNull() ? null : java(x)));
@@ -352,10 +403,20 @@ class GreatExpectationsConformanceIT {
         private static List<String> canonical(List<Object> values) {
             List<String> out = new ArrayList<>();
             for (Object v : values) {
-                out.add(v == null ? "null" : v instanceof Number num
-                        ? new BigDecimal(num.toString()).stripTrailingZeros().toPlainString() : v.toString());
+                out.add(canonical(v));
             }
             return out;
+        }
+
+        /** One value as text: numbers without trailing zeros, a row of values (a map) by its sorted keys. */
+        private static String canonical(Object v) {
+            if (v instanceof Map<?, ?> m) {
+                StringBuilder b = new StringBuilder("{");
+                new java.util.TreeMap<>(m).forEach((k, x) -> b.append(k).append('=').append(canonical(x)).append(';'));
+                return b.append('}').toString();
+            }
+            return v == null ? "null" : v instanceof Number num
+                    ? new BigDecimal(num.toString()).stripTrailingZeros().toPlainString() : v.toString();
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.quality;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.sluice.config.CheckSpec;
 import dev.sluice.config.Expectation;
@@ -46,7 +47,21 @@ class GroupedEvaluationIT {
             new CheckSpec("cols", Expectation.EXPECT_TABLE_COLUMNS_TO_MATCH_ORDERED_LIST, Severity.WARN, null, null,
                     Map.of("column_list", List.of("id", "code", "n", "ts"))),
             new CheckSpec("volume", Expectation.EXPECT_METRIC_TO_NOT_BE_ANOMALOUS, Severity.WARN, null, null,
-                    Map.of("metric", "row_count", "min_history", 2)));
+                    Map.of("metric", "row_count", "min_history", 2)),
+            new CheckSpec("pair_mostly", Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE, Severity.WARN, 0.5, null,
+                    Map.of("column_list", List.of("code", "n"))),
+            new CheckSpec("code_min", Expectation.EXPECT_COLUMN_MIN_TO_BE_BETWEEN, Severity.WARN, null, "code", Map.of("min_value", "b")),
+            new CheckSpec("ts_max", Expectation.EXPECT_COLUMN_MAX_TO_BE_BETWEEN, Severity.WARN, null, "ts",
+                    Map.of("max_value", "2001-01-05 12:00:00")),
+            new CheckSpec("n_sum", Expectation.EXPECT_COLUMN_SUM_TO_BE_BETWEEN, Severity.WARN, null, "n", Map.of("max_value", 100)),
+            new CheckSpec("n_stdev", Expectation.EXPECT_COLUMN_STDEV_TO_BE_BETWEEN, Severity.WARN, null, "n", Map.of("max_value", 2.1)),
+            new CheckSpec("code_len", Expectation.EXPECT_COLUMN_VALUE_LENGTHS_TO_EQUAL, Severity.WARN, null, "code", Map.of("value", 1)),
+            new CheckSpec("code_not", Expectation.EXPECT_COLUMN_VALUES_TO_NOT_BE_IN_SET, Severity.WARN, null, "code",
+                    Map.of("value_set", List.of("zz"))),
+            new CheckSpec("code_res", Expectation.EXPECT_COLUMN_VALUES_TO_MATCH_REGEX_LIST, Severity.WARN, null, "code",
+                    Map.of("regex_list", List.of("^a$", "^b$"), "match_on", "any")),
+            new CheckSpec("rows_eq", Expectation.EXPECT_TABLE_ROW_COUNT_TO_EQUAL, Severity.WARN, null, null, Map.of("value", 40)),
+            new CheckSpec("ncols", Expectation.EXPECT_TABLE_COLUMN_COUNT_TO_EQUAL, Severity.WARN, null, null, Map.of("value", 4)));
 
     @Test
     void manyPartitionsInOnePassAreJudgedExactlyAsEachAlone() throws Exception {
@@ -79,7 +94,7 @@ class GroupedEvaluationIT {
                     p.date().plusDays(1).atStartOfDay());
             GateResult r = gate.evaluate(ds, p, Boundary.SOURCE, source, CHECKS, id -> new ArrayList<>(stored.headMap(p).values()));
             alone.put(p, r);
-            CheckResult volume = r.checks().get(CHECKS.size() - 1);
+            CheckResult volume = check(r, "volume");
             if (volume.metric() != null && volume.status() != CheckStatus.WARNED) {
                 stored.put(p, volume.metric());
             }
@@ -107,7 +122,34 @@ class GroupedEvaluationIT {
         assertThat(status(together, 4, "fresh")).isEqualTo(CheckStatus.WARNED);
         assertThat(status(together, 1, "fresh")).isEqualTo(CheckStatus.PASSED);
         assertThat(status(together, 5, "volume")).isEqualTo(CheckStatus.WARNED);
-        assertThat(together.get(days.get(5)).checks().get(CHECKS.size() - 1).message()).contains("row_count 1 is 2.50 % of the previous accepted 40");
+        assertThat(check(together.get(days.get(5)), "volume").message()).contains("row_count 1 is 2.50 % of the previous accepted 40");
+        // day 5: (code, n) pairs (a,1) twice among 5 judged rows (the all-NULL pair ignored): 0.6 unique, mostly 0.5 holds
+        CheckResult pairs = check(together.get(days.get(4)), "pair_mostly");
+        assertThat(pairs.status()).isEqualTo(CheckStatus.PASSED);
+        assertThat(pairs.metric()).isEqualTo(0.6);
+        assertThat(pairs.unexpectedCount()).isEqualTo(2);
+        assertThat(pairs.unexpectedValues()).containsExactly(Map.of("code", "a", "n", 1), Map.of("code", "a", "n", 1));
+        assertThat(pairs.unexpectedRowIds()).containsExactly(1L, 1L);
+        // the least code 'a' is below 'b'; the newest ts 09:00 is within 12:00
+        assertThat(check(together.get(days.get(4)), "code_min").observedValue()).isEqualTo("a");
+        assertThat(status(together, 4, "code_min")).isEqualTo(CheckStatus.WARNED);
+        assertThat(check(together.get(days.get(4)), "ts_max").observedValue()).isEqualTo("2001-01-05T09:00");
+        assertThat(status(together, 4, "ts_max")).isEqualTo(CheckStatus.PASSED);
+        // sums: 1..40 mod 7 = 120 on a full day, 27 on day 5; the sample deviation of 1, 1, 12, 11, 2 is √31.3
+        assertThat(check(together.get(days.get(1)), "n_sum").observedValue()).isEqualTo(120.0);
+        assertThat(check(together.get(days.get(4)), "n_sum").observedValue()).isEqualTo(27.0);
+        assertThat((Double) check(together.get(days.get(4)), "n_stdev").observedValue()).isCloseTo(Math.sqrt(31.3), within(1e-12));
+        assertThat(check(together.get(days.get(5)), "n_stdev").message()).isEqualTo("no standard deviation: 1 non-null value(s), at least 2 needed");
+        assertThat(check(together.get(days.get(4)), "code_len").unexpectedValues()).containsExactly("zz");
+        assertThat(check(together.get(days.get(4)), "code_not").unexpectedValues()).containsExactly("zz");
+        assertThat(check(together.get(days.get(4)), "code_res").unexpectedValues()).containsExactlyInAnyOrder("zz", "c");
+        assertThat(status(together, 1, "rows_eq")).isEqualTo(CheckStatus.PASSED);
+        assertThat(status(together, 4, "rows_eq")).isEqualTo(CheckStatus.WARNED);
+        assertThat(check(together.get(days.get(4)), "ncols").observedValue()).isEqualTo(4L);
+    }
+
+    private static CheckResult check(GateResult r, String id) {
+        return r.checks().stream().filter(c -> c.checkId().equals(id)).findFirst().orElseThrow();
     }
 
     private static CheckStatus status(SortedMap<Partition, GateResult> results, int day, String check) {

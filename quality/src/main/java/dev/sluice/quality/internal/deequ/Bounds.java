@@ -27,15 +27,24 @@ record Bounds(@Nullable Object min, @Nullable Object max, boolean strictMin, boo
 
     /** True when a number is within the bounds (numeric bounds only). */
     boolean contains(double v) {
+        return contains(v, 0);
+    }
+
+    /**
+     * True when a number is within the bounds, a value within {@code slack} (relative to the bound)
+     * of an inclusive bound counting as on it.
+     */
+    boolean contains(double v, double slack) {
         if (min != null) {
             double m = Double.parseDouble(min.toString());
-            if (strictMin ? v <= m : v < m) {
+            double x = strictMin ? v : v + slack * Math.abs(m);
+            if (strictMin ? x <= m : x < m) {
                 return false;
             }
         }
         if (max != null) {
             double m = Double.parseDouble(max.toString());
-            return strictMax ? v < m : v <= m;
+            return strictMax ? v < m : v - slack * Math.abs(m) <= m;
         }
         return true;
     }

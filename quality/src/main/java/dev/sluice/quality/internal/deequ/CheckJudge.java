@@ -9,12 +9,8 @@ import dev.sluice.quality.CheckResult;
 import dev.sluice.quality.CheckStatus;
 import dev.sluice.quality.InvalidCheckException;
 import dev.sluice.quality.MetricHistory;
-import java.sql.Timestamp;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -40,11 +36,12 @@ final class CheckJudge {
      * @param counts row and non-null counts
      * @param rowIdColumn the row id column for samples, or null
      * @param nominalEnd the partition's nominal end (freshness), or null
-     * @param newest the newest value of a column (freshness), null when it has none
+     * @param extreme a column's least or greatest value by {@link Extremes#key} (freshness, the
+     *     min/max of a date, timestamp or string), null when it has none
      * @param history the accepted history of anomaly checks for this partition
      */
     record PartitionData(Dataset<Row> rows, List<String> columns, Counts counts, @Nullable String rowIdColumn, @Nullable LocalDateTime nominalEnd,
-            Function<String, @Nullable Object> newest, MetricHistory history) {
+            Function<String, @Nullable Object> extreme, MetricHistory history) {
     }
 
     private CheckJudge() {
@@ -62,18 +59,28 @@ final class CheckJudge {
         Outcome o = switch (e.kind()) {
             case MAP -> mapOutcome(plan, deequ, data);
             case AGGREGATE, TABLE -> {
+                if (plan.extreme() != null) {
+                    yield extremeOutcome(plan, data);
+                }
                 Double metric = metric(deequ);
                 boolean held = deequ != null && deequ.status() == ConstraintStatus$.MODULE$.Success();
+                if (e == Expectation.EXPECT_COLUMN_STDEV_TO_BE_BETWEEN) {
+                    yield sampleDeviation(spec, metric, counts.nonNull(spec.column()), counts.rows());
+                }
                 if (e == Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE && counts.rows() == 0) {
                     yield new Outcome(true, null, null, 0, 0, List.of(), List.of(), "no rows to judge");
                 }
                 if (e == Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE && metric != null) {
                     long rows = counts.rows();
-                    long dupes = Math.round(rows * (1 - metric));
-                    yield new Outcome(held, metric, metric, rows, dupes, List.of(), List.of(),
-                            dupes + " of " + rows + " row(s) share their " + spec.list("column_list") + " with another row");
+                    List<Object> values = new ArrayList<>();
+                    List<@Nullable Long> ids = new ArrayList<>();
+                    long dupes = metric >= 1.0 ? 0 : UnexpectedRows.compound(data.rows(),
+                            spec.list("column_list").stream().map(Object::toString).toList(), data.rowIdColumn(), values, ids);
+                    yield new Outcome(held, metric, metric, rows, dupes, values, ids,
+                            dupes + " of " + rows + " row(s) share their " + spec.list("column_list") + " with another row"
+                                    + (values.isEmpty() ? "" : ", e.g. " + values.subList(0, Math.min(3, values.size()))));
                 }
-                Object observed = e == Expectation.EXPECT_TABLE_ROW_COUNT_TO_BE_BETWEEN
+                Object observed = e == Expectation.EXPECT_TABLE_ROW_COUNT_TO_BE_BETWEEN || e == Expectation.EXPECT_TABLE_ROW_COUNT_TO_EQUAL
                         ? (Object) (metric == null ? 0L : metric.longValue()) : metric;
                 yield new Outcome(held, metric, observed, counts.rows(), 0, List.of(), List.of(),
                         metric == null ? "no values to measure" : "measured " + observed);
@@ -116,7 +123,7 @@ final class CheckJudge {
         double passing = measured == null ? 0 : e == Expectation.EXPECT_COLUMN_VALUES_TO_BE_NULL ? 1 - measured : measured;
         long unexpected = Math.round(elements * (1 - passing));
         List<Object> values = new ArrayList<>();
-        List<Long> ids = new ArrayList<>();
+        List<@Nullable Long> ids = new ArrayList<>();
         if (unexpected > 0) {
             UnexpectedRows.sample(data.rows(), plan, data.rowIdColumn(), values, ids);
         }
@@ -127,6 +134,21 @@ final class CheckJudge {
         return new Outcome(held, passing, null, elements, unexpected, values, ids, message);
     }
 
+    /**
+     * GE's standard deviation: the sample one (n − 1), from Deequ's population deviation σ of the
+     * n non-null values as σ·√(n / (n − 1)); fewer than two values have none and fail.
+     */
+    private static Outcome sampleDeviation(CheckSpec spec, @Nullable Double population, long n, long rows) {
+        if (population == null || n < 2) {
+            return new Outcome(false, null, null, rows, 0, List.of(), List.of(),
+                    "no standard deviation: " + n + " non-null value(s), at least 2 needed");
+        }
+        double sample = population * Math.sqrt((double) n / (n - 1));
+        // within 1e-12 relative of a bound counts as on it: the deviation is derived in floating point
+        boolean held = Bounds.of(spec).contains(sample, 1e-12);
+        return new Outcome(held, sample, sample, rows, 0, List.of(), List.of(), "measured " + sample + " (sample standard deviation)");
+    }
+
     private static Outcome schemaOutcome(CheckSpec spec, List<String> all) {
         List<String> columns = new ArrayList<>();
         for (String c : all) {
@@ -135,9 +157,36 @@ final class CheckJudge {
             }
         }
         if (spec.expectation() == Expectation.EXPECT_COLUMN_TO_EXIST) {
-            boolean held = columns.contains(spec.column().toLowerCase(Locale.ROOT));
+            int at = columns.indexOf(spec.column().toLowerCase(Locale.ROOT));
+            Integer index = spec.param("column_index").map(i -> (int) Double.parseDouble(i.toString())).orElse(null);
+            boolean held = at >= 0 && (index == null || index == at);
             return new Outcome(held, held ? 1.0 : 0.0, columns, 0, held ? 0 : 1, List.of(), List.of(),
-                    held ? "present" : "missing; the columns are " + columns);
+                    at < 0 ? "missing; the columns are " + columns
+                            : held ? "present" + (index == null ? "" : " at index " + index)
+                            : "at index " + at + ", not " + index + "; the columns are " + columns);
+        }
+        switch (spec.expectation()) {
+            case EXPECT_TABLE_COLUMN_COUNT_TO_EQUAL, EXPECT_TABLE_COLUMN_COUNT_TO_BE_BETWEEN -> {
+                int n = columns.size();
+                boolean held = spec.expectation() == Expectation.EXPECT_TABLE_COLUMN_COUNT_TO_EQUAL
+                        ? n == Double.parseDouble(spec.param("value").orElseThrow().toString()) : Bounds.of(spec).contains(n);
+                return new Outcome(held, (double) n, (long) n, 0, held ? 0 : 1, List.of(), List.of(), n + " column(s)");
+            }
+            case EXPECT_TABLE_COLUMNS_TO_MATCH_SET -> {
+                java.util.Set<String> expected = new java.util.TreeSet<>();
+                spec.list("column_set").forEach(o -> expected.add(String.valueOf(o).toLowerCase(Locale.ROOT)));
+                java.util.Set<String> actual = new java.util.TreeSet<>(columns);
+                boolean exact = spec.param("exact_match").map(v -> !"false".equals(v.toString())).orElse(true);
+                boolean held = exact ? actual.equals(expected) : actual.containsAll(expected);
+                return new Outcome(held, held ? 1.0 : 0.0, columns, 0, held ? 0 : 1, List.of(), List.of(),
+                        held ? "as listed" : "the columns are " + columns);
+            }
+            default -> {
+            }
+        }
+        if (spec.param("column_list").isEmpty()) {
+            // GE: no list given (None) is vacuously true
+            return new Outcome(true, 1.0, columns, 0, 0, List.of(), List.of(), "no list given");
         }
         List<String> expected = spec.list("column_list").stream().map(o -> o.toString().toLowerCase(Locale.ROOT)).toList();
         boolean held = columns.equals(expected);
@@ -145,16 +194,38 @@ final class CheckJudge {
                 held ? "as listed" : "the columns are " + columns);
     }
 
+    /**
+     * The least or greatest value of a date, timestamp or string column against the bounds, in the
+     * column's own order; no values has no observed value and fails (GE: success false).
+     */
+    private static Outcome extremeOutcome(CheckPlan plan, PartitionData data) {
+        CheckSpec spec = plan.spec();
+        Object v = data.extreme().apply(plan.extreme());
+        if (v == null) {
+            return new Outcome(false, null, null, data.counts().rows(), 0, List.of(), List.of(), "no values to measure");
+        }
+        Bounds b = Bounds.of(spec);
+        boolean held = true;
+        if (b.min() != null) {
+            int c = Extremes.compare(v, b.min().toString(), spec.id());
+            held = b.strictMin() ? c > 0 : c >= 0;
+        }
+        if (held && b.max() != null) {
+            int c = Extremes.compare(v, b.max().toString(), spec.id());
+            held = b.strictMax() ? c < 0 : c <= 0;
+        }
+        Object observed = v instanceof String ? v : Extremes.time(v).toString();
+        return new Outcome(held, null, observed, data.counts().rows(), 0, List.of(), List.of(), "measured " + observed);
+    }
+
     private static Outcome freshnessOutcome(CheckSpec spec, PartitionData data) {
-        Object newest = data.newest().apply(spec.column());
+        Object newest = data.extreme().apply(Extremes.key(true, spec.column()));
         LocalDateTime end = data.nominalEnd();
         if (newest == null || end == null) {
             return new Outcome(false, null, null, 0, 0, List.of(), List.of(),
                     newest == null ? "no values: nothing arrived for the partition" : "the partition has no nominal time");
         }
-        LocalDateTime t = newest instanceof LocalDateTime l ? l : newest instanceof LocalDate d ? d.atStartOfDay()
-                : newest instanceof Timestamp ts ? ts.toLocalDateTime()
-                : newest instanceof Instant i ? LocalDateTime.ofInstant(i, ZoneOffset.UTC) : null;
+        LocalDateTime t = Extremes.time(newest);
         if (t == null) {
             throw new InvalidCheckException(spec.id() + ": freshness needs a date or timestamp column; "
                     + spec.column() + " holds " + newest.getClass().getSimpleName());
@@ -179,9 +250,9 @@ final class CheckJudge {
 
     /** What a check found, before its status. */
     private record Outcome(boolean held, @Nullable Double metric, @Nullable Object observed, long elements, long unexpected,
-            List<Object> values, List<Long> rowIds, String message, boolean insufficientHistory) {
+            List<Object> values, List<@Nullable Long> rowIds, String message, boolean insufficientHistory) {
         Outcome(boolean held, @Nullable Double metric, @Nullable Object observed, long elements, long unexpected,
-                List<Object> values, List<Long> rowIds, String message) {
+                List<Object> values, List<@Nullable Long> rowIds, String message) {
             this(held, metric, observed, elements, unexpected, values, rowIds, message, false);
         }
 

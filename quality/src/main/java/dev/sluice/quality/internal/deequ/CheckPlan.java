@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.function.DoublePredicate;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.jspecify.annotations.Nullable;
@@ -24,8 +25,11 @@ import org.jspecify.annotations.Nullable;
  * {@code hasCompleteness ≤ 1 − mostly}; be_unique → {@code hasUniqueness} (Deequ counts values
  * occurring once among non-null rows, which is GE's rule); in_set, be_between, match_regex,
  * match_strftime_format → {@code satisfies(predicate).where(column IS NOT NULL)} (GE ignores
- * NULLs in these); mean/min/max → {@code hasMean/hasMin/hasMax}; row count → {@code hasSize};
- * compound unique → {@code hasUniqueness(columns)}; anomaly metrics → {@code hasSize},
+ * NULLs in these; so do not_be_in_set, not_match_regex, match_regex_list and the value lengths);
+ * mean/min/max/sum → {@code hasMean/hasMin/hasMax/hasSum} (min/max of a date, timestamp or string:
+ * no Deequ check, {@link Extremes}); stdev → {@code hasStandardDeviation}, judged as the sample
+ * deviation by {@link CheckJudge}; row count → {@code hasSize}; compound unique →
+ * {@code hasUniqueness(columns) ≥ mostly}; anomaly metrics → {@code hasSize},
  * {@code hasMean}, {@code hasStandardDeviation} (always holding; the anomaly strategy judges).
  *
  * @param spec the declared check
@@ -44,9 +48,16 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
         Check check = new Check(spec.severity() == Severity.ERROR ? CheckLevel$.MODULE$.Error() : CheckLevel$.MODULE$.Warning(),
                 name, Scala.seq(List.of()));
         String col = spec.column();
+        if (col == null && e.needsColumn()) {
+            throw new InvalidCheckException(name + ": " + e.id() + " needs a column");
+        }
         DataType type = null;
         if (col != null && e.kind() != Expectation.Kind.SCHEMA) {
             type = field(schema, col, spec).dataType();
+        }
+        if (spec.mostly() != null && (spec.mostly() < 0 || spec.mostly() > 1)) {
+            // GE: "mostly parameter value must be between 0 and 1"
+            throw new InvalidCheckException(name + ": mostly must be within [0, 1], was " + spec.mostly());
         }
         double mostly = spec.mostlyOrAll();
         String q = col == null ? null : SparkSql.identifier(col);
@@ -82,7 +93,48 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
                 yield compliance(spec, check, "CAST(" + q + " AS STRING) RLIKE " + SparkSql.string(regex),
                         mostlyText + "matching /" + regex + "/");
             }
+            case EXPECT_COLUMN_VALUES_TO_NOT_BE_IN_SET -> {
+                String set = SparkSql.list(spec.list("value_set").stream().filter(java.util.Objects::nonNull).toList(), type);
+                yield compliance(spec, check, set.isEmpty() ? "TRUE" : "NOT (" + q + " IN (" + set + "))", mostlyText + "not in {" + set + "}");
+            }
+            case EXPECT_COLUMN_VALUES_TO_NOT_MATCH_REGEX -> {
+                String regex = spec.param("regex").orElseThrow().toString();
+                yield compliance(spec, check, "NOT (CAST(" + q + " AS STRING) RLIKE " + SparkSql.string(regex) + ")",
+                        mostlyText + "not matching /" + regex + "/");
+            }
+            case EXPECT_COLUMN_VALUES_TO_MATCH_REGEX_LIST -> {
+                List<String> regexes = spec.list("regex_list").stream().map(String::valueOf).toList();
+                String on = spec.param("match_on").map(Object::toString).orElse("any");
+                if (regexes.isEmpty() || !on.equals("any") && !on.equals("all")) {
+                    throw new InvalidCheckException(name + ": regex_list needs at least one pattern and match_on is any or all, was " + on);
+                }
+                String joined = String.join(on.equals("any") ? " OR " : " AND ",
+                        regexes.stream().map(r -> "CAST(" + q + " AS STRING) RLIKE " + SparkSql.string(r)).toList());
+                yield compliance(spec, check, "(" + joined + ")", mostlyText + "matching " + on + " of " + regexes);
+            }
+            case EXPECT_COLUMN_VALUE_LENGTHS_TO_BE_BETWEEN, EXPECT_COLUMN_VALUE_LENGTHS_TO_EQUAL -> {
+                if (!(type instanceof StringType)) {
+                    throw new InvalidCheckException(name + ": " + e.id() + " measures text: it needs a string column; " + col + " is "
+                            + type.simpleString());
+                }
+                Object min = e == Expectation.EXPECT_COLUMN_VALUE_LENGTHS_TO_EQUAL ? spec.param("value").orElse(null) : spec.param("min_value").orElse(null);
+                Object max = e == Expectation.EXPECT_COLUMN_VALUE_LENGTHS_TO_EQUAL ? min : spec.param("max_value").orElse(null);
+                if (min == null && max == null) {
+                    throw new InvalidCheckException(name + ": min_value and max_value cannot both be None");
+                }
+                // min above max is not an error here (GE judges every value unexpected)
+                Long lo = wholeLength(min, name);
+                Long hi = wholeLength(max, name);
+                String length = "char_length(" + q + ")";
+                String pass = "TRUE" + (lo == null ? "" : " AND " + length + " >= " + lo) + (hi == null ? "" : " AND " + length + " <= " + hi);
+                yield compliance(spec, check, pass, mostlyText + "of length " + (lo != null && lo.equals(hi) ? lo
+                        : "in [" + (lo == null ? "0" : lo) + ", " + (hi == null ? "∞)" : hi + "]")));
+            }
             case EXPECT_COLUMN_VALUES_TO_MATCH_STRFTIME_FORMAT -> {
+                if (!(type instanceof StringType)) {
+                    // GE raises on a column that is not of strings (a date is not judged by its text)
+                    throw new InvalidCheckException(name + ": " + e.id() + " needs a string column; " + col + " is " + type.simpleString());
+                }
                 String format = spec.param("strftime_format").orElseThrow().toString();
                 try {
                     StrftimeFormats.formatter(format);
@@ -92,7 +144,12 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
                 yield compliance(spec, check, StrftimeFormat.UDF + "(CAST(" + q + " AS STRING), " + SparkSql.string(format) + ")",
                         mostlyText + "of strftime format " + format);
             }
-            case EXPECT_COLUMN_MEAN_TO_BE_BETWEEN, EXPECT_COLUMN_MIN_TO_BE_BETWEEN, EXPECT_COLUMN_MAX_TO_BE_BETWEEN -> {
+            case EXPECT_COLUMN_MEAN_TO_BE_BETWEEN, EXPECT_COLUMN_MIN_TO_BE_BETWEEN, EXPECT_COLUMN_MAX_TO_BE_BETWEEN,
+                    EXPECT_COLUMN_SUM_TO_BE_BETWEEN, EXPECT_COLUMN_STDEV_TO_BE_BETWEEN -> {
+                if (e != Expectation.EXPECT_COLUMN_MEAN_TO_BE_BETWEEN && Extremes.comparable(type)) {
+                    // a date, timestamp or string: its least or greatest value (Deequ's Minimum/Maximum are numeric)
+                    yield new CheckPlan(spec, null, null, e.id().replace("expect_column_", "").replace("_to_be_between", "") + " in " + Bounds.of(spec));
+                }
                 if (!(type instanceof NumericType)) {
                     throw new InvalidCheckException(name + ": " + e.id() + " needs a numeric column; " + col + " is " + type.simpleString());
                 }
@@ -100,10 +157,17 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
                 DoublePredicate in = b::contains;
                 Check c = switch (e) {
                     case EXPECT_COLUMN_MEAN_TO_BE_BETWEEN -> check.hasMean(col, Scala.onDouble(in::test), Scala.none());
+                    case EXPECT_COLUMN_SUM_TO_BE_BETWEEN -> check.hasSum(col, Scala.onDouble(in::test), Scala.none());
+                    // measured here, judged by CheckJudge: the sample deviation needs the non-null count too
+                    case EXPECT_COLUMN_STDEV_TO_BE_BETWEEN -> check.hasStandardDeviation(col, Scala.onDouble(v -> true), Scala.none());
                     case EXPECT_COLUMN_MIN_TO_BE_BETWEEN -> check.hasMin(col, Scala.onDouble(in::test), Scala.none(), Scala.none());
                     default -> check.hasMax(col, Scala.onDouble(in::test), Scala.none(), Scala.none());
                 };
                 yield new CheckPlan(spec, c, null, e.id().replace("expect_column_", "").replace("_to_be_between", "") + " in " + b);
+            }
+            case EXPECT_TABLE_ROW_COUNT_TO_EQUAL -> {
+                long n = wholeLength(spec.param("value").orElseThrow(() -> new InvalidCheckException(name + ": value is required")), name);
+                yield new CheckPlan(spec, check.hasSize(Scala.onLong(x -> x == n), Scala.none()), null, "row count " + n);
             }
             case EXPECT_TABLE_ROW_COUNT_TO_BE_BETWEEN -> {
                 Bounds b = Bounds.of(spec);
@@ -112,8 +176,8 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
             case EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE -> {
                 List<String> cols = spec.list("column_list").stream().map(Object::toString).toList();
                 cols.forEach(c -> field(schema, c, spec));
-                yield new CheckPlan(spec, check.hasUniqueness(Scala.seq(cols), Scala.onDouble(u -> u >= 1.0), Scala.none()),
-                        null, "(" + String.join(", ", cols) + ") unique");
+                yield new CheckPlan(spec, check.hasUniqueness(Scala.seq(cols), Scala.onDouble(u -> u >= mostly - 1e-12), Scala.none()),
+                        null, (mostly < 1 ? ">= " + mostly + " of rows' " : "") + "(" + String.join(", ", cols) + ") unique");
             }
             case EXPECT_METRIC_TO_NOT_BE_ANOMALOUS -> {
                 String metric = spec.param("metric").orElseThrow().toString();
@@ -126,9 +190,36 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
             }
             case EXPECT_COLUMN_TO_EXIST -> new CheckPlan(spec, null, null, "column " + col + " exists");
             case EXPECT_TABLE_COLUMNS_TO_MATCH_ORDERED_LIST -> new CheckPlan(spec, null, null, "columns " + spec.list("column_list"));
+            case EXPECT_TABLE_COLUMNS_TO_MATCH_SET -> new CheckPlan(spec, null, null,
+                    (spec.param("exact_match").map(v -> !"false".equals(v.toString())).orElse(true) ? "columns exactly " : "columns include ")
+                            + spec.list("column_set"));
+            case EXPECT_TABLE_COLUMN_COUNT_TO_EQUAL -> {
+                long n = wholeLength(spec.param("value").orElseThrow(() -> new InvalidCheckException(name + ": value is required")), name);
+                yield new CheckPlan(spec, null, null, n + " column(s)");
+            }
+            case EXPECT_TABLE_COLUMN_COUNT_TO_BE_BETWEEN -> {
+                wholeLength(spec.param("min_value").orElse(null), name);
+                wholeLength(spec.param("max_value").orElse(null), name);
+                yield new CheckPlan(spec, null, null, "column count in " + Bounds.of(spec));
+            }
             case EXPECT_PARTITION_TO_BE_FRESH -> new CheckPlan(spec, null, null,
                     "newest " + col + " at most " + spec.maxLag().orElseThrow() + " before the partition's end");
         };
+    }
+
+    /**
+     * The extreme value this plan is judged by ({@link Extremes#key}): the newest value of a
+     * freshness column, the least or greatest of a non-numeric column; null for other plans.
+     */
+    @Nullable String extreme() {
+        Expectation e = spec.expectation();
+        if (e == Expectation.EXPECT_PARTITION_TO_BE_FRESH) {
+            return Extremes.key(true, spec.column());
+        }
+        if (deequ == null && (e == Expectation.EXPECT_COLUMN_MIN_TO_BE_BETWEEN || e == Expectation.EXPECT_COLUMN_MAX_TO_BE_BETWEEN)) {
+            return Extremes.key(e == Expectation.EXPECT_COLUMN_MAX_TO_BE_BETWEEN, spec.column());
+        }
+        return null;
     }
 
     private static CheckPlan compliance(CheckSpec spec, Check check, String pass, String threshold) {
@@ -142,6 +233,23 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
         Check c = check.satisfies(pass, spec.id(), Scala.onDouble(f -> f >= mostly), Scala.none(), Scala.nil(), Scala.none())
                 .where(q + " IS NOT NULL");
         return new CheckPlan(spec, c, q + " IS NOT NULL AND NOT COALESCE(" + pass + ", FALSE)", threshold);
+    }
+
+    /** A bound that must be a whole number (a length, a count), or null when absent. */
+    private static @Nullable Long wholeLength(@Nullable Object v, String checkId) {
+        if (v == null) {
+            return null;
+        }
+        String t = v.toString().strip();
+        try {
+            double d = Double.parseDouble(t);
+            if (d == Math.rint(d) && d >= 0 && !(v instanceof Boolean)) {
+                return (long) d;
+            }
+        } catch (NumberFormatException ignored) {
+            // named below
+        }
+        throw new InvalidCheckException(checkId + ": " + v + " is not a whole number (a length or a count)");
     }
 
     static StructField field(StructType schema, String column, CheckSpec spec) {

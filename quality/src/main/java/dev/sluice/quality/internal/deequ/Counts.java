@@ -21,7 +21,8 @@ record Counts(long rows, Map<String, Long> nonNull) {
         Map<Analyzer<?, Metric<?>>, String> out = new LinkedHashMap<>();
         out.put((Analyzer<?, Metric<?>>) (Object) SIZE, "");
         for (CheckSpec c : checks) {
-            if (c.column() != null && c.expectation().kind() == Expectation.Kind.MAP) {
+            if (c.column() != null && (c.expectation().kind() == Expectation.Kind.MAP
+                    || c.expectation() == Expectation.EXPECT_COLUMN_STDEV_TO_BE_BETWEEN)) {
                 out.put((Analyzer<?, Metric<?>>) (Object)
                         new Completeness(c.column(), Scala.none(), Scala.none()), c.column());
             }

@@ -81,7 +81,7 @@ public final class DeequGate implements QualityGate {
         Counts counts = Counts.of(countAnalyzers, metrics);
         List<CheckResult> results = new ArrayList<>();
         CheckJudge.PartitionData data = new CheckJudge.PartitionData(df, List.of(df.columns()), counts, source.rowIdColumn(), source.nominalEnd(),
-                column -> df.agg(functions.max(functions.col(SparkSql.identifier(column)))).first().get(0), history);
+                key -> df.agg(Extremes.aggregate(key)).first().get(0), history);
         for (CheckPlan p : plans) {
             results.add(CheckJudge.judge(p, deequ.get(p.spec()), data));
         }

@@ -96,11 +96,10 @@ final class GroupedEvaluation {
                     analyzers.addAll((Set) JavaConverters.setAsJavaSetConverter(p.deequ().requiredAnalyzers()).asJava());
                 }
             }
-            List<String> freshness = checks.stream().filter(c -> c.expectation().kind() == Expectation.Kind.FRESHNESS)
-                    .map(CheckSpec::column).distinct().toList();
+            List<String> extremes = plans.stream().map(CheckPlan::extreme).filter(java.util.Objects::nonNull).distinct().toList();
             Map<String, Map<Analyzer<?, Metric<?>>, Metric<?>>> metrics = new HashMap<>();
             Map<String, Map<String, Object>> newest = new HashMap<>();
-            scanShareable(df, analyzers, freshness, batch, metrics, newest);
+            scanShareable(df, analyzers, extremes, batch, metrics, newest);
             for (Analyzer<?, Metric<?>> a : analyzers) {
                 if ((Object) a instanceof ScanShareableFrequencyBasedAnalyzer f) {
                     frequencies(df, f, batch, metrics);
@@ -184,9 +183,9 @@ final class GroupedEvaluation {
         return new ArrayList<>(all.values());
     }
 
-    /** One grouped aggregation: every scan-shareable analyzer and the newest value of each freshness column, per partition. */
+    /** One grouped aggregation: every scan-shareable analyzer and each extreme value the plans need ({@link Extremes}), per partition. */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static void scanShareable(Dataset<Row> df, Set<Analyzer<?, Metric<?>>> analyzers, List<String> freshness,
+    private static void scanShareable(Dataset<Row> df, Set<Analyzer<?, Metric<?>>> analyzers, List<String> extremes,
             PartitionBatch batch, Map<String, Map<Analyzer<?, Metric<?>>, Metric<?>>> metrics, Map<String, Map<String, Object>> newest) {
         List<ScanShareableAnalyzer> shareable = new ArrayList<>();
         List<Column> aggregations = new ArrayList<>();
@@ -209,9 +208,9 @@ final class GroupedEvaluation {
             offsets.add(aggregations.size());
             aggregations.addAll((List<Column>) JavaConverters.seqAsJavaListConverter(s.aggregationFunctions()).asJava());
         }
-        int freshnessOffset = aggregations.size();
-        for (String c : freshness) {
-            aggregations.add(functions.max(functions.col(SparkSql.identifier(c))));
+        int extremesOffset = aggregations.size();
+        for (String key : extremes) {
+            aggregations.add(Extremes.aggregate(key));
         }
         if (aggregations.isEmpty()) {
             aggregations.add(functions.count(functions.lit(1)));
@@ -251,10 +250,10 @@ final class GroupedEvaluation {
                 own.put((Analyzer<?, Metric<?>>) s, metric);
             }
             Map<String, Object> fresh = new HashMap<>();
-            for (int i = 0; i < freshness.size(); i++) {
-                Object v = row.get(1 + freshnessOffset + i);
+            for (int i = 0; i < extremes.size(); i++) {
+                Object v = row.get(1 + extremesOffset + i);
                 if (v != null) {
-                    fresh.put(freshness.get(i), v);
+                    fresh.put(extremes.get(i), v);
                 }
             }
             newest.put(key, fresh);
