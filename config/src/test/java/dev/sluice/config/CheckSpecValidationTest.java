@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,40 +17,19 @@ class CheckSpecValidationTest {
 
     @Test
     void badChecksAreReportedWithKeyPathValueAndReason() throws Exception {
-        Files.createDirectories(dir.resolve("contracts"));
-        Files.writeString(dir.resolve("contracts/t.v1.yaml"), """
-                contract: t
-                version: 1
-                columns:
-                  - {name: day, type: date}
-                  - {name: code, type: string}
-                  - {name: n, type: long}
-                """.replace("day", "d"));
-        Path spec = dir.resolve("t.yaml");
-        Files.writeString(spec, """
-                pipeline: t
-                warehouse: {url: "jdbc:h2:mem:x"}
-                sources: [{name: t, format: csv, path: "/l/{partition}", contract: contracts/t.v1.yaml}]
-                layers:
-                  bronze:
-                    - table: bronze.t_raw
-                      source: t
-                      checks:
-                        - {id: a, expect: expect_column_values_to_be_between, column: d, min_value: '2001-13-45', max_value: '2001-12-31'}
-                        - {id: b, expect: expect_metric_to_not_be_anomalous, metric: row_count, min_history: -1}
-                        - {id: c, expect: expect_column_values_to_match_strftime_format, column: code, strftime_format: '%Y-%Q-%d'}
-                        - {id: e, expect: expect_compound_columns_to_be_unique, column_list: [d, nosuch]}
-                        - {id: f, expect: expect_partition_to_be_fresh, column: code, max_lag: PT6H}
-                        - {id: g, expect: expect_column_mean_to_be_between, column: code, min_value: 1}
-                        - {id: h, expect: expect_column_values_to_be_between, column: n, min_value: abc, max_value: 10, strict_min: maybe}
-                        - {id: i, expect: expect_column_values_to_be_in_set, column: n, value_set: ['1', x]}
-                        - {id: j, expect: expect_metric_to_not_be_anomalous, metric: row_count, max_rate_decrease: 3, max_rate_increase: 0.1}
-                        - {id: k, expect: expect_column_values_to_be_between, column: n, min_value: 5, max_value: 5, strict_min: true}
-                        - {id: l, expect: expect_column_values_to_not_be_null, column: _source_pos}
-                  silver: [{table: silver.t, input: bronze.t_raw, key: [n], columns: {n: long}, sql: "SELECT n FROM {input} r"}]
-                  gold: [{table: gold.t, input: silver.t, key: [c], columns: {c: long}, sql: "SELECT COUNT(*) AS c FROM {input} s"}]
+        var problems = problems("""
+                - {id: a, expect: expect_column_values_to_be_between, column: d, min_value: '2001-13-45', max_value: '2001-12-31'}
+                - {id: b, expect: expect_metric_to_not_be_anomalous, metric: row_count, min_history: -1}
+                - {id: c, expect: expect_column_values_to_match_strftime_format, column: code, strftime_format: '%Y-%Q-%d'}
+                - {id: e, expect: expect_compound_columns_to_be_unique, column_list: [d, nosuch]}
+                - {id: f, expect: expect_partition_to_be_fresh, column: code, max_lag: PT6H}
+                - {id: g, expect: expect_column_mean_to_be_between, column: code, min_value: 1}
+                - {id: h, expect: expect_column_values_to_be_between, column: n, min_value: abc, max_value: 10, strict_min: maybe}
+                - {id: i, expect: expect_column_values_to_be_in_set, column: n, value_set: ['1', x]}
+                - {id: j, expect: expect_metric_to_not_be_anomalous, metric: row_count, max_rate_decrease: 3, max_rate_increase: 0.1}
+                - {id: k, expect: expect_column_values_to_be_between, column: n, min_value: 5, max_value: 5, strict_min: true}
+                - {id: l, expect: expect_column_values_to_not_be_null, column: _source_pos}
                 """);
-        var problems = new PipelineSpecLoader(new SluiceEnvironment(Map.of()).interpolator()).validate(spec);
         assertThat(problems).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason()).containsExactlyInAnyOrder(
                 "layers.bronze[0].checks[0].min_value = 2001-13-45: not a date value (the column is date)",
                 "layers.bronze[0].checks[1].min_history = -1: must be positive",
@@ -67,6 +47,40 @@ class CheckSpecValidationTest {
 
     @Test
     void theGeVocabularyOfThisReleaseIsCheckedToo() throws Exception {
+        var problems = problems("""
+                - {id: ok1, expect: expect_compound_columns_to_be_unique, column_list: [d, code], mostly: 0.9}
+                - {id: ok2, expect: expect_column_min_to_be_between, column: d, min_value: '2001-01-01'}
+                - {id: ok3, expect: expect_column_max_to_be_between, column: code, max_value: zz}
+                - {id: ok4, expect: expect_column_value_lengths_to_be_between, column: code, min_value: 1, max_value: 3}
+                - {id: ok5, expect: expect_column_values_to_match_regex_list, column: code, regex_list: ['^a', '^b'], match_on: all}
+                - {id: ok6, expect: expect_table_columns_to_match_set, column_set: [d, code, n], exact_match: false}
+                - {id: ok7, expect: expect_column_to_exist, column: n, column_index: 2}
+                - {id: ok8, expect: expect_column_stdev_to_be_between, column: n, max_value: 3.5}
+                - {id: a, expect: expect_column_values_to_match_strftime_format, column: d, strftime_format: '%Y-%m-%d'}
+                - {id: b, expect: expect_column_mean_to_be_between, column: d, min_value: '2001-01-01'}
+                - {id: c, expect: expect_column_max_to_be_between, column: d, max_value: 'soon'}
+                - {id: e, expect: expect_column_value_lengths_to_equal, column: n, value: 2}
+                - {id: f, expect: expect_column_value_lengths_to_be_between, column: code, min_value: 1.5}
+                - {id: g, expect: expect_column_values_to_match_regex_list, column: code, regex_list: ['(a'], match_on: some}
+                - {id: h, expect: expect_column_to_exist, column: n, column_index: first}
+                - {id: i, expect: expect_table_row_count_to_equal, value: -3}
+                - {id: j, expect: expect_table_row_count_to_be_between, min_value: 1, mostly: 0.5}
+                """);
+        assertThat(problems).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason()).containsExactlyInAnyOrder(
+                "layers.bronze[0].checks[8].column = date: expect_column_values_to_match_strftime_format judges text: it needs a string column",
+                "layers.bronze[0].checks[9].column = date: expect_column_mean_to_be_between needs a numeric column (int, long, float, double, decimal)",
+                "layers.bronze[0].checks[10].max_value = soon: not a date value (the column is date)",
+                "layers.bronze[0].checks[11].column = long: expect_column_value_lengths_to_equal measures text: it needs a string column",
+                "layers.bronze[0].checks[12].min_value = 1.5: a length: a whole number of characters",
+                "layers.bronze[0].checks[13].regex_list = (a: not a valid regular expression: Unclosed group",
+                "layers.bronze[0].checks[13].match_on = some: any (one pattern matches, the default) or all",
+                "layers.bronze[0].checks[14].column_index = first: a position counted from 0 (metadata columns not counted)",
+                "layers.bronze[0].checks[15].value = -3: a whole number",
+                "layers.bronze[0].checks[16].mostly = 0.5: mostly applies to column-value checks (expect_table_row_count_to_be_between judges an aggregate)");
+    }
+
+    /** The problems {@code validate} finds in a spec whose Bronze table (columns d date, code string, n long) has {@code checks}. */
+    private List<SpecProblem> problems(String checks) throws Exception {
         Files.createDirectories(dir.resolve("contracts"));
         Files.writeString(dir.resolve("contracts/t.v1.yaml"), """
                 contract: t
@@ -86,37 +100,10 @@ class CheckSpecValidationTest {
                     - table: bronze.t_raw
                       source: t
                       checks:
-                        - {id: ok1, expect: expect_compound_columns_to_be_unique, column_list: [d, code], mostly: 0.9}
-                        - {id: ok2, expect: expect_column_min_to_be_between, column: d, min_value: '2001-01-01'}
-                        - {id: ok3, expect: expect_column_max_to_be_between, column: code, max_value: zz}
-                        - {id: ok4, expect: expect_column_value_lengths_to_be_between, column: code, min_value: 1, max_value: 3}
-                        - {id: ok5, expect: expect_column_values_to_match_regex_list, column: code, regex_list: ['^a', '^b'], match_on: all}
-                        - {id: ok6, expect: expect_table_columns_to_match_set, column_set: [d, code, n], exact_match: false}
-                        - {id: ok7, expect: expect_column_to_exist, column: n, column_index: 2}
-                        - {id: ok8, expect: expect_column_stdev_to_be_between, column: n, max_value: 3.5}
-                        - {id: a, expect: expect_column_values_to_match_strftime_format, column: d, strftime_format: '%Y-%m-%d'}
-                        - {id: b, expect: expect_column_mean_to_be_between, column: d, min_value: '2001-01-01'}
-                        - {id: c, expect: expect_column_max_to_be_between, column: d, max_value: 'soon'}
-                        - {id: e, expect: expect_column_value_lengths_to_equal, column: n, value: 2}
-                        - {id: f, expect: expect_column_value_lengths_to_be_between, column: code, min_value: 1.5}
-                        - {id: g, expect: expect_column_values_to_match_regex_list, column: code, regex_list: ['(a'], match_on: some}
-                        - {id: h, expect: expect_column_to_exist, column: n, column_index: first}
-                        - {id: i, expect: expect_table_row_count_to_equal, value: -3}
-                        - {id: j, expect: expect_table_row_count_to_be_between, min_value: 1, mostly: 0.5}
+                """ + checks.indent(8) + """
                   silver: [{table: silver.t, input: bronze.t_raw, key: [n], columns: {n: long}, sql: "SELECT n FROM {input} r"}]
                   gold: [{table: gold.t, input: silver.t, key: [c], columns: {c: long}, sql: "SELECT COUNT(*) AS c FROM {input} s"}]
                 """);
-        var problems = new PipelineSpecLoader(new SluiceEnvironment(Map.of()).interpolator()).validate(spec);
-        assertThat(problems).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason()).containsExactlyInAnyOrder(
-                "layers.bronze[0].checks[8].column = date: expect_column_values_to_match_strftime_format judges text: it needs a string column",
-                "layers.bronze[0].checks[9].column = date: expect_column_mean_to_be_between needs a numeric column (int, long, float, double, decimal)",
-                "layers.bronze[0].checks[10].max_value = soon: not a date value (the column is date)",
-                "layers.bronze[0].checks[11].column = long: expect_column_value_lengths_to_equal measures text: it needs a string column",
-                "layers.bronze[0].checks[12].min_value = 1.5: a length: a whole number of characters",
-                "layers.bronze[0].checks[13].regex_list = (a: not a valid regular expression: Unclosed group",
-                "layers.bronze[0].checks[13].match_on = some: any (one pattern matches, the default) or all",
-                "layers.bronze[0].checks[14].column_index = first: a position counted from 0 (metadata columns not counted)",
-                "layers.bronze[0].checks[15].value = -3: a whole number",
-                "layers.bronze[0].checks[16].mostly = 0.5: mostly applies to column-value checks (expect_table_row_count_to_be_between judges an aggregate)");
+        return new PipelineSpecLoader(new SluiceEnvironment(Map.of()).interpolator()).validate(spec);
     }
 }
