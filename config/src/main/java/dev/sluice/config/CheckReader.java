@@ -27,7 +27,6 @@ final class CheckReader {
 
     private static final Set<String> COMMON = Set.of("id", "expect", "severity", "mostly", "column", "description");
     private static final Set<String> LISTS = Set.of("value_set", "column_list", "column_set", "regex_list");
-    private static final Set<String> METRICS = Set.of("row_count", "mean", "stddev");
     private static final Set<String> STRATEGIES = Set.of("relative_rate_of_change", "online_normal");
 
     private CheckReader() {
@@ -141,12 +140,9 @@ final class CheckReader {
                     c.problem("max_lag", v.toString(), "an ISO-8601 duration, e.g. PT6H");
                 }
             });
+            case EXPECT_METRIC_TO_BE_BETWEEN -> metric(c, params, column);
             case EXPECT_METRIC_TO_NOT_BE_ANOMALOUS -> {
-                require(c, params, "metric").filter(m -> !METRICS.contains(m.toString()))
-                        .ifPresent(m -> c.problem("metric", m.toString(), "one of row_count, mean, stddev"));
-                if (params.containsKey("metric") && !"row_count".equals(params.get("metric")) && column.isEmpty()) {
-                    c.problem("column", "(missing)", "the mean or stddev of which column?");
-                }
+                metric(c, params, column);
                 Object strategy = params.getOrDefault("strategy", "relative_rate_of_change");
                 if (!STRATEGIES.contains(strategy.toString())) {
                     c.problem("strategy", strategy.toString(), "one of relative_rate_of_change, online_normal");
@@ -207,7 +203,9 @@ final class CheckReader {
                 || type == ColumnType.DECIMAL;
         boolean extreme = e == Expectation.EXPECT_COLUMN_MIN_TO_BE_BETWEEN || e == Expectation.EXPECT_COLUMN_MAX_TO_BE_BETWEEN;
         boolean ordered = type == ColumnType.DATE || type == ColumnType.TIMESTAMP || type == ColumnType.STRING;
-        if (e.kind() == Expectation.Kind.AGGREGATE && !numeric && !(extreme && ordered)) {
+        boolean anyType = e == Expectation.EXPECT_COLUMN_UNIQUE_VALUE_COUNT_TO_BE_BETWEEN
+                || e == Expectation.EXPECT_COLUMN_PROPORTION_OF_UNIQUE_VALUES_TO_BE_BETWEEN;
+        if (e.kind() == Expectation.Kind.AGGREGATE && !numeric && !(extreme && ordered) && !anyType) {
             c.problem("column", type.id(), e.id() + " needs a numeric column (int, long, float, double, decimal)"
                     + (extreme ? ", a date, a timestamp or a string" : ""));
         }
@@ -242,6 +240,49 @@ final class CheckReader {
         if (min != null && max != null && min.toString().equals(max.toString())
                 && ("true".equals(String.valueOf(params.get("strict_min"))) || "true".equals(String.valueOf(params.get("strict_max"))))) {
             c.problem("max_value", max.toString(), "a strict bound equal to the other one leaves no value allowed");
+        }
+    }
+
+    /** {@code metric} names a {@link Metric} and what it needs is given. */
+    private static void metric(YamlCursor c, Map<String, Object> params, Optional<String> column) {
+        Optional<Metric> metric = require(c, params, "metric").flatMap(m -> {
+            Optional<Metric> parsed = Metric.parse(m.toString());
+            if (parsed.isEmpty()) {
+                c.problem("metric", m.toString(), "one of " + Metric.names());
+            }
+            return parsed;
+        });
+        if (metric.isEmpty()) {
+            return;
+        }
+        String of = "the " + metric.get().id() + " of which column?";
+        switch (metric.get().needs()) {
+            case NOTHING -> {
+            }
+            case COLUMN -> {
+                if (column.isEmpty()) {
+                    c.problem("column", "(missing)", of);
+                }
+            }
+            case COLUMNS -> {
+                if (column.isEmpty() && !params.containsKey("column_list")) {
+                    c.problem("column", "(missing)", of + " (column, or column_list for several)");
+                }
+            }
+            case TWO_COLUMNS -> {
+                if (column.isEmpty() || !params.containsKey("other_column")) {
+                    c.problem(column.isEmpty() ? "column" : "other_column", "(missing)", "the correlation of column with other_column");
+                }
+            }
+            case QUANTILE -> {
+                if (column.isEmpty()) {
+                    c.problem("column", "(missing)", of);
+                }
+                Object q = params.get("quantile");
+                if (q == null || !isNumber(q.toString()) || Double.parseDouble(q.toString()) < 0 || Double.parseDouble(q.toString()) > 1) {
+                    c.problem("quantile", q == null ? "(missing)" : q.toString(), "a fraction in [0, 1], e.g. 0.5 for the median");
+                }
+            }
         }
     }
 

@@ -36,6 +36,13 @@ public enum Expectation {
      * anomaly metric {@code stddev} is Deequ's population one.
      */
     EXPECT_COLUMN_STDEV_TO_BE_BETWEEN(CheckFamily.DISTRIBUTION, Kind.AGGREGATE, Set.of("min_value", "max_value", "strict_min", "strict_max")),
+    /** The number of distinct non-null values (Deequ's {@code CountDistinct}). */
+    EXPECT_COLUMN_UNIQUE_VALUE_COUNT_TO_BE_BETWEEN(CheckFamily.UNIQUENESS, Kind.AGGREGATE, Set.of("min_value", "max_value", "strict_min", "strict_max")),
+    /** Distinct values over non-null values (Deequ's {@code Distinctness}). */
+    EXPECT_COLUMN_PROPORTION_OF_UNIQUE_VALUES_TO_BE_BETWEEN(CheckFamily.UNIQUENESS, Kind.AGGREGATE,
+            Set.of("min_value", "max_value", "strict_min", "strict_max")),
+    /** The exact median, the mean of the two middle values of an even count (Deequ's {@code ExactQuantile(0.5)}). */
+    EXPECT_COLUMN_MEDIAN_TO_BE_BETWEEN(CheckFamily.DISTRIBUTION, Kind.AGGREGATE, Set.of("min_value", "max_value", "strict_min", "strict_max")),
     EXPECT_TABLE_ROW_COUNT_TO_BE_BETWEEN(CheckFamily.COMPLETENESS, Kind.TABLE, Set.of("min_value", "max_value")),
     EXPECT_TABLE_ROW_COUNT_TO_EQUAL(CheckFamily.COMPLETENESS, Kind.TABLE, Set.of("value")),
     EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE(CheckFamily.UNIQUENESS, Kind.TABLE, Set.of("column_list")),
@@ -60,7 +67,15 @@ public enum Expectation {
      * values yields INSUFFICIENT_HISTORY.
      */
     EXPECT_METRIC_TO_NOT_BE_ANOMALOUS(CheckFamily.DISTRIBUTION, Kind.ANOMALY,
-            Set.of("metric", "strategy", "max_rate_decrease", "max_rate_increase", "stddevs", "min_history"));
+            Set.of("metric", "strategy", "max_rate_decrease", "max_rate_increase", "stddevs", "min_history",
+                    "column_list", "other_column", "quantile")),
+    /**
+     * Sluice: a Deequ metric ({@link Metric}) of the partition within {@code min_value} …
+     * {@code max_value} ({@code strict_min}/{@code strict_max}); the metrics a Deequ user expects
+     * that GE has no expectation for.
+     */
+    EXPECT_METRIC_TO_BE_BETWEEN(CheckFamily.DISTRIBUTION, Kind.METRIC,
+            Set.of("metric", "column_list", "other_column", "quantile", "min_value", "max_value", "strict_min", "strict_max"));
 
     /** How a check is computed. */
     public enum Kind {
@@ -73,7 +88,9 @@ public enum Expectation {
         /** Judges the table's columns. */
         SCHEMA,
         FRESHNESS,
-        ANOMALY
+        ANOMALY,
+        /** Judges one Deequ metric of the rows against bounds. */
+        METRIC
     }
 
     private final CheckFamily family;

@@ -79,6 +79,29 @@ class CheckSpecValidationTest {
                 "layers.bronze[0].checks[16].mostly = 0.5: mostly applies to column-value checks (expect_table_row_count_to_be_between judges an aggregate)");
     }
 
+    @Test
+    void aMetricCheckNamesADeequMetricAndWhatItNeeds() throws Exception {
+        var problems = problems("""
+                - {id: ok1, expect: expect_metric_to_be_between, metric: entropy, column: code, max_value: 3}
+                - {id: ok2, expect: expect_metric_to_be_between, metric: count_distinct, column_list: [d, code], min_value: 1}
+                - {id: ok3, expect: expect_metric_to_not_be_anomalous, metric: distinctness, column: code}
+                - {id: ok4, expect: expect_column_unique_value_count_to_be_between, column: code, max_value: 10}
+                - {id: a, expect: expect_metric_to_be_between, metric: kurtosis, column: n, max_value: 3}
+                - {id: b, expect: expect_metric_to_be_between, metric: sum, max_value: 3}
+                - {id: c, expect: expect_metric_to_be_between, metric: correlation, column: n, max_value: 1}
+                - {id: e, expect: expect_metric_to_be_between, metric: approx_quantile, column: n, quantile: 1.5, max_value: 1}
+                - {id: f, expect: expect_metric_to_be_between, metric: row_count}
+                - {id: g, expect: expect_column_median_to_be_between, column: code, max_value: 1}
+                """);
+        assertThat(problems).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason()).containsExactlyInAnyOrder(
+                "layers.bronze[0].checks[4].metric = kurtosis: one of " + Metric.names(),
+                "layers.bronze[0].checks[5].column = (missing): the sum of which column?",
+                "layers.bronze[0].checks[6].other_column = (missing): the correlation of column with other_column",
+                "layers.bronze[0].checks[7].quantile = 1.5: a fraction in [0, 1], e.g. 0.5 for the median",
+                "layers.bronze[0].checks[8].min_value = (missing): give min_value, max_value or both",
+                "layers.bronze[0].checks[9].column = string: expect_column_median_to_be_between needs a numeric column (int, long, float, double, decimal)");
+    }
+
     /** The problems {@code validate} finds in a spec whose Bronze table (columns d date, code string, n long) has {@code checks}. */
     private List<SpecProblem> problems(String checks) throws Exception {
         Files.createDirectories(dir.resolve("contracts"));

@@ -61,7 +61,30 @@ class GroupedEvaluationIT {
             new CheckSpec("code_res", Expectation.EXPECT_COLUMN_VALUES_TO_MATCH_REGEX_LIST, Severity.WARN, null, "code",
                     Map.of("regex_list", List.of("^a$", "^b$"), "match_on", "any")),
             new CheckSpec("rows_eq", Expectation.EXPECT_TABLE_ROW_COUNT_TO_EQUAL, Severity.WARN, null, null, Map.of("value", 40)),
-            new CheckSpec("ncols", Expectation.EXPECT_TABLE_COLUMN_COUNT_TO_EQUAL, Severity.WARN, null, null, Map.of("value", 4)));
+            new CheckSpec("ncols", Expectation.EXPECT_TABLE_COLUMN_COUNT_TO_EQUAL, Severity.WARN, null, null, Map.of("value", 4)),
+            new CheckSpec("code_kinds", Expectation.EXPECT_COLUMN_UNIQUE_VALUE_COUNT_TO_BE_BETWEEN, Severity.WARN, null, "code",
+                    Map.of("max_value", 3)),
+            new CheckSpec("code_prop", Expectation.EXPECT_COLUMN_PROPORTION_OF_UNIQUE_VALUES_TO_BE_BETWEEN, Severity.WARN, null, "code",
+                    Map.of("min_value", 0.5)),
+            new CheckSpec("n_median", Expectation.EXPECT_COLUMN_MEDIAN_TO_BE_BETWEEN, Severity.WARN, null, "n", Map.of("max_value", 3)),
+            metric("m_distinct", "distinctness", "code", Map.of("column_list", List.of("code", "n"))),
+            metric("m_uvr", "unique_value_ratio", "code", Map.of()),
+            metric("m_cd", "count_distinct", "code", Map.of()),
+            metric("m_entropy", "entropy", "code", Map.of()),
+            metric("m_acd", "approx_count_distinct", "id", Map.of()),
+            metric("m_minlen", "min_length", "code", Map.of()),
+            metric("m_corr", "correlation", "id", Map.of("other_column", "n")),
+            metric("m_q", "approx_quantile", "n", Map.of("quantile", 0.5)),
+            metric("m_eq", "exact_quantile", "n", Map.of("quantile", 0.25)),
+            new CheckSpec("kinds_anomaly", Expectation.EXPECT_METRIC_TO_NOT_BE_ANOMALOUS, Severity.WARN, null, "code",
+                    Map.of("metric", "count_distinct", "min_history", 1)));
+
+    private static CheckSpec metric(String id, String metric, String column, Map<String, Object> more) {
+        Map<String, Object> params = new java.util.HashMap<>(more);
+        params.put("metric", metric);
+        params.put("max_value", 1000);
+        return new CheckSpec(id, Expectation.EXPECT_METRIC_TO_BE_BETWEEN, Severity.WARN, null, column, params);
+    }
 
     @Test
     void manyPartitionsInOnePassAreJudgedExactlyAsEachAlone() throws Exception {
@@ -146,6 +169,22 @@ class GroupedEvaluationIT {
         assertThat(status(together, 1, "rows_eq")).isEqualTo(CheckStatus.PASSED);
         assertThat(status(together, 4, "rows_eq")).isEqualTo(CheckStatus.WARNED);
         assertThat(check(together.get(days.get(4)), "ncols").observedValue()).isEqualTo(4L);
+        // day 5's codes a, a, NULL, zz, b, c: 4 distinct among 5 values (proportion 0.8), 3 occurring once (ratio 3/4);
+        // a full day's 40 codes are a, b, c (3 distinct: the count holds, proportion 3/40 does not)
+        assertThat(check(together.get(days.get(4)), "code_kinds").observedValue()).isEqualTo(4L);
+        assertThat(status(together, 4, "code_kinds")).isEqualTo(CheckStatus.WARNED);
+        assertThat(check(together.get(days.get(1)), "code_kinds").observedValue()).isEqualTo(3L);
+        assertThat(check(together.get(days.get(4)), "code_prop").metric()).isEqualTo(0.8);
+        assertThat(status(together, 1, "code_prop")).isEqualTo(CheckStatus.WARNED);
+        assertThat(check(together.get(days.get(4)), "m_uvr").metric()).isEqualTo(0.75);
+        assertThat(check(together.get(days.get(4)), "m_cd").metric()).isEqualTo(4.0);
+        // entropy of a, a, zz, b, c (natural log): −(0.4 ln 0.4 + 3 × 0.2 ln 0.2)
+        assertThat(check(together.get(days.get(4)), "m_entropy").metric())
+                .isCloseTo(-(0.4 * Math.log(0.4) + 3 * 0.2 * Math.log(0.2)), within(1e-12));
+        // the median of n on day 5 (1, 1, 12, 11, 2) is 2; its exact first quartile 1
+        assertThat(check(together.get(days.get(4)), "n_median").metric()).isEqualTo(2.0);
+        assertThat(check(together.get(days.get(4)), "m_eq").metric()).isEqualTo(1.0);
+        assertThat(check(together.get(days.get(4)), "m_minlen").metric()).isEqualTo(1.0);
     }
 
     private static CheckResult check(GateResult r, String id) {

@@ -58,7 +58,7 @@ final class CheckJudge {
         Expectation e = spec.expectation();
         Outcome o = switch (e.kind()) {
             case MAP -> mapOutcome(plan, deequ, data);
-            case AGGREGATE, TABLE -> {
+            case AGGREGATE, TABLE, METRIC -> {
                 if (plan.extreme() != null) {
                     yield extremeOutcome(plan, data);
                 }
@@ -80,8 +80,9 @@ final class CheckJudge {
                             dupes + " of " + rows + " row(s) share their " + spec.list("column_list") + " with another row"
                                     + (values.isEmpty() ? "" : ", e.g. " + values.subList(0, Math.min(3, values.size()))));
                 }
-                Object observed = e == Expectation.EXPECT_TABLE_ROW_COUNT_TO_BE_BETWEEN || e == Expectation.EXPECT_TABLE_ROW_COUNT_TO_EQUAL
-                        ? (Object) (metric == null ? 0L : metric.longValue()) : metric;
+                boolean counted = e == Expectation.EXPECT_TABLE_ROW_COUNT_TO_BE_BETWEEN || e == Expectation.EXPECT_TABLE_ROW_COUNT_TO_EQUAL
+                        || e == Expectation.EXPECT_COLUMN_UNIQUE_VALUE_COUNT_TO_BE_BETWEEN;
+                Object observed = counted ? (Object) (metric == null ? 0L : metric.longValue()) : metric;
                 yield new Outcome(held, metric, observed, counts.rows(), 0, List.of(), List.of(),
                         metric == null ? "no values to measure" : "measured " + observed);
             }

@@ -4,6 +4,7 @@ import com.amazon.deequ.checks.Check;
 import com.amazon.deequ.checks.CheckLevel$;
 import dev.sluice.config.CheckSpec;
 import dev.sluice.config.Expectation;
+import dev.sluice.config.Metric;
 import dev.sluice.config.Severity;
 import dev.sluice.config.StrftimeFormats;
 import dev.sluice.quality.InvalidCheckException;
@@ -179,14 +180,26 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
                 yield new CheckPlan(spec, check.hasUniqueness(Scala.seq(cols), Scala.onDouble(u -> u >= mostly - 1e-12), Scala.none()),
                         null, (mostly < 1 ? ">= " + mostly + " of rows' " : "") + "(" + String.join(", ", cols) + ") unique");
             }
-            case EXPECT_METRIC_TO_NOT_BE_ANOMALOUS -> {
-                String metric = spec.param("metric").orElseThrow().toString();
-                Check c = switch (metric) {
-                    case "row_count" -> check.hasSize(Scala.onLong(n -> true), Scala.none());
-                    case "mean" -> check.hasMean(col, Scala.onDouble(v -> true), Scala.none());
-                    default -> check.hasStandardDeviation(col, Scala.onDouble(v -> true), Scala.none());
-                };
-                yield new CheckPlan(spec, c, null, AnomalyJudge.describe(spec));
+            case EXPECT_METRIC_TO_NOT_BE_ANOMALOUS -> new CheckPlan(spec, DeequMetrics.measuring(check, spec, metric(spec)), null,
+                    AnomalyJudge.describe(spec));
+            case EXPECT_METRIC_TO_BE_BETWEEN -> {
+                Bounds b = Bounds.of(spec);
+                Metric m = metric(spec);
+                yield new CheckPlan(spec, DeequMetrics.measuring(check, spec, m, Scala.onDouble(b::contains)), null,
+                        m.id() + (col == null ? "" : " of " + col) + " in " + b);
+            }
+            case EXPECT_COLUMN_UNIQUE_VALUE_COUNT_TO_BE_BETWEEN, EXPECT_COLUMN_PROPORTION_OF_UNIQUE_VALUES_TO_BE_BETWEEN -> {
+                Bounds b = Bounds.of(spec);
+                boolean count = e == Expectation.EXPECT_COLUMN_UNIQUE_VALUE_COUNT_TO_BE_BETWEEN;
+                yield new CheckPlan(spec, DeequMetrics.measuring(check, spec, count ? Metric.COUNT_DISTINCT : Metric.DISTINCTNESS,
+                        Scala.onDouble(b::contains)), null, (count ? "distinct values in " : "distinct values over values in ") + b);
+            }
+            case EXPECT_COLUMN_MEDIAN_TO_BE_BETWEEN -> {
+                if (!(type instanceof NumericType)) {
+                    throw new InvalidCheckException(name + ": " + e.id() + " needs a numeric column; " + col + " is " + type.simpleString());
+                }
+                Bounds b = Bounds.of(spec);
+                yield new CheckPlan(spec, check.hasExactQuantile(col, 0.5, Scala.onDouble(b::contains), Scala.none()), null, "median in " + b);
             }
             case EXPECT_COLUMN_TO_EXIST -> new CheckPlan(spec, null, null, "column " + col + " exists");
             case EXPECT_TABLE_COLUMNS_TO_MATCH_ORDERED_LIST -> new CheckPlan(spec, null, null, "columns " + spec.list("column_list"));
@@ -233,6 +246,11 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
         Check c = check.satisfies(pass, spec.id(), Scala.onDouble(f -> f >= mostly), Scala.none(), Scala.nil(), Scala.none())
                 .where(q + " IS NOT NULL");
         return new CheckPlan(spec, c, q + " IS NOT NULL AND NOT COALESCE(" + pass + ", FALSE)", threshold);
+    }
+
+    private static Metric metric(CheckSpec spec) {
+        String m = spec.param("metric").map(Object::toString).orElse("row_count");
+        return Metric.parse(m).orElseThrow(() -> new InvalidCheckException(spec.id() + ": metric " + m + " is not one of " + Metric.names()));
     }
 
     /** A bound that must be a whole number (a length, a count), or null when absent. */

@@ -1,8 +1,13 @@
 package dev.sluice.quality.internal.deequ;
 
 import com.amazon.deequ.analyzers.Analyzer;
+import com.amazon.deequ.analyzers.CountDistinct;
+import com.amazon.deequ.analyzers.Distinctness;
+import com.amazon.deequ.analyzers.Entropy;
+import com.amazon.deequ.analyzers.FilterableAnalyzer;
 import com.amazon.deequ.analyzers.ScanShareableAnalyzer;
 import com.amazon.deequ.analyzers.ScanShareableFrequencyBasedAnalyzer;
+import com.amazon.deequ.analyzers.UniqueValueRatio;
 import com.amazon.deequ.analyzers.Uniqueness;
 import com.amazon.deequ.analyzers.runners.AnalyzerContext;
 import com.amazon.deequ.constraints.ConstraintResult;
@@ -261,18 +266,23 @@ final class GroupedEvaluation {
     }
 
     /**
-     * Deequ's frequency rule per partition in one grouped count: over the rows where at least one
-     * grouping column is non-null, the share of rows whose values occur exactly once
-     * ({@code FrequencyBasedAnalyzer.computeFrequencies}, {@code Uniqueness.aggregationFunctions}).
+     * Deequ's frequency-based metrics per partition from one grouped count over the analyzer's
+     * columns: the rows where at least one of them is non-null grouped by their values
+     * ({@code FrequencyBasedAnalyzer.computeFrequencies}), then per partition n (rows), the groups,
+     * the groups of one row and the entropy's summands, whence {@code Uniqueness} (ones / n),
+     * {@code Distinctness} (groups / n), {@code UniqueValueRatio} (ones / groups),
+     * {@code CountDistinct} (groups) and {@code Entropy} (Σ −(c/n)·ln(c/n), per group as Deequ sums it).
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static void frequencies(Dataset<Row> df, ScanShareableFrequencyBasedAnalyzer analyzer, PartitionBatch batch,
             Map<String, Map<Analyzer<?, Metric<?>>, Metric<?>>> metrics) {
-        if (!(analyzer instanceof Uniqueness u) || u.where().isDefined()) {
+        boolean known = analyzer instanceof Uniqueness || analyzer instanceof Distinctness || analyzer instanceof UniqueValueRatio
+                || analyzer instanceof CountDistinct || analyzer instanceof Entropy;
+        if (!known || analyzer instanceof FilterableAnalyzer f && f.filterCondition().isDefined()) {
             throw new IllegalStateException("no grouped evaluation for the Deequ analyzer " + analyzer);
         }
         Exception failed = precondition(analyzer, df);
-        List<String> columns = JavaConverters.seqAsJavaListConverter(u.columns()).asJava();
+        List<String> columns = JavaConverters.seqAsJavaListConverter(analyzer.groupingColumns()).asJava();
         Map<String, Row> byPartition = new HashMap<>();
         if (failed == null) {
             List<Column> group = new ArrayList<>();
@@ -282,10 +292,13 @@ final class GroupedEvaluation {
                 group.add(functions.col(SparkSql.identifier(c)));
                 anyNonNull = anyNonNull.or(functions.col(SparkSql.identifier(c)).isNotNull());
             }
-            Dataset<Row> counts = df.where(anyNonNull).groupBy(group.toArray(new Column[0])).agg(functions.count(functions.lit(1)).as("_sluice_count"));
-            Column unique = functions.sum(functions.when(functions.col("_sluice_count").equalTo(1), 1.0).otherwise(0.0))
-                    .divide(functions.sum(functions.col("_sluice_count")));
-            for (Row r : counts.groupBy(functions.col(PARTITION)).agg(unique).collectAsList()) {
+            Column c = functions.col("_sluice_count");
+            Column n = functions.sum(c).over(org.apache.spark.sql.expressions.Window.partitionBy(functions.col(PARTITION)));
+            Dataset<Row> counts = df.where(anyNonNull).groupBy(group.toArray(new Column[0])).agg(functions.count(functions.lit(1)).as("_sluice_count"))
+                    .withColumn("_sluice_n", n);
+            Column summand = ENTROPY_SUMMAND.apply(c.cast("double"), functions.col("_sluice_n").cast("double"));
+            for (Row r : counts.groupBy(functions.col(PARTITION)).agg(functions.first(functions.col("_sluice_n")), functions.count(functions.lit(1)),
+                    functions.sum(functions.when(c.equalTo(1), 1L).otherwise(0L)), functions.sum(summand)).collectAsList()) {
                 byPartition.put(r.getString(0), r);
             }
         }
@@ -293,10 +306,34 @@ final class GroupedEvaluation {
             String key = m.partition().key();
             Row r = byPartition.get(key);
             Metric<?> metric = failed != null ? (Metric<?>) analyzer.toFailureMetric(failed)
+                    // no row with a value: Deequ's count over no groups is 0, its ratios are empty (no metric)
+                    : r == null && analyzer instanceof CountDistinct ? (Metric<?>) analyzer.toSuccessMetric(0.0, scala.Option.empty())
                     : r == null ? (Metric<?>) analyzer.computeMetricFrom(scala.Option.empty())
-                    : (Metric<?>) analyzer.fromAggregationResult(r, 1, scala.Option.empty());
+                    : (Metric<?>) analyzer.toSuccessMetric(value(analyzer, r.getLong(1), r.getLong(2), r.getLong(3), r.getDouble(4)),
+                            scala.Option.empty());
             metrics.computeIfAbsent(key, k -> new LinkedHashMap<>()).put((Analyzer<?, Metric<?>>) (Analyzer) analyzer, metric);
         }
+    }
+
+    /** Deequ's {@code Entropy} summand of a group of {@code count} rows among {@code rows}. */
+    private static final org.apache.spark.sql.expressions.UserDefinedFunction ENTROPY_SUMMAND = functions.udf(
+            (org.apache.spark.sql.api.java.UDF2<Double, Double, Double>) (count, rows) -> count == 0.0 ? 0.0 : -(count / rows) * Math.log(count / rows),
+            org.apache.spark.sql.types.DataTypes.DoubleType);
+
+    private static double value(ScanShareableFrequencyBasedAnalyzer analyzer, long rows, long groups, long ones, double entropy) {
+        if (analyzer instanceof Uniqueness) {
+            return (double) ones / rows;
+        }
+        if (analyzer instanceof Distinctness) {
+            return (double) groups / rows;
+        }
+        if (analyzer instanceof UniqueValueRatio) {
+            return (double) ones / groups;
+        }
+        if (analyzer instanceof CountDistinct) {
+            return groups;
+        }
+        return entropy;
     }
 
     /** The first failing Deequ precondition of {@code a} on the data's schema, or null. */
