@@ -164,6 +164,7 @@ final class GroupedEvaluation {
                 names.add(c.column().toLowerCase(Locale.ROOT));
             }
             c.list("column_list").forEach(o -> names.add(o.toString().toLowerCase(Locale.ROOT)));
+            c.param("other_column").ifPresent(o -> names.add(o.toString().toLowerCase(Locale.ROOT)));
         }
         List<String> out = new ArrayList<>();
         for (String f : df.columns()) {
