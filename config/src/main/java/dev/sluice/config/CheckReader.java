@@ -20,7 +20,7 @@ import java.util.regex.PatternSyntaxException;
  *      min_value: -120, max_value: 1440, mostly: 0.999, severity: warn}
  * </pre>
  * Keys: {@code id}, {@code expect} (an {@link Expectation} name), {@code severity} ({@code error}
- * default, or {@code warn}), {@code mostly} (map checks), {@code column}, {@code description}, and
+ * default, or {@code warn}), {@code mostly} (map checks and the compound uniqueness), {@code column}, {@code description}, and
  * the expectation's own parameters. Thread-safe (stateless).
  */
 final class CheckReader {
@@ -75,7 +75,8 @@ final class CheckReader {
             c.allowOnly(allowed);
             Double mostly = c.text("mostly", false).map(m -> fraction(c, m)).orElse(null);
             if (mostly != null && !e.takesMostly()) {
-                c.problem("mostly", mostly.toString(), "mostly applies to column-value checks (" + e.id() + " judges an aggregate)");
+                c.problem("mostly", mostly.toString(), "mostly applies to column-value checks and expect_compound_columns_to_be_unique ("
+                        + e.id() + " judges an aggregate)");
             }
             Optional<String> column = c.text("column", e.needsColumn());
             column.filter(col -> columnsKnown && !columns.containsKey(col))
@@ -167,6 +168,22 @@ final class CheckReader {
         }
         Optional.ofNullable(params.get("null_values")).map(Object::toString).filter(v -> !v.equals("ignore") && !v.equals("unexpected"))
                 .ifPresent(v -> c.problem("null_values", v, "ignore (NULLs are neither expected nor unexpected, the default) or unexpected"));
+        boolean extreme = e == Expectation.EXPECT_COLUMN_MIN_TO_BE_BETWEEN || e == Expectation.EXPECT_COLUMN_MAX_TO_BE_BETWEEN;
+        if (e.kind() != Expectation.Kind.MAP && !extreme) {
+            // an aggregate, a count or a metric is a number
+            for (String bound : List.of("min_value", "max_value")) {
+                Optional.ofNullable(params.get(bound)).map(Object::toString).filter(v -> !isNumber(v))
+                        .ifPresent(v -> c.problem(bound, v, "a number"));
+            }
+        }
+        if (e == Expectation.EXPECT_TABLE_COLUMN_COUNT_TO_BE_BETWEEN) {
+            for (String bound : List.of("min_value", "max_value")) {
+                Optional.ofNullable(params.get(bound)).map(Object::toString).filter(v -> isNumber(v) && !v.matches("\\d+"))
+                        .ifPresent(v -> c.problem(bound, v, "a whole number of columns"));
+            }
+        }
+        Optional.ofNullable(params.get("exact_match")).map(Object::toString).filter(v -> !v.equals("true") && !v.equals("false"))
+                .ifPresent(v -> c.problem("exact_match", v, "true or false"));
         if (e.parameters().contains("min_value")) {
             Object min = params.get("min_value");
             Object max = params.get("max_value");
@@ -209,6 +226,9 @@ final class CheckReader {
             c.problem("column", type.id(), e.id() + " needs a numeric column (int, long, float, double, decimal)"
                     + (extreme ? ", a date, a timestamp or a string" : ""));
         }
+        if (e.kind() == Expectation.Kind.METRIC || e.kind() == Expectation.Kind.ANOMALY) {
+            Metric.parse(String.valueOf(params.get("metric"))).ifPresent(m -> metricTypes(c, m, type, params, columns));
+        }
         boolean lengths = e == Expectation.EXPECT_COLUMN_VALUE_LENGTHS_TO_BE_BETWEEN || e == Expectation.EXPECT_COLUMN_VALUE_LENGTHS_TO_EQUAL;
         if (lengths && type != ColumnType.STRING) {
             c.problem("column", type.id(), e.id() + " measures text: it needs a string column");
@@ -240,6 +260,30 @@ final class CheckReader {
         if (min != null && max != null && min.toString().equals(max.toString())
                 && ("true".equals(String.valueOf(params.get("strict_min"))) || "true".equals(String.valueOf(params.get("strict_max"))))) {
             c.problem("max_value", max.toString(), "a strict bound equal to the other one leaves no value allowed");
+        }
+    }
+
+    /** The metric's column of a type it can measure; {@code other_column} a column of the table. */
+    private static void metricTypes(YamlCursor c, Metric m, ColumnType type, Map<String, Object> params, Map<String, ColumnType> columns) {
+        boolean numeric = type == ColumnType.INT || type == ColumnType.LONG || type == ColumnType.FLOAT || type == ColumnType.DOUBLE
+                || type == ColumnType.DECIMAL;
+        switch (m) {
+            case MEAN, STDDEV, SUM, MINIMUM, MAXIMUM, APPROX_QUANTILE, EXACT_QUANTILE, CORRELATION -> {
+                if (!numeric) {
+                    c.problem("column", type.id(), "the " + m.id() + " needs a numeric column (int, long, float, double, decimal)");
+                }
+            }
+            case MIN_LENGTH, MAX_LENGTH -> {
+                if (type != ColumnType.STRING) {
+                    c.problem("column", type.id(), "the " + m.id() + " measures text: it needs a string column");
+                }
+            }
+            default -> {
+            }
+        }
+        Object other = params.get("other_column");
+        if (other != null && columns != null && !columns.containsKey(other.toString())) {
+            c.problem("other_column", other.toString(), "not a column of this table; it has " + String.join(", ", columns.keySet()));
         }
     }
 

@@ -60,7 +60,7 @@ public enum Expectation {
      */
     EXPECT_PARTITION_TO_BE_FRESH(CheckFamily.FRESHNESS, Kind.FRESHNESS, Set.of("max_lag")),
     /**
-     * Sluice: a metric ({@code row_count}, or {@code mean} / {@code stddev} of a column) compared
+     * Sluice: a {@link Metric} (e.g. {@code row_count}, the {@code mean} of a column) compared
      * with its accepted history of earlier partitions by a Deequ anomaly strategy
      * ({@code relative_rate_of_change} with {@code max_rate_decrease}/{@code max_rate_increase}, or
      * {@code online_normal} with {@code stddevs}); fewer than {@code min_history} (default 5) earlier

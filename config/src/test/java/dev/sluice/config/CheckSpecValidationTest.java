@@ -69,6 +69,7 @@ class CheckSpecValidationTest {
         assertThat(problems).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason()).containsExactlyInAnyOrder(
                 "layers.bronze[0].checks[8].column = date: expect_column_values_to_match_strftime_format judges text: it needs a string column",
                 "layers.bronze[0].checks[9].column = date: expect_column_mean_to_be_between needs a numeric column (int, long, float, double, decimal)",
+                "layers.bronze[0].checks[9].min_value = 2001-01-01: a number",
                 "layers.bronze[0].checks[10].max_value = soon: not a date value (the column is date)",
                 "layers.bronze[0].checks[11].column = long: expect_column_value_lengths_to_equal measures text: it needs a string column",
                 "layers.bronze[0].checks[12].min_value = 1.5: a length: a whole number of characters",
@@ -76,7 +77,8 @@ class CheckSpecValidationTest {
                 "layers.bronze[0].checks[13].match_on = some: any (one pattern matches, the default) or all",
                 "layers.bronze[0].checks[14].column_index = first: a position counted from 0 (metadata columns not counted)",
                 "layers.bronze[0].checks[15].value = -3: a whole number",
-                "layers.bronze[0].checks[16].mostly = 0.5: mostly applies to column-value checks (expect_table_row_count_to_be_between judges an aggregate)");
+                "layers.bronze[0].checks[16].mostly = 0.5: mostly applies to column-value checks and expect_compound_columns_to_be_unique"
+                        + " (expect_table_row_count_to_be_between judges an aggregate)");
     }
 
     @Test
@@ -92,6 +94,11 @@ class CheckSpecValidationTest {
                 - {id: e, expect: expect_metric_to_be_between, metric: approx_quantile, column: n, quantile: 1.5, max_value: 1}
                 - {id: f, expect: expect_metric_to_be_between, metric: row_count}
                 - {id: g, expect: expect_column_median_to_be_between, column: code, max_value: 1}
+                - {id: h, expect: expect_metric_to_be_between, metric: mean, column: code, max_value: 1}
+                - {id: i, expect: expect_metric_to_be_between, metric: correlation, column: n, other_column: nosuch, max_value: 1}
+                - {id: j, expect: expect_table_row_count_to_be_between, min_value: 1k}
+                - {id: k, expect: expect_table_columns_to_match_set, column_set: [d], exact_match: "no"}
+                - {id: l, expect: expect_metric_to_be_between, metric: max_length, column: n, max_value: 10}
                 """);
         assertThat(problems).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason()).containsExactlyInAnyOrder(
                 "layers.bronze[0].checks[4].metric = kurtosis: one of " + Metric.names(),
@@ -99,7 +106,13 @@ class CheckSpecValidationTest {
                 "layers.bronze[0].checks[6].other_column = (missing): the correlation of column with other_column",
                 "layers.bronze[0].checks[7].quantile = 1.5: a fraction in [0, 1], e.g. 0.5 for the median",
                 "layers.bronze[0].checks[8].min_value = (missing): give min_value, max_value or both",
-                "layers.bronze[0].checks[9].column = string: expect_column_median_to_be_between needs a numeric column (int, long, float, double, decimal)");
+                "layers.bronze[0].checks[9].column = string: expect_column_median_to_be_between needs a numeric column (int, long, float, double, decimal)",
+                "layers.bronze[0].checks[10].column = string: the mean needs a numeric column (int, long, float, double, decimal)",
+                "layers.bronze[0].checks[11].other_column = nosuch: not a column of this table; it has d, code, n, "
+                        + String.join(", ", MetadataColumns.BRONZE.keySet()),
+                "layers.bronze[0].checks[12].min_value = 1k: a number",
+                "layers.bronze[0].checks[13].exact_match = no: true or false",
+                "layers.bronze[0].checks[14].column = long: the max_length measures text: it needs a string column");
     }
 
     /** The problems {@code validate} finds in a spec whose Bronze table (columns d date, code string, n long) has {@code checks}. */

@@ -18,6 +18,15 @@ record Bounds(@Nullable Object min, @Nullable Object max, boolean strictMin, boo
         if (min == null && max == null && spec.expectation().kind() == Expectation.Kind.MAP) {
             throw new InvalidCheckException(spec.id() + ": min_value and max_value cannot both be None");
         }
+        Expectation e = spec.expectation();
+        boolean ordered = e.kind() == Expectation.Kind.MAP || e == Expectation.EXPECT_COLUMN_MIN_TO_BE_BETWEEN
+                || e == Expectation.EXPECT_COLUMN_MAX_TO_BE_BETWEEN;
+        for (Object bound : new Object[] {min, max}) {
+            if (!ordered && bound != null && !SparkSql.isNumber(bound.toString())) {
+                // an aggregate, a count or a metric is a number: a bound that is not one cannot be judged
+                throw new InvalidCheckException(spec.id() + ": " + bound + " is not a number (min_value, max_value)");
+            }
+        }
         if (min != null && max != null && SparkSql.isNumber(min.toString()) && SparkSql.isNumber(max.toString())
                 && Double.parseDouble(min.toString()) > Double.parseDouble(max.toString())) {
             throw new InvalidCheckException(spec.id() + ": min_value cannot be greater than max_value");

@@ -67,7 +67,8 @@ final class CheckJudge {
                 if (e == Expectation.EXPECT_COLUMN_STDEV_TO_BE_BETWEEN) {
                     yield sampleDeviation(spec, metric, counts.nonNull(spec.column()), counts.rows());
                 }
-                if (e == Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE && counts.rows() == 0) {
+                if (e == Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE && (counts.rows() == 0 || metric == null)) {
+                    // no rows, or every listed column NULL in every row (ignored, as in GE): vacuously true
                     yield new Outcome(true, null, null, 0, 0, List.of(), List.of(), "no rows to judge");
                 }
                 if (e == Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE && metric != null) {
@@ -84,7 +85,7 @@ final class CheckJudge {
                         || e == Expectation.EXPECT_COLUMN_UNIQUE_VALUE_COUNT_TO_BE_BETWEEN;
                 Object observed = counted ? (Object) (metric == null ? 0L : metric.longValue()) : metric;
                 yield new Outcome(held, metric, observed, counts.rows(), 0, List.of(), List.of(),
-                        metric == null ? "no values to measure" : "measured " + observed);
+                        metric == null ? noMetric(deequ, counts.rows()) : "measured " + observed);
             }
             case SCHEMA -> schemaOutcome(spec, data.columns());
             case FRESHNESS -> freshnessOutcome(spec, data);
@@ -235,6 +236,20 @@ final class CheckJudge {
         boolean held = lag.compareTo(spec.maxLag().orElseThrow()) <= 0;
         return new Outcome(held, (double) lag.toSeconds(), t.toString(), 0, 0, List.of(), List.of(),
                 "newest " + spec.column() + " " + t + " is " + lag + " before the partition's end " + end);
+    }
+
+    /**
+     * Why there is no metric: no values (always so for no rows, where Deequ's failures vary by
+     * analyzer), or what Deequ said (a column of the wrong type, a missing column).
+     */
+    private static String noMetric(@Nullable ConstraintResult r, long rows) {
+        if (rows > 0 && r != null && r.metric().isDefined() && r.metric().get().value().isFailure()) {
+            String why = String.valueOf(r.metric().get().value().failed().get().getMessage());
+            if (!why.contains("Empty state")) {
+                return "cannot measure: " + why.lines().findFirst().orElse(why);
+            }
+        }
+        return "no values to measure";
     }
 
     private static @Nullable Double metric(@Nullable ConstraintResult r) {

@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * no Deequ check, {@link Extremes}); stdev → {@code hasStandardDeviation}, judged as the sample
  * deviation by {@link CheckJudge}; row count → {@code hasSize}; compound unique →
  * {@code hasUniqueness(columns) ≥ mostly}; anomaly metrics → {@code hasSize},
- * {@code hasMean}, {@code hasStandardDeviation} (always holding; the anomaly strategy judges).
+ * {@link DeequMetrics} (always holding; the anomaly strategy judges), as are metric checks (their bounds asserted).
  *
  * @param spec the declared check
  * @param deequ the Deequ check with exactly one constraint, or null
@@ -147,7 +147,8 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
             }
             case EXPECT_COLUMN_MEAN_TO_BE_BETWEEN, EXPECT_COLUMN_MIN_TO_BE_BETWEEN, EXPECT_COLUMN_MAX_TO_BE_BETWEEN,
                     EXPECT_COLUMN_SUM_TO_BE_BETWEEN, EXPECT_COLUMN_STDEV_TO_BE_BETWEEN -> {
-                if (e != Expectation.EXPECT_COLUMN_MEAN_TO_BE_BETWEEN && Extremes.comparable(type)) {
+                if ((e == Expectation.EXPECT_COLUMN_MIN_TO_BE_BETWEEN || e == Expectation.EXPECT_COLUMN_MAX_TO_BE_BETWEEN)
+                        && Extremes.comparable(type)) {
                     // a date, timestamp or string: its least or greatest value (Deequ's Minimum/Maximum are numeric)
                     yield new CheckPlan(spec, null, null, e.id().replace("expect_column_", "").replace("_to_be_between", "") + " in " + Bounds.of(spec));
                 }

@@ -12,8 +12,8 @@ import scala.Function1;
 
 /**
  * The Deequ constraint that measures a {@link Metric} of a check ({@code metric}, {@code column},
- * {@code column_list}, {@code other_column}, {@code quantile}); its assertion always holds, so the
- * caller judges the measured value (bounds, anomaly history). Stateless.
+ * {@code column_list}, {@code other_column}, {@code quantile}), asserting the given bounds or
+ * nothing (an anomaly check judges the value against its history). Stateless.
  */
 final class DeequMetrics {
 

@@ -53,7 +53,7 @@ final class Extremes {
      */
     static int compare(Object value, String bound, String checkId) {
         if (value instanceof String s) {
-            return Integer.signum(s.compareTo(bound));
+            return Integer.signum(java.util.Arrays.compare(s.codePoints().toArray(), bound.codePoints().toArray()));
         }
         LocalDateTime v = time(value);
         if (v == null) {
