@@ -216,8 +216,7 @@ final class CheckReader {
         if (type == null) {
             return;
         }
-        boolean numeric = type == ColumnType.INT || type == ColumnType.LONG || type == ColumnType.FLOAT || type == ColumnType.DOUBLE
-                || type == ColumnType.DECIMAL;
+        boolean numeric = type.isNumeric();
         boolean extreme = e == Expectation.EXPECT_COLUMN_MIN_TO_BE_BETWEEN || e == Expectation.EXPECT_COLUMN_MAX_TO_BE_BETWEEN;
         boolean ordered = type == ColumnType.DATE || type == ColumnType.TIMESTAMP || type == ColumnType.STRING;
         boolean anyType = e == Expectation.EXPECT_COLUMN_UNIQUE_VALUE_COUNT_TO_BE_BETWEEN
@@ -265,8 +264,7 @@ final class CheckReader {
 
     /** The metric's column of a type it can measure; {@code other_column} a column of the table. */
     private static void metricTypes(YamlCursor c, Metric m, ColumnType type, Map<String, Object> params, Map<String, ColumnType> columns) {
-        boolean numeric = type == ColumnType.INT || type == ColumnType.LONG || type == ColumnType.FLOAT || type == ColumnType.DOUBLE
-                || type == ColumnType.DECIMAL;
+        boolean numeric = type.isNumeric();
         switch (m) {
             case MEAN, STDDEV, SUM, MINIMUM, MAXIMUM, APPROX_QUANTILE, EXACT_QUANTILE, CORRELATION -> {
                 if (!numeric) {

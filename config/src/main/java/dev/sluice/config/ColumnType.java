@@ -91,6 +91,11 @@ public enum ColumnType {
         }
     }
 
+    /** True for the number types: int, long, float, double, decimal. */
+    public boolean isNumeric() {
+        return this == INT || this == LONG || this == FLOAT || this == DOUBLE || this == DECIMAL;
+    }
+
     /** True for types with an order that a min/max range applies to (numbers, dates, timestamps). */
     public boolean isOrdered() {
         return this != STRING && this != BOOLEAN;

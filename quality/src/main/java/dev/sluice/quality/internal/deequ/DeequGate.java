@@ -26,10 +26,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.functions;
 import scala.collection.JavaConverters;
 
 /**
@@ -81,7 +81,7 @@ public final class DeequGate implements QualityGate {
         Counts counts = Counts.of(countAnalyzers, metrics);
         List<CheckResult> results = new ArrayList<>();
         CheckJudge.PartitionData data = new CheckJudge.PartitionData(df, List.of(df.columns()), counts, source.rowIdColumn(), source.nominalEnd(),
-                key -> df.agg(Extremes.aggregate(key)).first().get(0), history);
+                extremes(df, plans)::get, history);
         for (CheckPlan p : plans) {
             results.add(CheckJudge.judge(p, deequ.get(p.spec()), data));
         }
@@ -96,6 +96,23 @@ public final class DeequGate implements QualityGate {
         try (SparkJobDescription d = SparkJobDescription.of(master, "sluice gate " + dataset + of)) {
             return GroupedEvaluation.run(master, dataset, boundary, batch, checks, history);
         }
+    }
+
+    /** Every extreme value the plans judge by ({@link CheckPlan#extreme()}), in one aggregate over the rows (one read, not one per check). */
+    private static Map<String, Object> extremes(Dataset<Row> df, List<CheckPlan> plans) {
+        List<String> keys = plans.stream().map(CheckPlan::extreme).filter(java.util.Objects::nonNull).distinct().toList();
+        Map<String, Object> values = new java.util.HashMap<>();
+        if (keys.isEmpty()) {
+            return values;
+        }
+        Column[] aggregates = keys.stream().map(Extremes::aggregate).toArray(Column[]::new);
+        Row row = df.agg(aggregates[0], java.util.Arrays.copyOfRange(aggregates, 1, aggregates.length)).first();
+        for (int i = 0; i < keys.size(); i++) {
+            if (!row.isNullAt(i)) {
+                values.put(keys.get(i), row.get(i));
+            }
+        }
+        return values;
     }
 
     /** The partition's rows of a lakehouse table at the source's snapshot, its columns as the source selects them. */
