@@ -151,12 +151,13 @@ public interface LayerEngine {
      * Writes the next version of {@code table} for every partition of a backfill wave in one job,
      * each partition's rows as {@link #write} would write them, where readers do not see them yet;
      * each partition's job then records its own ({@link StagedWrite#record}). A partition whose rows
-     * break the table's key is left out of the write; its {@code record} throws.
+     * break the table's key is left out of the write; its {@code record} throws. A partition absent
+     * from the answer is written by its own job ({@link #write}), as outside a wave.
      *
      * @param runs the wave's partitions (the jobs' partitions), each with the run writing it
-     * @return each partition's staged write
+     * @return the staged write of each partition the wave's job wrote
      * @throws UnsupportedOperationException when {@link #stagesWaves} is false for {@code table}
-     * @throws RuntimeException when the wave's job fails (every partition's step fails with it)
+     * @throws RuntimeException when the wave's job fails for all (every partition's step fails with it)
      */
     default Map<Partition, StagedWrite> stageWave(TableSpec table, SortedMap<Partition, RunId> runs) {
         throw new UnsupportedOperationException(table.table() + " is not written by waves on this engine");

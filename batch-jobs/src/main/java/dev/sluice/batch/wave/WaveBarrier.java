@@ -100,12 +100,19 @@ public final class WaveBarrier implements WaveSteps {
         if (!steps.contains(table.stepName()) || !members.contains(partition)) {
             return null;
         }
-        return (StagedWrite) join(table.stepName(), partition, run, batch -> {
+        Object staged = join(table.stepName(), partition, run, batch -> {
             SortedMap<Partition, RunId> runs = new TreeMap<>();
             batch.forEach(w -> runs.put(w.member, (RunId) w.request));
-            return engine.stageWave(table, runs);
+            Map<Partition, StagedWrite> written = engine.stageWave(table, runs);
+            Map<Partition, Object> answers = new LinkedHashMap<>();
+            runs.keySet().forEach(p -> answers.put(p, written.containsKey(p) ? written.get(p) : WRITES_ALONE));
+            return answers;
         });
+        return staged == WRITES_ALONE ? null : (StagedWrite) staged;
     }
+
+    /** The answer to a member the wave's job left out: its step writes the partition itself. */
+    private static final Object WRITES_ALONE = new Object();
 
     /** Waits at {@code step} until it is carried out for the wave; returns this member's answer. */
     private Object join(String step, Partition member, Object request, Function<List<Waiting>, Map<Partition, ?>> work) {

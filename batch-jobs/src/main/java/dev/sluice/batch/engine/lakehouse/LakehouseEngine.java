@@ -222,8 +222,8 @@ public final class LakehouseEngine implements LayerEngine {
      * {@inheritDoc} One scan of the wave's input, one UNION ALL of each partition's SELECT, one
      * Iceberg commit writing every partition to the first one's version branch, one change of refs
      * pointing the others' branches at it ({@link LakehouseTransform}). When that job fails in its
-     * tasks (one partition's rows raising an error in the table's SQL fail it for all), each
-     * partition is written by a job of its own and only those that fail alone report their error; a
+     * tasks (one partition's rows raising an error in the table's SQL fail it for all), none is
+     * staged: each partition's step writes it ({@link #write}) and only those that fail alone fail; a
      * failure before any task runs (the SQL, the catalog) fails the wave's partitions at once.
      */
     @Override
@@ -236,21 +236,11 @@ public final class LakehouseEngine implements LayerEngine {
                 throw unchecked(e);
             }
             // one partition's rows can fail the wave's one job (a runtime error of the SQL on its data, failing its
-            // tasks): each partition is then written by a job of its own, so that only the partition that fails does
-            LOG.warn("{}: the wave's one job for {} partitions failed, so each is written alone: {}", table.table(), runs.size(),
-                    String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
-            Map<Partition, dev.sluice.batch.engine.StagedWrite> out = new java.util.LinkedHashMap<>();
-            for (Map.Entry<Partition, RunId> run : runs.entrySet()) {
-                try {
-                    out.putAll(transform.stage(new java.util.TreeMap<>(Map.of(run.getKey(), run.getValue()))));
-                } catch (Exception alone) {
-                    RuntimeException failure = unchecked(alone);
-                    out.put(run.getKey(), () -> {
-                        throw failure;
-                    });
-                }
-            }
-            return out;
+            // tasks): none is staged, so each partition's own step writes it (write(), with the backfill's
+            // parallelism and stop checks), and only the partition that fails alone fails
+            LOG.warn("{}: the wave's one job for {} partitions failed, so each partition's step writes it alone: {}", table.table(),
+                    runs.size(), String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+            return Map.of();
         }
     }
 
