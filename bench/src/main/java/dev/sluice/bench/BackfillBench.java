@@ -140,8 +140,12 @@ public final class BackfillBench {
      */
     static Map<String, List<Sample>> measure(Path root, Path jar, Path home, Path work, LocalDate from, LocalDate to, int repeats,
             int parallelism, int gateBatch, List<String> variants) throws Exception {
-        return measure(root, jar, home, work, from, to, repeats, parallelism, gateBatch, variants,
-                Long.getLong("sluice.bench.processTimeoutMinutes", 60));
+        return measure(root, jar, home, work, from, to, repeats, parallelism, gateBatch, variants, processTimeoutMinutes());
+    }
+
+    /** How long one whole process may run before it is stopped, minutes ({@code -Dsluice.bench.processTimeoutMinutes}, default 60). */
+    static long processTimeoutMinutes() {
+        return Long.getLong("sluice.bench.processTimeoutMinutes", 60);
     }
 
     /** {@link #measure} with each process stopped after {@code timeoutMinutes} (a larger data set's). */

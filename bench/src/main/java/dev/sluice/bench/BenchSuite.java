@@ -260,7 +260,7 @@ public final class BenchSuite {
             }
             List<BackfillBench.Sample> lake = BackfillBench.measure(root, jar, scaled, Files.createDirectories(work.resolve("growth-run-" + n)),
                     s.from(), s.to(), s.processRepeats(), 2, 64, List.of("lake-backfill"),
-                    n * Long.getLong("sluice.bench.processTimeoutMinutes", 60)).get("lake-backfill");
+                    n * BackfillBench.processTimeoutMinutes()).get("lake-backfill");
             for (BackfillBench.Sample x : lake) {
                 if (!x.totals().equals(lake.get(0).totals())) {
                     throw new IllegalStateException("growth at " + n + "×: the repeats' run reports differ: " + lake.get(0).totals() + ", " + x.totals());

@@ -36,7 +36,7 @@ final class FlightsScaler {
 
     /**
      * Writes {@code target/landing} from {@code home/landing}: the flights of {@code from} … {@code to}
-     * scaled by {@code n}, the other sources linked. A day already scaled (its file present) is kept.
+     * scaled by {@code n}, the other sources linked. A day already scaled by n (its file present with n times the rows) is kept; a flat schema only (a repeated or group column is refused, naming the file and column).
      */
     static Scaled scale(Path home, Path target, int n, LocalDate from, LocalDate to) throws IOException {
         if (n < 1) {
@@ -46,7 +46,7 @@ final class FlightsScaler {
         try (var sources = Files.list(home.resolve("landing"))) {
             for (Path s : sources.filter(p -> !p.getFileName().toString().equals("flights")).toList()) {
                 Path link = landing.resolve(s.getFileName());
-                if (!Files.exists(link)) {
+                if (!Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                     Files.createSymbolicLink(link, s.toAbsolutePath());
                 }
             }
@@ -60,7 +60,8 @@ final class FlightsScaler {
             }
             Path out = landing.resolve("flights/dt=" + d + "/flights.parquet");
             days++;
-            rows += Files.exists(out) ? countRows(out) : scaleFile(in, out, n);
+            // a day scaled before is kept only when it holds n times the day's rows (a file of another scale is redone)
+            rows += Files.exists(out) && countRows(out) == n * countRows(in) ? countRows(out) : scaleFile(in, out, n);
         }
         return new Scaled(days, rows);
     }
@@ -88,6 +89,13 @@ final class FlightsScaler {
                 || !(schema.getType("date").getLogicalTypeAnnotation() instanceof TimestampLogicalTypeAnnotation)) {
             throw new IOException(in + ": column date is not a timestamp (schema " + schema + "); the flights cannot be scaled");
         }
+        for (org.apache.parquet.schema.Type field : schema.getFields()) {
+            if (!field.isPrimitive() || field.isRepetition(org.apache.parquet.schema.Type.Repetition.REPEATED)) {
+                // copying such a field value by value would lose all but its first value
+                throw new IOException(in + ": column " + field.getName() + " is " + (field.isPrimitive() ? "repeated" : "a group")
+                        + "; the flights scaler copies flat rows of single values only");
+            }
+        }
         int dateField = schema.getFieldIndex("date");
         long perMilli = switch (((TimestampLogicalTypeAnnotation) schema.getType(dateField).getLogicalTypeAnnotation()).getUnit()) {
             case MILLIS -> 1;
@@ -109,7 +117,7 @@ final class FlightsScaler {
                 }
             }
         }
-        Files.move(partial, out);
+        Files.move(partial, out, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         return rows;
     }
 
