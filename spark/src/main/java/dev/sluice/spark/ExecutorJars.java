@@ -74,6 +74,7 @@ public final class ExecutorJars {
         Map<String, Path> byRoot = new LinkedHashMap<>();
         try {
             Files.createDirectories(cache);
+            sweep(cache);
             for (String marker : MARKERS) {
                 List<URL> urls = Collections.list(loader.getResources(marker));
                 if (urls.isEmpty()) {
@@ -110,6 +111,9 @@ public final class ExecutorJars {
             // Spring Boot's nested URL: the outer path percent-encoded (a '!' in it is %21), then "/!" and the entry
             String rest = root.substring(NESTED.length());
             int bang = rest.indexOf("/!");
+            if (bang < 0) {
+                throw new IOException("a class-path entry Sluice cannot ship to Spark's executors (no /! in the nested URL): " + root);
+            }
             Path outer = Path.of(decode(rest.substring(0, bang)));
             String inner = decode(rest.substring(bang + 2));
             inner = inner.endsWith("!/") ? inner.substring(0, inner.length() - 2) : inner;
@@ -126,7 +130,7 @@ public final class ExecutorJars {
         if (root.startsWith("file:")) {
             Path dir = toPath(root);
             // a build's folder (target/classes): named after its module, its own copy per process
-            Path packed = pack(dir, cache.resolve(dir.getParent().getFileName() + "-" + dir.getFileName() + "-"
+            Path packed = pack(dir, cache.resolve(PRIVATE + dir.getParent().getFileName() + "-" + dir.getFileName() + "-"
                     + UUID.randomUUID().toString().substring(0, 8) + ".jar"));
             packed.toFile().deleteOnExit();
             return packed;
@@ -150,6 +154,26 @@ public final class ExecutorJars {
                 Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
             }
             return published(tmp, target);
+        }
+    }
+
+    /** The name prefix of a jar one process packed from a build folder for itself (deleted on exit). */
+    private static final String PRIVATE = "process-";
+
+    /**
+     * Deletes what killed processes left behind: jars half written ({@code .writing-*}) and the
+     * private packs of build folders ({@code process-*}, which {@code deleteOnExit} does not delete
+     * after a SIGKILL), once older than a day, so that no running process still uses them.
+     */
+    private static void sweep(Path cache) throws IOException {
+        java.nio.file.attribute.FileTime dayAgo = java.nio.file.attribute.FileTime.from(java.time.Instant.now().minus(java.time.Duration.ofDays(1)));
+        try (var files = Files.list(cache)) {
+            for (Path f : files.toList()) {
+                String name = f.getFileName().toString();
+                if ((name.startsWith(".writing-") || name.startsWith(PRIVATE)) && Files.getLastModifiedTime(f).compareTo(dayAgo) < 0) {
+                    Files.deleteIfExists(f);
+                }
+            }
         }
     }
 
