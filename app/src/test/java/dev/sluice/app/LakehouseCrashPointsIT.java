@@ -3,6 +3,7 @@ package dev.sluice.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.app.cli.SluiceCommand;
+import dev.sluice.batch.testkit.TableChecksum;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.SluiceEnvironment;
 import dev.sluice.config.WarehouseSpec;
@@ -63,11 +64,8 @@ class LakehouseCrashPointsIT {
         SparkSession spark = SparkSessions.lakehouse(spec.sparkMaster(), new LakehouseCatalog(url, "sa", "", env.get("SLUICE_LAKEHOUSE")));
         Map<String, String> sums = new LinkedHashMap<>();
         for (String t : TABLES) {
-            var table = spec.table(dev.sluice.core.DatasetRef.parse(t)).orElseThrow();
-            String cols = String.join(", ", table.columns().stream().map(c -> "`" + c.name() + "`").toList());
-            Row r = spark.sql("SELECT COUNT(*), sha2(concat_ws('|', sort_array(collect_list(to_json(struct(" + cols + "))))), 256)"
-                    + " FROM " + t + " WHERE _sluice_partition = '" + DAY + "'").first();
-            sums.put(t, r.getLong(0) + ":" + r.getString(1));
+            sums.put(t, TableChecksum.of(spark, spec.table(dev.sluice.core.DatasetRef.parse(t)).orElseThrow(),
+                    "_sluice_partition = '" + DAY + "'"));
         }
         Row bronze = spark.sql("SELECT COUNT(*), COUNT(DISTINCT _source, _source_pos) FROM bronze.lake_flights_raw").first();
         sums.put("bronze rows", Long.toString(bronze.getLong(0)));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.app.cli.SluiceCommand;
 import dev.sluice.batch.testkit.LakehouseGold;
+import dev.sluice.batch.testkit.TableChecksum;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.SluiceEnvironment;
 import dev.sluice.core.DatasetRef;
@@ -22,7 +23,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.spark.ExecutorLostFailure;
 import org.apache.spark.Success$;
 import org.apache.spark.scheduler.SparkListener;
@@ -240,10 +240,7 @@ class SparkClusterIT {
         SparkSession spark = SparkSessions.lakehouse(SparkSessions.master(), new LakehouseCatalog(url, "postgres", "", env.get("SLUICE_LAKEHOUSE")));
         Map<String, String> sums = new LinkedHashMap<>();
         for (String t : TABLES) {
-            var table = spec.table(DatasetRef.parse(t)).orElseThrow();
-            String cols = table.columns().stream().map(c -> "`" + c.name() + "`").collect(Collectors.joining(", "));
-            Row r = spark.sql("SELECT COUNT(*), sha2(concat_ws('|', sort_array(collect_list(to_json(struct(" + cols + "))))), 256) FROM " + t).first();
-            sums.put(t, r.getLong(0) + ":" + r.getString(1));
+            sums.put(t, TableChecksum.of(spark, spec.table(DatasetRef.parse(t)).orElseThrow(), null));
         }
         Row bronze = spark.sql("SELECT COUNT(*), COUNT(DISTINCT _source, _source_pos) FROM bronze.lake_flights_raw").first();
         sums.put("bronze rows", bronze.getLong(0) + " (" + bronze.getLong(1) + " distinct positions)");

@@ -9,6 +9,7 @@ import dev.sluice.batch.job.RunRefusedException;
 import dev.sluice.batch.job.RunSummary;
 import dev.sluice.batch.testkit.DuckDbReference;
 import dev.sluice.batch.testkit.LakehouseGold;
+import dev.sluice.batch.testkit.TableChecksum;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.EngineKind;
 import dev.sluice.config.PipelineSpec;
@@ -284,11 +285,8 @@ abstract class FlightsLoadLakehouseContract {
     private Map<String, String> checksums(Partition p) {
         Map<String, String> sums = new LinkedHashMap<>();
         for (String t : List.of("silver.lake_flights", "gold.lake_airport_daily_delays", "gold.lake_route_daily")) {
-            var table = spec.table(dev.sluice.core.DatasetRef.parse(t)).orElseThrow();
-            String cols = String.join(", ", table.columns().stream().map(c -> "`" + c.name() + "`").toList());
-            Row r = spark.sql("SELECT COUNT(*), sha2(concat_ws('|', sort_array(collect_list(to_json(struct(" + cols + "))))), 256)"
-                    + " FROM " + t + " WHERE _sluice_partition = '" + p.key() + "'").first();
-            sums.put(t, r.getLong(0) + ":" + r.getString(1));
+            sums.put(t, TableChecksum.of(spark, spec.table(dev.sluice.core.DatasetRef.parse(t)).orElseThrow(),
+                    "_sluice_partition = '" + p.key() + "'"));
         }
         return sums;
     }
