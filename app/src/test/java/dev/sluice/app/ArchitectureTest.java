@@ -15,7 +15,7 @@ import dev.sluice.batch.job.PipelineRunner;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine import rules of ../shared/STYLE.md and the module boundaries of README "Modules",
+ * The engine import rules of ../shared/STYLE.md and the module boundaries of docs/modules.md,
  * checked over every Sluice module on this classpath: each engine only where it is allowed, the
  * domain modules free of Spring, each module used only by the modules above it, the lineage store
  * and the operations module only where they belong, and the layer engines behind their seam.

@@ -40,7 +40,7 @@ import org.jspecify.annotations.Nullable;
  *       checks: [...]                   # the transform (Silver) or sink (Gold) gate
  * </pre>
  * Every table also takes a {@code description}; a Bronze table takes {@code write}, which is not
- * read (Bronze only appends: README.md calls {@code append} its only mode). Column names are {@link ContractLoader#IDENTIFIER_RULE} and no
+ * read (Bronze only appends: docs/spec.md calls {@code append} its only mode). Column names are {@link ContractLoader#IDENTIFIER_RULE} and no
  * reserved word of H2 or PostgreSQL ({@link SqlIdentifiers}). Problems are added to the cursor's
  * list; nothing is thrown for bad content. A table whose {@code table}, {@code input} or
  * {@code sql} cannot be read (for Bronze: whose source is not valid) is left out of the result.

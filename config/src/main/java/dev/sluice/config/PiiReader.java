@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads what a spec says about personal data (README.md, "Personal data"): each source's
+ * Reads what a spec says about personal data (docs/personal-data.md): each source's
  * {@code pii:} policies and the pipeline's {@code pii:} HMAC keys.
  * <pre>
  * sources:

@@ -35,8 +35,8 @@ import org.jspecify.annotations.Nullable;
  * {@link CsvOptionsReader}, {@link PiiReader} and {@link ContractLoader}), {@link LayerReader}
  * (with {@link QuarantineRuleReader} and {@link CheckReader}), {@link ExecutionReader},
  * {@link HotPathReader} (with {@link WindowReader} and {@link ReconcileReader}) and
- * {@link RequirementsReader}; {@code design_exemptions} is read by the design rules. README.md
- * ("The pipeline spec") describes the whole spec.
+ * {@link RequirementsReader}; {@code design_exemptions} is read by the design rules. docs/spec.md
+ * describes the whole spec.
  */
 public final class PipelineSpecLoader {
 

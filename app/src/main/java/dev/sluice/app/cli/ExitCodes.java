@@ -1,6 +1,6 @@
 package dev.sluice.app.cli;
 
-/** The exit codes of every sluice command (documented in README.md). */
+/** The exit codes of every sluice command (documented in docs/commands.md, "Exit codes"). */
 public final class ExitCodes {
     /** Success. */
     public static final int OK = 0;

@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The read-only JSON API of {@code sluice serve} for data owners' pages and scripts, over the
- * lineage store and the Sluice tables (README, "The catalog API"):
+ * lineage store and the Sluice tables (docs/serve.md, "The catalog API"):
  * <ul>
  *   <li>{@code GET /api/v1/datasets?q=text}: {@code {"datasets": [names]}} containing the text (at most 100);</li>
  *   <li>{@code GET /api/v1/datasets/{name}}: upstream and downstream edges (3 levels), the partitions with

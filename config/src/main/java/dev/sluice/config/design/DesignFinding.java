@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * One broken design rule of a pipeline spec.
  *
- * @param ruleId the rule, e.g. {@code idempotency.write_mode} (README, "Design rules")
+ * @param ruleId the rule, e.g. {@code idempotency.write_mode} (docs/design.md, "Design rules")
  * @param severity ERROR blocks {@code run}, {@code scheduler} and {@code backfill}; WARN is printed
  *     ({@code --strict} makes it an error)
  * @param file the spec or contract file

@@ -26,7 +26,7 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * The design rules every pipeline spec is held to (README, "Design rules"), judged from the spec,
+ * The design rules every pipeline spec is held to (docs/design.md, "Design rules"), judged from the spec,
  * its raw YAML (what was written, before interpolation) and its contracts:
  * <ul>
  *   <li>{@code idempotency.partition}, {@code idempotency.write_mode} (errors): every Silver/Gold

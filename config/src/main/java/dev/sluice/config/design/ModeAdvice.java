@@ -10,7 +10,7 @@ import java.util.Locale;
 
 /**
  * The mode a pipeline's declared requirements call for, with the reasons, and where the declared
- * design disagrees. The table (README, "Mode advice"):
+ * design disagrees. The table (docs/design.md, "Mode advice"):
  * <table>
  *   <caption>advice by declared requirements</caption>
  *   <tr><th>declared</th><th>advice</th></tr>

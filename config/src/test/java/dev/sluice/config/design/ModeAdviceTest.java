@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code sluice advise}: one declared requirement set per row of the table (README, "Mode advice"),
+ * {@code sluice advise}: one declared requirement set per row of the table (docs/design.md, "Mode advice"),
  * each on the flights spec with only its {@code requirements} changed, with the expected mode, the
  * reasons and where the flights design (a hot path, batch layers, daily partitions) disagrees.
  */

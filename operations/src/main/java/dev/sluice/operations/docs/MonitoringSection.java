@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The "Monitoring" section: the availability tier (README, "Scheduling": 1 = 99.9 %, 2 = 99.5 %,
+ * The "Monitoring" section: the availability tier (docs/scheduling.md: 1 = 99.9 %, 2 = 99.5 %,
  * 3 = 99.0 % of a 730-hour month, i.e. 43.8 min, 3.65 h, 7.3 h of downtime) and its misfire
  * policy, the schedule, per dataset its update interval, warn threshold and freshness SLA, the
  * freshness-check cadence (half the shortest interval, as {@code PipelineScheduler} schedules it)
