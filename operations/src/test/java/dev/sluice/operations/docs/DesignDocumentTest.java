@@ -27,7 +27,7 @@ class DesignDocumentTest {
 
     /** Set to true to rewrite the committed documents from the specs. */
     static final String UPDATE_PROPERTY = "sluice.docs.update";
-    private static final String REFRESH = "cd <project root> && mvn -B -o test -pl batch-jobs -am -Dtest=DesignDocumentTest"
+    private static final String REFRESH = "cd <project root> && mvn -B -o test -pl operations -am -Dtest=DesignDocumentTest"
             + " -Dsurefire.failIfNoSpecifiedTests=false -D" + UPDATE_PROPERTY + "=true   (or: sluice docs %s --no-runs --out docs/pipelines/%s.md"
             + " with no SLUICE_* variables set)";
 
