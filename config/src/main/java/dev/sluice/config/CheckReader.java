@@ -20,12 +20,14 @@ import java.util.regex.PatternSyntaxException;
  *      min_value: -120, max_value: 1440, mostly: 0.999, severity: warn}
  * </pre>
  * Keys: {@code id}, {@code expect} (an {@link Expectation} name), {@code severity} ({@code error}
- * default, or {@code warn}), {@code mostly} (map checks and the compound uniqueness), {@code column}, {@code description}, and
+ * default, or {@code warn}), {@code mostly} (map checks and the compound uniqueness), {@code column}, {@code description},
+ * {@code no_data} ({@code block} or {@code allow}: what an outcome with nothing to judge does, see
+ * {@link CheckSpec#noDataBlocks()}; not for schema and freshness checks, which always have data), and
  * the expectation's own parameters. Thread-safe (stateless).
  */
 final class CheckReader {
 
-    private static final Set<String> COMMON = Set.of("id", "expect", "severity", "mostly", "column", "description");
+    private static final Set<String> COMMON = Set.of("id", "expect", "severity", "mostly", "column", "description", "no_data");
     private static final Set<String> LISTS = Set.of("value_set", "column_list", "column_set", "regex_list");
     private static final Set<String> STRATEGIES = Set.of("relative_rate_of_change", "online_normal");
 
@@ -78,6 +80,14 @@ final class CheckReader {
                 c.problem("mostly", mostly.toString(), "mostly applies to column-value checks and expect_compound_columns_to_be_unique ("
                         + e.id() + " judges an aggregate)");
             }
+            NoDataPolicy noData = c.text("no_data", false).map(t -> NoDataPolicy.parse(t).orElseGet(() -> {
+                c.problem("no_data", t, "block or allow");
+                return null;
+            })).orElse(null);
+            if (noData != null && (e.kind() == Expectation.Kind.SCHEMA || e.kind() == Expectation.Kind.FRESHNESS)) {
+                c.problem("no_data", noData.id(), e.id() + " always has data to judge (columns, or the newest value: nothing arrived"
+                        + " fails a freshness check); no_data applies to value, aggregate, metric and anomaly checks");
+            }
             Optional<String> column = c.text("column", e.needsColumn());
             column.filter(col -> columnsKnown && !columns.containsKey(col))
                     .ifPresent(col -> c.problem("column", col, "not a column of this table; it has " + String.join(", ", columns.keySet())));
@@ -96,7 +106,7 @@ final class CheckReader {
             checkParams(c, e, params, column);
             checkTypes(c, e, params, column.map(columns::get).orElse(null), columnsKnown ? columns : null);
             if (id.isPresent()) {
-                out.add(new CheckSpec(id.get(), e, severity, mostly, column.orElse(null), params));
+                out.add(new CheckSpec(id.get(), e, severity, mostly, column.orElse(null), params, noData));
             }
         }
         return out;

@@ -19,9 +19,17 @@ import org.jspecify.annotations.Nullable;
  * @param column the column judged, or null for a table check
  * @param params the expectation's other parameters as given, e.g. {@code min_value → -120},
  *     {@code value_set → [a, b]} (a scalar is a String, Number or Boolean; a list a List of them)
+ * @param noData what a {@code NO_DATA} outcome does, or null for the expectation's default
+ *     ({@link #noDataBlocks()})
  */
 public record CheckSpec(String id, Expectation expectation, Severity severity, @Nullable Double mostly,
-        @Nullable String column, Map<String, Object> params) {
+        @Nullable String column, Map<String, Object> params, @Nullable NoDataPolicy noData) {
+
+    /** A check with the expectation's default {@code no_data} policy. */
+    public CheckSpec(String id, Expectation expectation, Severity severity, @Nullable Double mostly,
+            @Nullable String column, Map<String, Object> params) {
+        this(id, expectation, severity, mostly, column, params, null);
+    }
 
     public CheckSpec {
         Objects.requireNonNull(id, "id");
@@ -33,6 +41,20 @@ public record CheckSpec(String id, Expectation expectation, Severity severity, @
     /** The fraction that must pass (1 when {@code mostly} is absent). */
     public double mostlyOrAll() {
         return mostly == null ? 1.0 : mostly;
+    }
+
+    /**
+     * Whether a {@code NO_DATA} outcome of this check blocks the partition (with severity
+     * {@code error}; a {@code warn} check never blocks). Without {@code no_data:} in the spec, the
+     * default is Great Expectations' verdict on no values: a column-value check (and the compound
+     * uniqueness) is vacuously true there, so it allows; an aggregate, metric or anomaly check is
+     * false there, so it blocks.
+     */
+    public boolean noDataBlocks() {
+        if (noData != null) {
+            return noData == NoDataPolicy.BLOCK;
+        }
+        return expectation.kind() != Expectation.Kind.MAP && expectation != Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE;
     }
 
     /** A scalar parameter, or empty. */

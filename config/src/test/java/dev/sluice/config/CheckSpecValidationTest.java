@@ -1,7 +1,9 @@
 package dev.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
+import dev.sluice.core.Layer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -113,6 +115,35 @@ class CheckSpecValidationTest {
                 "layers.bronze[0].checks[12].min_value = 1k: a number",
                 "layers.bronze[0].checks[13].exact_match = no: true or false",
                 "layers.bronze[0].checks[14].column = long: the max_length measures text: it needs a string column");
+    }
+
+    @Test
+    void noDataIsAllowedOrBlockingPerCheckWithGesVerdictsAsDefaults() throws Exception {
+        String valid = """
+                - {id: a, expect: expect_column_values_to_be_in_set, column: code, value_set: [x], no_data: BLOCK}
+                - {id: b, expect: expect_column_mean_to_be_between, column: n, max_value: 3, no_data: allow}
+                - {id: c, expect: expect_column_mean_to_be_between, column: n, max_value: 3}
+                - {id: e, expect: expect_column_values_to_not_be_null, column: code}
+                - {id: f, expect: expect_compound_columns_to_be_unique, column_list: [d, code]}
+                - {id: g, expect: expect_metric_to_not_be_anomalous, metric: row_count}
+                """;
+        var problems = problems(valid + """
+                - {id: h, expect: expect_column_values_to_be_in_set, column: code, value_set: [x], no_data: skip}
+                - {id: i, expect: expect_partition_to_be_fresh, column: d, max_lag: PT6H, no_data: allow}
+                - {id: j, expect: expect_column_to_exist, column: d, no_data: block}
+                """);
+        String applies = " always has data to judge (columns, or the newest value: nothing arrived fails a freshness check);"
+                + " no_data applies to value, aggregate, metric and anomaly checks";
+        assertThat(problems).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason()).containsExactlyInAnyOrder(
+                "layers.bronze[0].checks[6].no_data = skip: block or allow",
+                "layers.bronze[0].checks[7].no_data = allow: expect_partition_to_be_fresh" + applies,
+                "layers.bronze[0].checks[8].no_data = block: expect_column_to_exist" + applies);
+        problems(valid);
+        List<CheckSpec> checks = new PipelineSpecLoader(new SluiceEnvironment(Map.of()).interpolator()).load(dir.resolve("t.yaml"))
+                .tables(Layer.BRONZE).get(0).checks();
+        assertThat(checks).extracting(CheckSpec::id, CheckSpec::noData, CheckSpec::noDataBlocks).containsExactly(
+                tuple("a", NoDataPolicy.BLOCK, true), tuple("b", NoDataPolicy.ALLOW, false), tuple("c", null, true),
+                tuple("e", null, false), tuple("f", null, false), tuple("g", null, true));
     }
 
     /** The problems {@code validate} finds in a spec whose Bronze table (columns d date, code string, n long) has {@code checks}. */

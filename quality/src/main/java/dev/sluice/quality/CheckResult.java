@@ -27,21 +27,45 @@ import org.jspecify.annotations.Nullable;
  * @param unexpectedValues up to {@value #SAMPLE} of the values that did not pass
  * @param unexpectedRowIds their row ids when the source has a row-id column, same order (null for a
  *     row whose id is NULL); else empty
+ * @param blocks true for a {@link CheckStatus#NO_DATA} result that stops the partition as a
+ *     failure does (an {@code error} check whose {@code no_data} policy is {@code block}); false
+ *     for every other result
  */
 public record CheckResult(String checkId, String expectation, CheckFamily family, Severity severity, CheckStatus status,
         @Nullable Double metric, @Nullable Object observedValue, String threshold, String message,
-        long elementCount, long unexpectedCount, List<Object> unexpectedValues, List<@Nullable Long> unexpectedRowIds) {
+        long elementCount, long unexpectedCount, List<Object> unexpectedValues, List<@Nullable Long> unexpectedRowIds,
+        boolean blocks) {
+
+    /** A result that does not block unless it is {@link CheckStatus#FAILED}. */
+    public CheckResult(String checkId, String expectation, CheckFamily family, Severity severity, CheckStatus status,
+            @Nullable Double metric, @Nullable Object observedValue, String threshold, String message,
+            long elementCount, long unexpectedCount, List<Object> unexpectedValues, List<@Nullable Long> unexpectedRowIds) {
+        this(checkId, expectation, family, severity, status, metric, observedValue, threshold, message, elementCount,
+                unexpectedCount, unexpectedValues, unexpectedRowIds, false);
+    }
 
     /** The most unexpected values a result carries. */
     public static final int SAMPLE = 20;
 
     public CheckResult {
+        if (blocks && status != CheckStatus.NO_DATA) {
+            throw new IllegalArgumentException(checkId + ": only a NO_DATA result is marked blocking; " + status + " speaks for itself");
+        }
         unexpectedValues = Collections.unmodifiableList(new ArrayList<>(unexpectedValues));
         unexpectedRowIds = Collections.unmodifiableList(new ArrayList<>(unexpectedRowIds));
     }
 
-    /** True unless the check did not hold ({@link CheckStatus#WARNED} or {@link CheckStatus#FAILED}). */
+    /**
+     * True when the check held: {@link CheckStatus#PASSED}, or {@link CheckStatus#INSUFFICIENT_HISTORY}
+     * (judged in line until there is history). {@link CheckStatus#NO_DATA} did not hold: there was
+     * nothing to judge.
+     */
     public boolean held() {
-        return status != CheckStatus.WARNED && status != CheckStatus.FAILED;
+        return status == CheckStatus.PASSED || status == CheckStatus.INSUFFICIENT_HISTORY;
+    }
+
+    /** True when this result stops the partition: {@link CheckStatus#FAILED}, or a blocking {@link CheckStatus#NO_DATA}. */
+    public boolean stops() {
+        return status == CheckStatus.FAILED || blocks;
     }
 }

@@ -19,8 +19,8 @@ public record GateResult(DatasetRef dataset, Partition partition, Boundary bound
         checks = List.copyOf(checks);
     }
 
-    /** True when no ERROR check failed: the partition may go on. */
+    /** True when no ERROR check failed or had no data where it blocks ({@link CheckResult#stops()}): the partition may go on. */
     public boolean passed() {
-        return checks.stream().noneMatch(c -> c.status() == CheckStatus.FAILED);
+        return checks.stream().noneMatch(CheckResult::stops);
     }
 }

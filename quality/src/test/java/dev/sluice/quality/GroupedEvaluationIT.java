@@ -162,7 +162,9 @@ class GroupedEvaluationIT {
         assertThat(check(together.get(days.get(1)), "n_sum").observedValue()).isEqualTo(120.0);
         assertThat(check(together.get(days.get(4)), "n_sum").observedValue()).isEqualTo(27.0);
         assertThat((Double) check(together.get(days.get(4)), "n_stdev").observedValue()).isCloseTo(Math.sqrt(31.3), within(1e-12));
-        assertThat(check(together.get(days.get(5)), "n_stdev").message()).isEqualTo("no standard deviation: 1 non-null value(s), at least 2 needed");
+        assertThat(status(together, 5, "n_stdev")).isEqualTo(CheckStatus.NO_DATA);
+        assertThat(check(together.get(days.get(5)), "n_stdev").message())
+                .isEqualTo("no standard deviation: 1 non-null value(s), at least 2 needed; the partition goes on (a warn check never blocks)");
         assertThat(check(together.get(days.get(4)), "code_len").unexpectedValues()).containsExactly("zz");
         assertThat(check(together.get(days.get(4)), "code_not").unexpectedValues()).containsExactly("zz");
         assertThat(check(together.get(days.get(4)), "code_res").unexpectedValues()).containsExactlyInAnyOrder("zz", "c");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.CheckSpec;
 import dev.sluice.config.Expectation;
+import dev.sluice.config.NoDataPolicy;
 import dev.sluice.config.Severity;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
@@ -50,11 +51,11 @@ class NullSemanticsIT {
 
             CheckResult noValues = check(url, "SELECT * FROM v WHERE code IS NULL", new CheckSpec("c",
                     Expectation.EXPECT_COLUMN_VALUES_TO_MATCH_REGEX, Severity.ERROR, null, "code", Map.of("regex", "^[a-z]$")));
-            assertThat(List.of(noValues.status(), noValues.elementCount())).containsExactly(CheckStatus.PASSED, 0L);
+            assertThat(List.of(noValues.status(), noValues.elementCount(), noValues.stops())).containsExactly(CheckStatus.NO_DATA, 0L, false);
 
             CheckResult mean = check(url, "SELECT * FROM v WHERE 1 = 0", new CheckSpec("m",
                     Expectation.EXPECT_COLUMN_MEAN_TO_BE_BETWEEN, Severity.ERROR, null, "n", Map.of("min_value", 0)));
-            assertThat(mean.status()).isEqualTo(CheckStatus.FAILED);
+            assertThat(List.of(mean.status(), mean.stops())).containsExactly(CheckStatus.NO_DATA, true);
             assertThat(mean.metric()).isNull();
 
             CheckResult rows = check(url, "SELECT * FROM v WHERE 1 = 0", new CheckSpec("r",
@@ -69,6 +70,82 @@ class NullSemanticsIT {
             CheckResult meanOfSome = check(url, "SELECT * FROM v", new CheckSpec("m",
                     Expectation.EXPECT_COLUMN_MEAN_TO_BE_BETWEEN, Severity.ERROR, null, "n", Map.of("min_value", 1.5, "max_value", 2.5)));
             assertThat(List.of(meanOfSome.status(), meanOfSome.observedValue())).containsExactly(CheckStatus.PASSED, 2.0);
+        }
+    }
+
+    /** No data is not a pass: NO_DATA, blocking where the check's no_data policy (or its default) says so. */
+    @Test
+    void noDataIsItsOwnStatusAndBlocksWhereTheCheckSaysSo() throws Exception {
+        String url = "jdbc:h2:mem:nodata-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+        try (Connection c = DriverManager.getConnection(url, "sa", ""); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE v (id BIGINT, code VARCHAR(10), n INTEGER, d DATE)");
+            st.execute("INSERT INTO v VALUES (0, 'a', NULL, NULL), (1, 'b', NULL, NULL), (2, 'c', 7, NULL)");
+            String allNull = "SELECT * FROM v WHERE n IS NULL";
+            String empty = "SELECT * FROM v WHERE 1 = 0";
+            Map<String, Object> between = Map.of("min_value", 0, "max_value", 10);
+
+            // a column-value check on an all-NULL column: no data, allowed by default (GE: vacuously true), blocking on request
+            CheckResult betweenAllNull = check(url, allNull, new CheckSpec("b", Expectation.EXPECT_COLUMN_VALUES_TO_BE_BETWEEN,
+                    Severity.ERROR, null, "n", between));
+            assertThat(List.of(betweenAllNull.status(), betweenAllNull.elementCount(), betweenAllNull.stops(), betweenAllNull.message()))
+                    .containsExactly(CheckStatus.NO_DATA, 0L, false,
+                            "no values to judge: n is NULL in all 2 row(s); the partition goes on (no_data: allow)");
+            assertThat(betweenAllNull.metric()).isNull();
+            CheckResult betweenBlocking = check(url, allNull, new CheckSpec("b", Expectation.EXPECT_COLUMN_VALUES_TO_BE_BETWEEN,
+                    Severity.ERROR, null, "n", between, NoDataPolicy.BLOCK));
+            assertThat(List.of(betweenBlocking.status(), betweenBlocking.stops(), betweenBlocking.message())).containsExactly(CheckStatus.NO_DATA,
+                    true, "no values to judge: n is NULL in all 2 row(s); blocks (no_data: block)");
+            // a warn check never blocks, whatever its policy
+            CheckResult warnBlocking = check(url, allNull, new CheckSpec("b", Expectation.EXPECT_COLUMN_VALUES_TO_BE_BETWEEN,
+                    Severity.WARN, null, "n", between, NoDataPolicy.BLOCK));
+            assertThat(List.of(warnBlocking.status(), warnBlocking.stops(), warnBlocking.message())).containsExactly(CheckStatus.NO_DATA, false,
+                    "no values to judge: n is NULL in all 2 row(s); the partition goes on (a warn check never blocks)");
+
+            // completeness on an empty table: no data, not a pass with a null metric
+            CheckResult complete = check(url, empty, new CheckSpec("c", Expectation.EXPECT_COLUMN_VALUES_TO_NOT_BE_NULL,
+                    Severity.ERROR, null, "code", Map.of()));
+            assertThat(List.of(complete.status(), complete.stops(), complete.message()))
+                    .containsExactly(CheckStatus.NO_DATA, false, "no rows to judge; the partition goes on (no_data: allow)");
+
+            // aggregates over no values: no data, blocking by default (GE: false), allowed on request
+            CheckResult sum = check(url, allNull, new CheckSpec("s", Expectation.EXPECT_COLUMN_SUM_TO_BE_BETWEEN,
+                    Severity.ERROR, null, "n", Map.of("max_value", 10)));
+            assertThat(List.of(sum.status(), sum.stops(), sum.elementCount())).containsExactly(CheckStatus.NO_DATA, true, 2L);
+            CheckResult sumAllowed = check(url, allNull, new CheckSpec("s", Expectation.EXPECT_COLUMN_SUM_TO_BE_BETWEEN,
+                    Severity.ERROR, null, "n", Map.of("max_value", 10), NoDataPolicy.ALLOW));
+            assertThat(List.of(sumAllowed.status(), sumAllowed.stops())).containsExactly(CheckStatus.NO_DATA, false);
+            CheckResult minDate = check(url, "SELECT * FROM v", new CheckSpec("d", Expectation.EXPECT_COLUMN_MIN_TO_BE_BETWEEN,
+                    Severity.ERROR, null, "d", Map.of("min_value", "2001-01-01")));
+            assertThat(List.of(minDate.status(), minDate.stops())).containsExactly(CheckStatus.NO_DATA, true);
+            CheckResult stdevOfOne = check(url, "SELECT * FROM v", new CheckSpec("sd", Expectation.EXPECT_COLUMN_STDEV_TO_BE_BETWEEN,
+                    Severity.ERROR, null, "n", Map.of("max_value", 1)));
+            assertThat(List.of(stdevOfOne.status(), stdevOfOne.message())).containsExactly(CheckStatus.NO_DATA,
+                    "no standard deviation: 1 non-null value(s), at least 2 needed; blocks (no_data: block)");
+            CheckResult metric = check(url, allNull, new CheckSpec("m", Expectation.EXPECT_METRIC_TO_BE_BETWEEN,
+                    Severity.ERROR, null, "n", Map.of("metric", "maximum", "max_value", 10)));
+            assertThat(List.of(metric.status(), metric.stops())).containsExactly(CheckStatus.NO_DATA, true);
+            // the compound uniqueness with every listed column NULL: no data, allowed (GE: vacuously true)
+            CheckResult pair = check(url, allNull, new CheckSpec("p", Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE,
+                    Severity.ERROR, null, null, Map.of("column_list", List.of("n", "d"))));
+            assertThat(List.of(pair.status(), pair.stops())).containsExactly(CheckStatus.NO_DATA, false);
+
+            // an anomaly check whose metric has no value: no data, not a failure, also without history
+            CheckResult anomaly = check(url, allNull, new CheckSpec("a", Expectation.EXPECT_METRIC_TO_NOT_BE_ANOMALOUS,
+                    Severity.ERROR, null, "n", Map.of("metric", "mean"), NoDataPolicy.ALLOW));
+            assertThat(List.of(anomaly.status(), anomaly.stops(), anomaly.message()))
+                    .containsExactly(CheckStatus.NO_DATA, false, "no values to measure; the partition goes on (no_data: allow)");
+
+            // the gate: only the blocking NO_DATA stops the partition
+            PartitionSource source = new PartitionSource.JdbcQuery(url, "sa", "", allNull, "id", null);
+            GateResult allowed = gate.evaluate(DatasetRef.parse("t.v"), Partition.NONE, Boundary.TRANSFORM, source,
+                    List.of(new CheckSpec("b", Expectation.EXPECT_COLUMN_VALUES_TO_BE_BETWEEN, Severity.ERROR, null, "n", between),
+                            new CheckSpec("s", Expectation.EXPECT_COLUMN_SUM_TO_BE_BETWEEN, Severity.WARN, null, "n", Map.of("max_value", 10))),
+                    MetricHistory.NONE);
+            assertThat(allowed.passed()).isTrue();
+            GateResult blocked = gate.evaluate(DatasetRef.parse("t.v"), Partition.NONE, Boundary.TRANSFORM, source,
+                    List.of(new CheckSpec("s", Expectation.EXPECT_COLUMN_SUM_TO_BE_BETWEEN, Severity.ERROR, null, "n", Map.of("max_value", 10))),
+                    MetricHistory.NONE);
+            assertThat(blocked.passed()).isFalse();
         }
     }
 }

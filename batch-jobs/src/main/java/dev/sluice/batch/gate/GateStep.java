@@ -133,7 +133,8 @@ public final class GateStep implements GateEvaluator {
      * transaction, and publishes a Silver/Gold version when no error check failed.
      *
      * @return the gate's whole result
-     * @throws GateFailedException when an {@code error} check failed
+     * @throws GateFailedException when an {@code error} check failed, or had no data where its
+     *     {@code no_data} policy blocks
      */
     public GateResult finish(Request r, GateResult declared) {
         DSLContext dsl = warehouse.dsl();
@@ -209,11 +210,12 @@ public final class GateStep implements GateEvaluator {
     }
 
     private static String failures(GateResult result) {
-        return result.checks().stream().filter(c -> c.status() == CheckStatus.FAILED)
+        return result.checks().stream().filter(CheckResult::stops)
                 .map(GateStep::describe).collect(Collectors.joining("; "));
     }
 
     private static String describe(CheckResult c) {
-        return "check " + c.checkId() + " (" + c.expectation() + ") failed: " + c.message() + " (required: " + c.threshold() + ")";
+        return "check " + c.checkId() + " (" + c.expectation() + ") " + (c.status() == CheckStatus.NO_DATA ? "had no data" : "failed")
+                + ": " + c.message() + " (required: " + c.threshold() + ")";
     }
 }

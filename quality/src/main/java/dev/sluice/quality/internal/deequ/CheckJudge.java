@@ -68,8 +68,8 @@ final class CheckJudge {
                     yield sampleDeviation(spec, metric, counts.nonNull(spec.column()), counts.rows());
                 }
                 if (e == Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE && (counts.rows() == 0 || metric == null)) {
-                    // no rows, or every listed column NULL in every row (ignored, as in GE): vacuously true
-                    yield new Outcome(true, null, null, 0, 0, List.of(), List.of(), "no rows to judge");
+                    // no rows, or every listed column NULL in every row (ignored, as in GE, where it is vacuously true)
+                    yield Outcome.noData(0, counts.rows() == 0 ? "no rows to judge" : "no row has a value in " + spec.list("column_list"));
                 }
                 if (e == Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE && metric != null) {
                     long rows = counts.rows();
@@ -84,8 +84,11 @@ final class CheckJudge {
                 boolean counted = e == Expectation.EXPECT_TABLE_ROW_COUNT_TO_BE_BETWEEN || e == Expectation.EXPECT_TABLE_ROW_COUNT_TO_EQUAL
                         || e == Expectation.EXPECT_COLUMN_UNIQUE_VALUE_COUNT_TO_BE_BETWEEN;
                 Object observed = counted ? (Object) (metric == null ? 0L : metric.longValue()) : metric;
+                if (metric == null && !counted && cannotMeasure(deequ, counts.rows()) == null) {
+                    yield Outcome.noData(counts.rows(), "no values to measure");
+                }
                 yield new Outcome(held, metric, observed, counts.rows(), 0, List.of(), List.of(),
-                        metric == null ? noMetric(deequ, counts.rows()) : "measured " + observed);
+                        metric == null ? cannotMeasure(deequ, counts.rows()) : "measured " + observed);
             }
             case SCHEMA -> schemaOutcome(spec, data.columns());
             case FRESHNESS -> freshnessOutcome(spec, data);
@@ -93,7 +96,9 @@ final class CheckJudge {
                 Double metric = metric(deequ);
                 List<Double> past = data.history().accepted(spec.id());
                 if (metric == null) {
-                    yield new Outcome(false, null, null, counts.rows(), 0, List.of(), List.of(), "no values to measure");
+                    String why = cannotMeasure(deequ, counts.rows());
+                    yield why == null ? Outcome.noData(counts.rows(), "no values to measure")
+                            : new Outcome(false, null, null, counts.rows(), 0, List.of(), List.of(), why);
                 }
                 if (past.size() < AnomalyJudge.minHistory(spec)) {
                     yield new Outcome(true, metric, metric, counts.rows(), 0, List.of(), List.of(),
@@ -105,10 +110,13 @@ final class CheckJudge {
                         (anomalous ? "anomaly: " : "in line: ") + AnomalyJudge.explain(spec, past, metric));
             }
         };
-        CheckStatus status = o.insufficientHistory() ? CheckStatus.INSUFFICIENT_HISTORY
+        CheckStatus status = o.noData() ? CheckStatus.NO_DATA : o.insufficientHistory() ? CheckStatus.INSUFFICIENT_HISTORY
                 : o.held() ? CheckStatus.PASSED : spec.severity() == Severity.ERROR ? CheckStatus.FAILED : CheckStatus.WARNED;
+        boolean blocks = o.noData() && spec.noDataBlocks() && spec.severity() == Severity.ERROR;
+        String message = !o.noData() ? o.message() : o.message() + (blocks ? "; blocks (no_data: block)"
+                : spec.noDataBlocks() ? "; the partition goes on (a warn check never blocks)" : "; the partition goes on (no_data: allow)");
         return new CheckResult(spec.id(), e.id(), e.family(), spec.severity(), status, o.metric(), o.observed(),
-                plan.threshold(), o.message(), o.elements(), o.unexpected(), o.values(), o.rowIds());
+                plan.threshold(), message, o.elements(), o.unexpected(), o.values(), o.rowIds(), blocks);
     }
 
     private static Outcome mapOutcome(CheckPlan plan, @Nullable ConstraintResult deequ, PartitionData data) {
@@ -119,7 +127,8 @@ final class CheckJudge {
                 || Expectation.nullsUnexpected(spec);
         long elements = allRows ? counts.rows() : counts.nonNull(spec.column());
         if (elements == 0) {
-            return new Outcome(true, null, null, 0, 0, List.of(), List.of(), "no values to judge");
+            return Outcome.noData(0, counts.rows() == 0 ? "no rows to judge" : "no values to judge: " + spec.column() + " is NULL in all "
+                    + counts.rows() + " row(s)");
         }
         Double measured = metric(deequ);
         double passing = measured == null ? 0 : e == Expectation.EXPECT_COLUMN_VALUES_TO_BE_NULL ? 1 - measured : measured;
@@ -138,12 +147,11 @@ final class CheckJudge {
 
     /**
      * GE's standard deviation: the sample one (n − 1), from Deequ's population deviation σ of the
-     * n non-null values as σ·√(n / (n − 1)); fewer than two values have none and fail.
+     * n non-null values as σ·√(n / (n − 1)); fewer than two values have none: no data.
      */
     private static Outcome sampleDeviation(CheckSpec spec, @Nullable Double population, long n, long rows) {
         if (population == null || n < 2) {
-            return new Outcome(false, null, null, rows, 0, List.of(), List.of(),
-                    "no standard deviation: " + n + " non-null value(s), at least 2 needed");
+            return Outcome.noData(rows, "no standard deviation: " + n + " non-null value(s), at least 2 needed");
         }
         double sample = population * Math.sqrt((double) n / (n - 1));
         // within 1e-12 relative of a bound counts as on it: the deviation is derived in floating point
@@ -198,13 +206,13 @@ final class CheckJudge {
 
     /**
      * The least or greatest value of a date, timestamp or string column against the bounds, in the
-     * column's own order; no values has no observed value and fails (GE: success false).
+     * column's own order; no values has no observed value: no data (GE: success false).
      */
     private static Outcome extremeOutcome(CheckPlan plan, PartitionData data) {
         CheckSpec spec = plan.spec();
         Object v = data.extreme().apply(plan.extreme());
         if (v == null) {
-            return new Outcome(false, null, null, data.counts().rows(), 0, List.of(), List.of(), "no values to measure");
+            return Outcome.noData(data.counts().rows(), "no values to measure");
         }
         Bounds b = Bounds.of(spec);
         boolean held = true;
@@ -239,17 +247,18 @@ final class CheckJudge {
     }
 
     /**
-     * Why there is no metric: no values (always so for no rows, where Deequ's failures vary by
-     * analyzer), or what Deequ said (a column of the wrong type, a missing column).
+     * Why there is no metric when it is not for want of values: what Deequ said (a column of the
+     * wrong type, a missing column); null when there were no values (always so for no rows, where
+     * Deequ's failures vary by analyzer, and for Deequ's "Empty state").
      */
-    private static String noMetric(@Nullable ConstraintResult r, long rows) {
+    private static @Nullable String cannotMeasure(@Nullable ConstraintResult r, long rows) {
         if (rows > 0 && r != null && r.metric().isDefined() && r.metric().get().value().isFailure()) {
             String why = String.valueOf(r.metric().get().value().failed().get().getMessage());
             if (!why.contains("Empty state")) {
                 return "cannot measure: " + why.lines().findFirst().orElse(why);
             }
         }
-        return "no values to measure";
+        return null;
     }
 
     private static @Nullable Double metric(@Nullable ConstraintResult r) {
@@ -266,14 +275,19 @@ final class CheckJudge {
 
     /** What a check found, before its status. */
     private record Outcome(boolean held, @Nullable Double metric, @Nullable Object observed, long elements, long unexpected,
-            List<Object> values, List<@Nullable Long> rowIds, String message, boolean insufficientHistory) {
+            List<Object> values, List<@Nullable Long> rowIds, String message, boolean insufficientHistory, boolean noData) {
         Outcome(boolean held, @Nullable Double metric, @Nullable Object observed, long elements, long unexpected,
                 List<Object> values, List<@Nullable Long> rowIds, String message) {
-            this(held, metric, observed, elements, unexpected, values, rowIds, message, false);
+            this(held, metric, observed, elements, unexpected, values, rowIds, message, false, false);
+        }
+
+        /** Nothing to judge: neither held nor broken ({@link CheckStatus#NO_DATA}). */
+        static Outcome noData(long elements, String message) {
+            return new Outcome(false, null, null, elements, 0, List.of(), List.of(), message, false, true);
         }
 
         Outcome insufficient() {
-            return new Outcome(true, metric, observed, elements, unexpected, values, rowIds, message, true);
+            return new Outcome(true, metric, observed, elements, unexpected, values, rowIds, message, true, false);
         }
     }
 

@@ -40,8 +40,11 @@ import scala.collection.JavaConverters;
  *
  * <p>NULL semantics (as GE's Spark backend): not_be_null and be_null judge every row; every other
  * map check ignores NULLs (they are neither expected nor unexpected, and {@code mostly} is a
- * fraction of the non-null values); a map check over no non-null values passes (vacuously, as in
- * GE); aggregates over no values have no metric and fail. An empty partition has row count 0.
+ * fraction of the non-null values). No data is not a pass: a map check over no non-null values
+ * (GE: vacuously true), an aggregate or metric over no values (GE: false, Deequ: "empty state"), a
+ * sample deviation of fewer than two values and an anomaly check without a metric are
+ * {@link dev.sluice.quality.CheckStatus#NO_DATA}, which blocks where the check's {@code no_data}
+ * policy says so ({@link CheckSpec#noDataBlocks()}). An empty partition has row count 0.
  * Thread-safe (Spark jobs may run concurrently on the one session).
  */
 public final class DeequGate implements QualityGate {
