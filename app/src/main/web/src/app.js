@@ -2,7 +2,8 @@
 //   #/                 dataset search
 //   #/dataset/<name>   graph (upstream and downstream, click to move along it), partitions,
 //                      quality results per partition, freshness
-//   #/run/<id>         a run: status, times, steps with rows and inputs
+//   #/run/<id>         a run: status, times, steps with rows and inputs; a run of another tool:
+//                      state, parent, nominal time, error message, its run facets
 //   #/backfill/<id>    a backfill: range, progress, each partition
 // A bearer token given once as ?token=… is kept for the tab (sessionStorage) and sent to the API.
 'use strict';
@@ -96,7 +97,12 @@ async function run(id) {
   const head = r.kind === 'job'
     ? table(['pipeline', 'partition', 'attempt', 'status', 'started', 'ended', 'message'],
       [[r.pipeline, r.partition, String(r.attempt), status(r.status), r.started_at, r.ended_at ?? '-', r.message ?? '']])
-    : el('p', {}, 'a step run');
+    : r.kind === 'ingested'
+      ? el('div', { id: 'ingested' }, table(['job', 'state', 'parent', 'nominal time', 'started', 'ended', 'error'],
+        [[r.job, status(r.state), r.parent_run_id ? { node: link('#/run/' + r.parent_run_id, (r.parent_job ?? '') + ' ' + r.parent_run_id) } : '-',
+          r.nominal_start_time ?? '-', r.started_at, r.ended_at ?? '-', { cls: 'error', text: r.error_message ?? '' }]]),
+        el('h2', {}, 'Run facets (as sent)'), el('pre', { id: 'facets' }, JSON.stringify(r.facets, null, 2)))
+      : el('p', {}, 'a step run');
   const steps = (r.summary && r.summary.steps ? r.summary.steps : []).map(s => [s.step, s.layer, status(s.status), String(s.rowsRead),
     String(s.rowsWritten), String(s.quarantined), String(s.elapsedMs)]);
   view.replaceChildren(el('h1', {}, 'Run ' + r.run_id), head,

@@ -247,8 +247,13 @@ final class LineageCommand implements Runnable {
         }
     }
 
-    /** Which runs wrote a dataset (and which partition version, from what). */
-    @Command(name = "runs", mixinStandardHelpOptions = true, description = "The step runs that wrote a dataset, newest first.")
+    /**
+     * Which runs wrote a dataset (and which partition version, from what), with each run's state,
+     * nominal time and error message: Sluice's step runs and the runs of other tools that wrote it
+     * or failed writing it ({@link LineageRepository#runs}).
+     */
+    @Command(name = "runs", mixinStandardHelpOptions = true,
+            description = "The runs that wrote a dataset (or failed to), newest first: state, nominal time, error message.")
     static final class Runs extends Query {
 
         @Parameters(index = "0", paramLabel = "DATASET", description = "schema.table, or a landing name such as landing/flights")
@@ -323,10 +328,20 @@ final class LineageCommand implements Runnable {
                 out.println(target + ": no column lineage recorded");
             } else {
                 out.printf(Locale.ROOT, "%-44s %-44s %s%n", "from", "to", "how");
-                edges.forEach(e -> out.printf(Locale.ROOT, "%-44s %-44s %s%n", e.from(), e.to(),
-                        e.subtype().toLowerCase(Locale.ROOT) + (e.masking() ? ", masked (PII)" : "")));
+                edges.forEach(e -> out.printf(Locale.ROOT, "%-44s %-44s %s%n", e.from(), e.to(), how(e)));
             }
         }
+    }
+
+    /**
+     * How a column is built from another, in words: {@code indirect } for an INDIRECT transformation
+     * (it decides which rows, not the value), the subtype ({@code -} when none is given), {@code ,
+     * masked (PII)} when masking, and {@code : description} when one is given; e.g.
+     * {@code aggregation: sum(amount)}, {@code identity, masked (PII)}.
+     */
+    static String how(LineageRepository.ColumnEdge e) {
+        return ("INDIRECT".equals(e.type()) ? "indirect " : "") + (e.subtype() == null ? "-" : e.subtype().toLowerCase(Locale.ROOT))
+                + (e.masking() ? ", masked (PII)" : "") + (e.description() == null ? "" : ": " + e.description());
     }
 
     /** What a re-load of one partition makes stale downstream. */

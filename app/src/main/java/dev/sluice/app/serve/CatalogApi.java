@@ -9,6 +9,8 @@ import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.lineage.store.LineageRepository;
+import dev.sluice.lineage.store.LineageRun;
+import dev.sluice.lineage.store.LineageRuns;
 import dev.sluice.operations.freshness.DatasetFreshness;
 import dev.sluice.operations.freshness.FreshnessMonitor;
 import dev.sluice.warehouse.meta.PublishedPartitionTable;
@@ -35,7 +37,9 @@ import org.jspecify.annotations.Nullable;
  *       their published version, run and time, the latest quality result of each check per partition
  *       (status, metric), and freshness (TSLU against the SLA) when the served pipeline declares the dataset;</li>
  *   <li>{@code GET /api/v1/runs/{id}}: a job run (pipeline, partition, attempt, status, times, its summary:
- *       steps, timings, rows in/out, warnings, failure) or a step run (job, inputs, outputs, rows);</li>
+ *       steps, timings, rows in/out, warnings, failure), a run of another tool whose events were ingested
+ *       (kind {@code ingested}: job, state, parent, nominal time, error message, times, run facets, outputs)
+ *       or a step run (job, inputs, outputs, rows);</li>
  *   <li>{@code GET /api/v1/backfills/{id}}: a backfill's plan and progress per partition.</li>
  * </ul>
  * An unknown dataset, run or backfill is {@link Optional#empty()} (the server answers 404 with what
@@ -88,7 +92,10 @@ public final class CatalogApi {
         return Optional.of(out);
     }
 
-    /** A job run (from {@code sluice.run}) or a step run (from the lineage edges), or empty. */
+    /**
+     * A job run (from {@code sluice.run}), a run of another tool ({@link LineageRuns}), or a step run
+     * (from the lineage edges), or empty.
+     */
     public Optional<Map<String, Object>> run(String id) {
         Record r = dsl.select(f("run_id"), f("pipeline"), f("partition_key"), f("attempt"), f("status"), f("requester"), f("started_at"),
                 f("ended_at"), f("exit_message"), f("summary_json")).from(RunRepository.TABLE).where(f("run_id").eq(id)).fetchOne();
@@ -101,12 +108,36 @@ public final class CatalogApi {
             return Optional.of(out);
         }
         List<Map<String, Object>> steps = steps(id, "run_id");
+        Optional<LineageRun> ingested = new LineageRuns(dsl).find(id);
+        if (ingested.isPresent()) {
+            return Optional.of(ingested(ingested.get(), steps));
+        }
         if (steps.isEmpty()) {
             return Optional.empty();
         }
         Map<String, Object> out = row("run_id", id, "kind", "step");
         out.put("outputs", steps);
         return Optional.of(out);
+    }
+
+    /**
+     * An ingested run: job ({@code namespace/name}), state, parent, nominal time, error message,
+     * times (ISO-8601), event count, run facets as sent, and its outputs: the edges it completed, else
+     * each output it named with its inputs (version and rows null).
+     */
+    private static Map<String, Object> ingested(LineageRun r, List<Map<String, Object>> steps) {
+        Map<String, Object> out = row("run_id", r.runId(), "kind", "ingested", "job", r.namespace() + "/" + r.job(), "state", r.state(),
+                "parent_run_id", r.parentRunId(), "parent_job", r.parentJob(), "nominal_start_time", text(r.nominalStartTime()),
+                "nominal_end_time", text(r.nominalEndTime()), "error_message", r.errorMessage(), "started_at", text(r.startedAt()),
+                "ended_at", text(r.endedAt()), "events", r.events());
+        out.put("facets", r.facets());
+        out.put("outputs", !steps.isEmpty() ? steps : r.outputs().stream()
+                .map(o -> row("output", o, "version", null, "rows", null, "inputs", r.inputs())).toList());
+        return out;
+    }
+
+    private static @Nullable String text(@Nullable Object value) {
+        return value == null ? null : value.toString();
     }
 
     /** A backfill's plan and per-partition progress, or empty. */

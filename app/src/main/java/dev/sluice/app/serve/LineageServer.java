@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * The HTTP server of {@code sluice serve} (the JDK's HttpServer): {@code POST /api/v1/lineage}
  * accepts an OpenLineage event from any tool, as Marquez does (OpenLineage's HTTP transport posts
  * there), validates it ({@link EventValidator}) and stores it ({@link LineageRepository#storeForeign}).
- * Answers: 201 stored; 400 not JSON or not a valid event, with {@code {"errors": ["$.run.runId: …"]}};
+ * Answers: 201 {@code {"stored": true}} stored; 200 {@code {"stored": false, "duplicate": true}} when
+ * the same event (run id, event type, event time, job and body) is stored already (a client's
+ * retry), and nothing was written; 400 not JSON or not a valid event, with {@code {"errors": ["$.run.runId: …"]}};
  * 401 when a token is set and the request does not carry {@code Authorization: Bearer <token>};
  * 405 another method; 413 a body over {@value #MAX_BODY_BYTES} bytes. Its only write endpoint.
  * Every other {@code /api/v1/…} path is the read-only catalog ({@link CatalogApi}): GET only (405
@@ -116,8 +118,11 @@ public final class LineageServer implements AutoCloseable {
                 reply(x, 201, Map.of("stored", false, "note", "dataset and job events are accepted but not stored yet"));
                 return;
             }
-            store.storeForeign(event, text);
-            reply(x, 201, Map.of("stored", true));
+            if (store.storeForeign(event, text)) {
+                reply(x, 201, Map.of("stored", true));
+            } else {
+                reply(x, 200, Map.of("stored", false, "duplicate", true));
+            }
         } catch (RuntimeException e) {
             LOG.warn("lineage ingest failed: {}", e.getMessage(), e);
             reply(x, 500, Map.of("error", "the event could not be stored: " + e.getMessage()));

@@ -50,18 +50,23 @@ public final class LineageRepository implements LineageEmitter.Store {
     private static final Field<String> READ_TO = DSL.field(DSL.name("input_partition_to"), String.class);
 
     private final DSLContext dsl;
+    private final LineageRuns runs;
     /** The aliases this repository recorded or found, so that each is written once per instance. */
     private final Map<String, String> aliases = new java.util.concurrent.ConcurrentHashMap<>();
 
     public LineageRepository(DSLContext dsl) {
         this.dsl = dsl;
+        this.runs = new LineageRuns(dsl);
     }
 
     @Override
     public void store(RunEvent event, String openLineageJson) {
         OffsetDateTime at = event.at().atOffset(ZoneOffset.UTC);
         String parent = event.parentRun() == null ? null : event.parentRun().toString();
-        insertEvent(event.run().toString(), parent, event.job(), event.type().name(), at, event.partition().key(), openLineageJson);
+        if (!insertEvent(event.run().toString(), parent, event.job(), event.type().name(), at, event.partition().key(), openLineageJson,
+                CanonicalJson.sha256(openLineageJson))) {
+            return; // sent twice (a retried transport): stored once
+        }
         if (event.type() != RunEventType.COMPLETE || event.kind() != LineageEmitter.RunKind.STEP) {
             return;
         }
@@ -74,15 +79,8 @@ public final class LineageRepository implements LineageEmitter.Store {
         }
         for (LineageDataset out : event.outputs()) {
             for (LineageDataset.ColumnInput c : out.columnLineage()) {
-                dsl.insertInto(COLUMNS)
-                        .set(DSL.field(DSL.name("run_id")), event.run().toString())
-                        .set(DSL.field(DSL.name("output_name")), out.knownAs())
-                        .set(DSL.field(DSL.name("output_column")), c.column())
-                        .set(DSL.field(DSL.name("input_name")), known.getOrDefault(c.namespace() + "\n" + c.name(), c.name()))
-                        .set(DSL.field(DSL.name("input_column")), c.field())
-                        .set(DSL.field(DSL.name("subtype")), c.subtype())
-                        .set(DSL.field(DSL.name("masking")), c.masking())
-                        .execute();
+                insertColumn(event.run().toString(), out.knownAs(), new ForeignColumns.Row(c.column(), c.namespace(),
+                        known.getOrDefault(c.namespace() + "\n" + c.name(), c.name()), c.field(), "DIRECT", c.subtype(), null, c.masking()));
             }
         }
         for (LineageDataset in : event.inputs()) {
@@ -156,19 +154,36 @@ public final class LineageRepository implements LineageEmitter.Store {
 
     /**
      * Stores an OpenLineage run event received from another tool (already validated): the event
-     * as sent, and for a COMPLETE event its input × output dataset edges. Events are stored as they
-     * arrive, in any order: a step's event may come before its parent's; queries join them by run id.
+     * as sent; its run, folded again from all of the run's events ({@link LineageRuns}: state,
+     * parent, nominal time, error message, facets, datasets); and for a COMPLETE event its
+     * input × output dataset edges and the column lineage of its outputs ({@code columnLineage}
+     * facets, {@link ForeignColumns}). Events are stored as they arrive, in any order: a step's
+     * event may come before its parent's; queries join them by run id.
+     *
+     * @return true when stored; false when an event with the same run id, event type, event time,
+     *     job and the same body (as canonical JSON: keys sorted, no spacing) is stored already, and
+     *     nothing was written. A different body under the same key is stored as a new event.
      */
-    public void storeForeign(JsonNode e, String json) {
+    public boolean storeForeign(JsonNode e, String json) {
         String runId = e.path("run").path("runId").asText();
         String parent = e.path("run").path("facets").path("parent").path("run").path("runId").asText(null);
         String job = e.path("job").path("name").asText();
         String type = e.path("eventType").asText("OTHER");
         OffsetDateTime at = OffsetDateTime.parse(e.path("eventTime").asText());
         String partition = e.path("run").path("facets").path("sluice_run").path("partition").asText("none");
-        insertEvent(runId, parent, job, type, at, partition, json);
+        if (!insertEvent(runId, parent, job, type, at, partition, json, CanonicalJson.sha256(e))) {
+            return false;
+        }
+        runs.refresh(runId, this::knownAs);
         if (!"COMPLETE".equals(type)) {
-            return;
+            return true;
+        }
+        for (JsonNode out : e.path("outputs")) {
+            String output = knownAs(out.path("namespace").asText(), out.path("name").asText());
+            for (ForeignColumns.Row c : ForeignColumns.of(out)) {
+                insertColumn(runId, output, new ForeignColumns.Row(c.outputColumn(), c.inputNamespace(),
+                        knownAs(c.inputNamespace(), c.inputName()), c.inputField(), c.type(), c.subtype(), c.description(), c.masking()));
+            }
         }
         for (JsonNode in : e.path("inputs")) {
             for (JsonNode out : e.path("outputs")) {
@@ -179,19 +194,54 @@ public final class LineageRepository implements LineageEmitter.Store {
                         out.path("facets").path("version").path("datasetVersion").asText(null), rows.isNumber() ? rows.asLong() : null, at);
             }
         }
+        return true;
     }
 
-    private void insertEvent(String runId, @Nullable String parent, String job, String type, OffsetDateTime at, String partition,
-            String json) {
-        dsl.insertInto(EVENTS)
+    /** Inserts the event unless the same (run, type, time, job, body) is stored; true when inserted. */
+    private boolean insertEvent(String runId, @Nullable String parent, String job, String type, OffsetDateTime at, String partition,
+            String json, String sha256) {
+        Field<String> run = DSL.field(DSL.name("run_id"), String.class);
+        Field<String> eventType = DSL.field(DSL.name("event_type"), String.class);
+        Field<OffsetDateTime> time = DSL.field(DSL.name("event_time"), OffsetDateTime.class);
+        Field<String> jobName = DSL.field(DSL.name("job"), String.class);
+        Field<String> body = DSL.field(DSL.name("body_sha256"), String.class);
+        if (dsl.fetchExists(DSL.selectOne().from(EVENTS).where(run.eq(runId), eventType.eq(type), time.eq(at), jobName.eq(job), body.eq(sha256)))) {
+            return false;
+        }
+        try {
+            dsl.insertInto(EVENTS)
+                    .set(run, runId)
+                    .set(DSL.field(DSL.name("parent_run_id")), parent)
+                    .set(jobName, job)
+                    .set(eventType, type)
+                    .set(time, at)
+                    .set(PARTITION, partition)
+                    .set(DSL.field(DSL.name("event_json")), json)
+                    .set(body, sha256)
+                    .execute();
+            return true;
+        } catch (org.jooq.exception.IntegrityConstraintViolationException raced) {
+            return false; // the same event, posted twice at once: the other request stored it
+        }
+    }
+
+    private void insertColumn(String runId, String output, ForeignColumns.Row c) {
+        dsl.insertInto(COLUMNS)
                 .set(DSL.field(DSL.name("run_id")), runId)
-                .set(DSL.field(DSL.name("parent_run_id")), parent)
-                .set(DSL.field(DSL.name("job")), job)
-                .set(DSL.field(DSL.name("event_type")), type)
-                .set(DSL.field(DSL.name("event_time")), at)
-                .set(PARTITION, partition)
-                .set(DSL.field(DSL.name("event_json")), json)
+                .set(DSL.field(DSL.name("output_name")), output)
+                .set(DSL.field(DSL.name("output_column")), clip(c.outputColumn(), 200))
+                .set(DSL.field(DSL.name("input_name")), c.inputName())
+                .set(DSL.field(DSL.name("input_column")), clip(c.inputField(), 200))
+                .set(DSL.field(DSL.name("transformation_type")), clip(c.type(), 20))
+                .set(DSL.field(DSL.name("subtype")), c.subtype() == null ? null : clip(c.subtype(), 100))
+                .set(DSL.field(DSL.name("description")), c.description() == null ? null : clip(c.description(), 4000))
+                .set(DSL.field(DSL.name("masking")), c.masking())
                 .execute();
+    }
+
+    /** {@code text} cut to the column's width (a foreign tool's long description or name). */
+    private static String clip(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max);
     }
 
     private void insertEdge(String runId, @Nullable String parent, String job, String partition, String readFrom, String readTo,
@@ -215,20 +265,23 @@ public final class LineageRepository implements LineageEmitter.Store {
     }
 
     /**
-     * The datasets any recorded step run read or wrote whose name contains {@code query}
+     * The datasets any recorded step run read or wrote (or an ingested run named, whatever its
+     * state) whose name contains {@code query}
      * (case-insensitive; empty: all), sorted by name, at most {@code limit}.
      */
     public List<String> datasets(String query, int limit) {
         Field<String> name = DSL.field(DSL.name("name"), String.class);
-        var names = DSL.select(INPUT.as("name")).from(EDGES).union(DSL.select(OUTPUT.as("name")).from(EDGES)).asTable("d");
+        var names = DSL.select(INPUT.as("name")).from(EDGES).union(DSL.select(OUTPUT.as("name")).from(EDGES))
+                .union(DSL.select(DSL.field(DSL.name("name"), String.class)).from(LineageRuns.DATASETS)).asTable("d");
         return dsl.selectDistinct(DSL.field(DSL.name("d", "name"), String.class)).from(names)
                 .where(DSL.lower(DSL.field(DSL.name("d", "name"), String.class)).contains(query.toLowerCase(Locale.ROOT)))
                 .orderBy(DSL.field(DSL.name("d", "name"))).limit(limit).fetch(0, String.class);
     }
 
-    /** True when some recorded step run read or wrote a dataset named {@code dataset}. */
+    /** True when some recorded step run read or wrote a dataset named {@code dataset}, or an ingested run named it. */
     public boolean known(String dataset) {
-        return dsl.fetchExists(DSL.selectOne().from(EDGES).where(INPUT.eq(dataset).or(OUTPUT.eq(dataset))));
+        return dsl.fetchExists(DSL.selectOne().from(EDGES).where(INPUT.eq(dataset).or(OUTPUT.eq(dataset))))
+                || dsl.fetchExists(DSL.selectOne().from(LineageRuns.DATASETS).where(DSL.field(DSL.name("name"), String.class).eq(dataset)));
     }
 
     /** An edge of the lineage graph: {@code from} feeds {@code to} through {@code job}. */
@@ -316,8 +369,14 @@ public final class LineageRepository implements LineageEmitter.Store {
         return new ArrayList<>(out.values());
     }
 
-    /** A column's origin: {@code to} (dataset.column) is built from {@code from} (dataset.column), by {@code subtype}. */
-    public record ColumnEdge(String from, String to, String subtype, boolean masking) {
+    /**
+     * A column's origin: {@code to} (dataset.column) is built from {@code from} (dataset.column) by
+     * a transformation of {@code type} (DIRECT: the value comes from it; INDIRECT: it decides which
+     * rows, e.g. a FILTER or JOIN) and {@code subtype} (IDENTITY, TRANSFORMATION, AGGREGATION…; null
+     * when another tool's event gives none), described by {@code description} (or null),
+     * {@code masking} when the value is hashed or masked on the way (OpenLineage ColumnLineageDatasetFacet 1-2-0).
+     */
+    public record ColumnEdge(String from, String to, @Nullable String subtype, boolean masking, String type, @Nullable String description) {
     }
 
     /**
@@ -327,6 +386,7 @@ public final class LineageRepository implements LineageEmitter.Store {
     public List<ColumnEdge> columnOrigins(String dataset, String column) {
         List<ColumnEdge> out = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
+        Set<String> followed = new LinkedHashSet<>();
         List<String[]> frontier = List.<String[]>of(new String[] {dataset, column});
         Field<String> outName = DSL.field(DSL.name("output_name"), String.class);
         Field<String> outCol = DSL.field(DSL.name("output_column"), String.class);
@@ -334,14 +394,19 @@ public final class LineageRepository implements LineageEmitter.Store {
         Field<String> inCol = DSL.field(DSL.name("input_column"), String.class);
         Field<String> subtype = DSL.field(DSL.name("subtype"), String.class);
         Field<Boolean> masking = DSL.field(DSL.name("masking"), Boolean.class);
+        Field<String> type = DSL.field(DSL.name("transformation_type"), String.class);
+        Field<String> description = DSL.field(DSL.name("description"), String.class);
         for (int level = 0; level < 20 && !frontier.isEmpty(); level++) {
             List<String[]> next = new ArrayList<>();
             for (String[] f : frontier) {
-                for (var r : dsl.selectDistinct(inName, inCol, subtype, masking).from(COLUMNS)
-                        .where(outName.eq(f[0]), outCol.eq(f[1])).orderBy(inName, inCol).fetch()) {
+                for (var r : dsl.selectDistinct(inName, inCol, subtype, masking, type, description).from(COLUMNS)
+                        .where(outName.eq(f[0]), outCol.eq(f[1])).orderBy(inName, inCol, type, subtype, description).fetch()) {
                     String from = r.value1() + "." + r.value2();
-                    if (seen.add(from + "→" + f[0] + "." + f[1])) {
-                        out.add(new ColumnEdge(from, f[0] + "." + f[1], r.value3(), Boolean.TRUE.equals(r.value4())));
+                    ColumnEdge e = new ColumnEdge(from, f[0] + "." + f[1], r.value3(), Boolean.TRUE.equals(r.value4()), r.value5(), r.value6());
+                    if (seen.add(e.toString())) {
+                        out.add(e);
+                    }
+                    if (followed.add(from)) {
                         next.add(new String[] {r.value1(), r.value2()});
                     }
                 }
@@ -358,22 +423,15 @@ public final class LineageRepository implements LineageEmitter.Store {
     }
 
     /**
-     * The step runs that wrote {@code dataset} (newest first), optionally of one partition: run,
-     * parent (job) run, job, partition, version, rows, inputs, time.
+     * The runs that wrote {@code dataset} (newest first), optionally of one partition: the step runs
+     * that completed it (from the edges) and the ingested runs of other tools that named it as an
+     * output but did not complete (a FAIL, an ABORT, one still running). Columns: run_id,
+     * parent_run_id, job, partition_key, output_version, output_rows (null when not completed),
+     * inputs (comma-separated names), completed_at (the end, or the start of a run still going),
+     * state (COMPLETE for Sluice's own step runs), nominal_time (an ingested run's nominal start,
+     * else null), error_message (an ingested run's {@code errorMessage} facet, else null).
      */
     public Result<? extends Record> runs(String dataset, @Nullable String partition) {
-        var where = OUTPUT.eq(dataset);
-        if (partition != null) {
-            where = where.and(PARTITION.eq(partition));
-        }
-        Field<String> inputs = DSL.groupConcatDistinct(INPUT).as("inputs");
-        return dsl.select(DSL.field(DSL.name("run_id")), DSL.field(DSL.name("parent_run_id")), DSL.field(DSL.name("job")),
-                        PARTITION, DSL.field(DSL.name("output_version")), DSL.field(DSL.name("output_rows")), inputs,
-                        DSL.max(DSL.field(DSL.name("event_time"), OffsetDateTime.class)).as("completed_at"))
-                .from(EDGES).where(where)
-                .groupBy(DSL.field(DSL.name("run_id")), DSL.field(DSL.name("parent_run_id")), DSL.field(DSL.name("job")), PARTITION,
-                        DSL.field(DSL.name("output_version")), DSL.field(DSL.name("output_rows")))
-                .orderBy(DSL.field(DSL.name("completed_at")).desc())
-                .fetch();
+        return new DatasetRuns(dsl).of(dataset, partition);
     }
 }

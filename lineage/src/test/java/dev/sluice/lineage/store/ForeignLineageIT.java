@@ -1,0 +1,231 @@
+package dev.sluice.lineage.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.config.WarehouseSpec;
+import dev.sluice.warehouse.Warehouse;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.sql.Connection;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Events of other tools in the lineage store, on H2 and on a real PostgreSQL (embedded): an event
+ * posted twice is stored once (a changed body under the same key is a new event); a run of another
+ * tool is a run (state, parent, nominal time, error message, facets); its column lineage is
+ * stored with its transformations; and a cycle of two jobs or a self-edge is walked once.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ForeignLineageIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final AtomicInteger DATABASES = new AtomicInteger();
+    private static final String PRODUCER = "\"_producer\": \"https://example.org/etl\"";
+    private EmbeddedPostgres pg;
+
+    @BeforeAll
+    void startPostgres() throws Exception {
+        pg = EmbeddedPostgres.builder().start();
+    }
+
+    @AfterAll
+    void stopPostgres() throws Exception {
+        pg.close();
+    }
+
+    Stream<String> databases() {
+        return Stream.of("h2", "postgresql");
+    }
+
+    /** A fresh warehouse (migrated) on the named database, handed to {@code test}. */
+    private void on(String database, Consumer<Warehouse> test) throws Exception {
+        String url;
+        if (database.equals("h2")) {
+            url = "jdbc:h2:mem:foreign" + DATABASES.incrementAndGet() + ";DB_CLOSE_DELAY=-1";
+        } else {
+            String name = "foreign" + DATABASES.incrementAndGet();
+            try (Connection c = pg.getPostgresDatabase().getConnection()) {
+                c.createStatement().execute("CREATE DATABASE " + name);
+            }
+            url = pg.getJdbcUrl("postgres", name);
+        }
+        try (Warehouse w = Warehouse.open(new WarehouseSpec(url, database.equals("h2") ? "sa" : "postgres", ""))) {
+            test.accept(w);
+        }
+    }
+
+    private static String event(String runId, String type, String time, String job, String runFacets, String inputs, String outputs) {
+        return """
+                {"eventTime": "%s", "eventType": "%s", "producer": "https://example.org/etl",
+                 "schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent",
+                 "run": {"runId": "%s", "facets": {%s}},
+                 "job": {"namespace": "etl", "name": "%s"},
+                 "inputs": [%s], "outputs": [%s]}
+                """.formatted(time, type, runId, runFacets, job, inputs, outputs);
+    }
+
+    private static String dataset(String name, String facets) {
+        return "{\"namespace\": \"postgres://dwh:5432\", \"name\": \"" + name + "\", \"facets\": {" + facets + "}}";
+    }
+
+    private static boolean store(LineageRepository repo, String json) {
+        try {
+            return repo.storeForeign(JSON.readTree(json), json);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int count(Warehouse w, String sql, Object... args) {
+        return w.dsl().resultQuery(sql, args).fetchOne(0, Integer.class);
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void theSameEventTwiceIsStoredOnceAndAChangedBodyIsANewEvent(String database) throws Exception {
+        on(database, w -> {
+            LineageRepository repo = new LineageRepository(w.dsl());
+            String run = UUID.randomUUID().toString();
+            String complete = event(run, "COMPLETE", "2026-11-30T01:00:00Z", "nightly.load_orders", "",
+                    dataset("public.orders", ""), dataset("raw.orders", ""));
+
+            assertThat(store(repo, complete)).isTrue();
+            // the same event again, as another client formats it (spacing): a duplicate
+            assertThat(store(repo, complete.replace("\n", " ").replace(": ", ":"))).isFalse();
+            assertThat(count(w, "SELECT COUNT(*) FROM sluice.lineage_event WHERE run_id = ?", run)).isEqualTo(1);
+            assertThat(count(w, "SELECT COUNT(*) FROM sluice.lineage_edge WHERE run_id = ?", run)).isEqualTo(1);
+
+            // the same run, type, time and job with another body: kept as a new event
+            String corrected = complete.replace("public.orders", "public.orders_v2");
+            assertThat(store(repo, corrected)).isTrue();
+            assertThat(count(w, "SELECT COUNT(*) FROM sluice.lineage_event WHERE run_id = ?", run)).isEqualTo(2);
+            assertThat(repo.upstream("raw.orders", 1)).extracting(e -> e.from() + " -> " + e.to())
+                    .containsExactlyInAnyOrder("public.orders -> raw.orders", "public.orders_v2 -> raw.orders");
+        });
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aFailedRunOfAnotherToolIsARunWithItsStateParentNominalTimeAndError(String database) throws Exception {
+        on(database, w -> {
+            LineageRepository repo = new LineageRepository(w.dsl());
+            String run = UUID.randomUUID().toString();
+            String parent = UUID.randomUUID().toString();
+            String facets = """
+                    "parent": {%s, "_schemaURL": "https://openlineage.io/spec/facets/1-0-1/ParentRunFacet.json#/$defs/ParentRunFacet",
+                               "run": {"runId": "%s"}, "job": {"namespace": "etl", "name": "nightly"}},
+                    "nominalTime": {%s, "_schemaURL": "https://openlineage.io/spec/facets/1-0-1/NominalTimeRunFacet.json#/$defs/NominalTimeRunFacet",
+                                    "nominalStartTime": "2026-11-30T00:00:00Z", "nominalEndTime": "2026-12-01T00:00:00Z"}"""
+                    .formatted(PRODUCER, parent, PRODUCER);
+            String error = """
+                    "errorMessage": {%s, "_schemaURL": "https://openlineage.io/spec/facets/1-0-1/ErrorMessageRunFacet.json#/$defs/ErrorMessageRunFacet",
+                                     "message": "relation \\"public.orders\\" does not exist", "programmingLanguage": "python"}"""
+                    .formatted(PRODUCER);
+            // the FAIL arrives before the START: the run's state is still its terminal one
+            assertThat(store(repo, event(run, "FAIL", "2026-11-30T01:05:00Z", "nightly.load_orders", error,
+                    dataset("public.orders", ""), dataset("raw.orders", "")))).isTrue();
+            assertThat(store(repo, event(run, "START", "2026-11-30T01:00:00Z", "nightly.load_orders", facets,
+                    dataset("public.orders", ""), dataset("raw.orders", "")))).isTrue();
+
+            LineageRun r = new LineageRuns(w.dsl()).find(run).orElseThrow();
+            assertThat(r.runId()).isEqualTo(run);
+            assertThat(r.namespace()).isEqualTo("etl");
+            assertThat(r.job()).isEqualTo("nightly.load_orders");
+            assertThat(r.state()).isEqualTo("FAIL");
+            assertThat(r.parentRunId()).isEqualTo(parent);
+            assertThat(r.parentJob()).isEqualTo("etl/nightly");
+            assertThat(r.nominalStartTime()).isEqualTo(OffsetDateTime.parse("2026-11-30T00:00:00Z"));
+            assertThat(r.nominalEndTime()).isEqualTo(OffsetDateTime.parse("2026-12-01T00:00:00Z"));
+            assertThat(r.errorMessage()).isEqualTo("relation \"public.orders\" does not exist");
+            assertThat(r.startedAt()).isEqualTo(OffsetDateTime.parse("2026-11-30T01:00:00Z"));
+            assertThat(r.endedAt()).isEqualTo(OffsetDateTime.parse("2026-11-30T01:05:00Z"));
+            assertThat(r.events()).isEqualTo(2);
+            assertThat(r.facets().fieldNames()).toIterable().containsExactlyInAnyOrder("parent", "nominalTime", "errorMessage");
+            assertThat(r.facets().path("errorMessage").path("programmingLanguage").asText()).isEqualTo("python");
+            assertThat(r.inputs()).containsExactly("public.orders");
+            assertThat(r.outputs()).containsExactly("raw.orders");
+
+            // the runs of the dataset it meant to write show it, failed, with its error
+            var runs = repo.runs("raw.orders", null);
+            assertThat(runs).hasSize(1);
+            assertThat(runs.get(0).get("run_id", String.class)).isEqualTo(run);
+            assertThat(runs.get(0).get("parent_run_id", String.class)).isEqualTo(parent);
+            assertThat(runs.get(0).get("state", String.class)).isEqualTo("FAIL");
+            assertThat(runs.get(0).get("nominal_time", OffsetDateTime.class).toInstant())
+                    .isEqualTo(OffsetDateTime.parse("2026-11-30T00:00:00Z").toInstant());
+            assertThat(runs.get(0).get("error_message", String.class)).isEqualTo("relation \"public.orders\" does not exist");
+            assertThat(runs.get(0).get("inputs", String.class)).isEqualTo("public.orders");
+            assertThat(new LineageRuns(w.dsl()).find(UUID.randomUUID().toString())).isEmpty();
+        });
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void columnLineageOfAnotherToolIsStoredWithItsTransformations(String database) throws Exception {
+        on(database, w -> {
+            LineageRepository repo = new LineageRepository(w.dsl());
+            String columns = """
+                    "columnLineage": {%s, "_schemaURL": "https://openlineage.io/spec/facets/1-2-0/ColumnLineageDatasetFacet.json#/$defs/ColumnLineageDatasetFacet",
+                      "fields": {
+                        "email_hash": {"inputFields": [{"namespace": "postgres://dwh:5432", "name": "public.customers", "field": "email",
+                          "transformations": [{"type": "DIRECT", "subtype": "TRANSFORMATION", "description": "sha256(email)", "masking": true}]}]},
+                        "total": {"inputFields": [{"namespace": "postgres://dwh:5432", "name": "public.orders", "field": "amount",
+                          "transformations": [{"type": "DIRECT", "subtype": "AGGREGATION", "description": "sum(amount)", "masking": false},
+                                              {"type": "INDIRECT", "subtype": "FILTER", "description": "WHERE status = 'paid'"}]}]},
+                        "customer_id": {"inputFields": [{"namespace": "postgres://dwh:5432", "name": "public.orders", "field": "customer_id"}],
+                          "transformationType": "IDENTITY", "transformationDescription": "identical"}}}"""
+                    .formatted(PRODUCER);
+            String run = UUID.randomUUID().toString();
+            assertThat(store(repo, event(run, "COMPLETE", "2026-11-30T02:00:00Z", "nightly.customer_totals", "",
+                    dataset("public.orders", "") + ", " + dataset("public.customers", ""), dataset("mart.customer_totals", columns)))).isTrue();
+
+            assertThat(repo.columnOrigins("mart.customer_totals", "total")).containsExactly(
+                    new LineageRepository.ColumnEdge("public.orders.amount", "mart.customer_totals.total", "AGGREGATION", false, "DIRECT",
+                            "sum(amount)"),
+                    new LineageRepository.ColumnEdge("public.orders.amount", "mart.customer_totals.total", "FILTER", false, "INDIRECT",
+                            "WHERE status = 'paid'"));
+            assertThat(repo.columnOrigins("mart.customer_totals", "email_hash")).containsExactly(
+                    new LineageRepository.ColumnEdge("public.customers.email", "mart.customer_totals.email_hash", "TRANSFORMATION", true, "DIRECT",
+                            "sha256(email)"));
+            // the older shape: the field's transformationType and -Description
+            assertThat(repo.columnOrigins("mart.customer_totals", "customer_id")).containsExactly(
+                    new LineageRepository.ColumnEdge("public.orders.customer_id", "mart.customer_totals.customer_id", "IDENTITY", false, "DIRECT",
+                            "identical"));
+        });
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aTwoJobCycleAndASelfEdgeAreWalkedOnce(String database) throws Exception {
+        on(database, w -> {
+            LineageRepository repo = new LineageRepository(w.dsl());
+            // sync_a reads crm.a and writes crm.b; sync_b reads crm.b and writes crm.a; dedupe reads and writes crm.c from crm.b
+            store(repo, event(UUID.randomUUID().toString(), "COMPLETE", "2026-11-30T03:00:00Z", "sync_a", "", dataset("crm.a", ""),
+                    dataset("crm.b", "")));
+            store(repo, event(UUID.randomUUID().toString(), "COMPLETE", "2026-11-30T03:10:00Z", "sync_b", "", dataset("crm.b", ""),
+                    dataset("crm.a", "")));
+            store(repo, event(UUID.randomUUID().toString(), "COMPLETE", "2026-11-30T03:20:00Z", "dedupe", "",
+                    dataset("crm.b", "") + ", " + dataset("crm.c", ""), dataset("crm.c", "")));
+
+            assertThat(repo.downstream("crm.a", 50)).extracting(e -> e.from() + " -> " + e.to() + " by " + e.job())
+                    .containsExactly("crm.a -> crm.b by sync_a", "crm.b -> crm.a by sync_b", "crm.b -> crm.c by dedupe", "crm.c -> crm.c by dedupe");
+            assertThat(repo.upstream("crm.a", 50)).extracting(e -> e.from() + " -> " + e.to())
+                    .containsExactly("crm.b -> crm.a", "crm.a -> crm.b");
+            assertThat(repo.upstream("crm.c", 50)).extracting(e -> e.from() + " -> " + e.to())
+                    .containsExactlyInAnyOrder("crm.b -> crm.c", "crm.c -> crm.c", "crm.a -> crm.b", "crm.b -> crm.a");
+            assertThat(repo.impact("crm.a", "none")).extracting(i -> i.dataset() + "@" + i.partition() + " " + i.level())
+                    .containsExactly("crm.b@none 1", "crm.c@none 2");
+            assertThat(repo.columnOrigins("crm.a", "id")).isEqualTo(List.of());
+        });
+    }
+}
