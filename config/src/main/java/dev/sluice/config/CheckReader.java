@@ -93,7 +93,9 @@ final class CheckReader {
                     .ifPresent(col -> c.problem("column", col, "not a column of this table; it has " + String.join(", ", columns.keySet())));
             Map<String, Object> params = new LinkedHashMap<>();
             for (String p : e.parameters()) {
-                if (LISTS.contains(p)) {
+                if (p.equals("quantile_ranges")) {
+                    c.map(p, true).ifPresent(r -> quantileRanges(c, r).ifPresent(v -> params.put(p, v)));
+                } else if (LISTS.contains(p)) {
                     if (c.has(p)) {
                         List<Object> values = new ArrayList<>();
                         c.list(p, false).forEach(v -> v.scalar().ifPresent(values::add));
@@ -122,6 +124,13 @@ final class CheckReader {
                         .ifPresent(v -> c.problem("match_on", v, "any (one pattern matches, the default) or all"));
             }
             case EXPECT_TABLE_COLUMNS_TO_MATCH_SET -> require(c, params, "column_set");
+            case EXPECT_COLUMN_DISTINCT_VALUES_TO_CONTAIN_SET, EXPECT_COLUMN_DISTINCT_VALUES_TO_EQUAL_SET,
+                    EXPECT_COLUMN_MOST_COMMON_VALUE_TO_BE_IN_SET -> require(c, params, "value_set");
+            case EXPECT_COLUMN_QUANTILE_VALUES_TO_BE_BETWEEN -> Optional.ofNullable(params.get("allow_relative_error"))
+                    .map(Object::toString).filter(v -> !v.equals("true") && !v.equals("false") && !(isNumber(v) && Double.parseDouble(v) >= 0
+                            && Double.parseDouble(v) < 1))
+                    .ifPresent(v -> c.problem("allow_relative_error", v, "false (exact, the default), true (Deequ's 0.01) or a relative"
+                            + " rank error in [0, 1)"));
             case EXPECT_TABLE_ROW_COUNT_TO_EQUAL, EXPECT_TABLE_COLUMN_COUNT_TO_EQUAL, EXPECT_COLUMN_VALUE_LENGTHS_TO_EQUAL ->
                     require(c, params, "value").map(Object::toString).filter(v -> !v.matches("\\d+"))
                             .ifPresent(v -> c.problem("value", v, "a whole number"));
@@ -230,7 +239,7 @@ final class CheckReader {
         boolean extreme = e == Expectation.EXPECT_COLUMN_MIN_TO_BE_BETWEEN || e == Expectation.EXPECT_COLUMN_MAX_TO_BE_BETWEEN;
         boolean ordered = type == ColumnType.DATE || type == ColumnType.TIMESTAMP || type == ColumnType.STRING;
         boolean anyType = e == Expectation.EXPECT_COLUMN_UNIQUE_VALUE_COUNT_TO_BE_BETWEEN
-                || e == Expectation.EXPECT_COLUMN_PROPORTION_OF_UNIQUE_VALUES_TO_BE_BETWEEN;
+                || e == Expectation.EXPECT_COLUMN_PROPORTION_OF_UNIQUE_VALUES_TO_BE_BETWEEN || e.judgesDistinctValues();
         if (e.kind() == Expectation.Kind.AGGREGATE && !numeric && !(extreme && ordered) && !anyType) {
             c.problem("column", type.id(), e.id() + " needs a numeric column (int, long, float, double, decimal)"
                     + (extreme ? ", a date, a timestamp or a string" : ""));
@@ -254,7 +263,7 @@ final class CheckReader {
         if (e == Expectation.EXPECT_PARTITION_TO_BE_FRESH && type != ColumnType.DATE && type != ColumnType.TIMESTAMP) {
             c.problem("column", type.id(), "freshness needs a date or timestamp column");
         }
-        if ((e.kind() == Expectation.Kind.MAP && !lengths) || extreme) {
+        if ((e.kind() == Expectation.Kind.MAP && !lengths) || extreme || e.judgesDistinctValues()) {
             for (String bound : List.of("min_value", "max_value")) {
                 Optional.ofNullable(params.get(bound)).map(Object::toString).filter(v -> !type.acceptsLiteral(v))
                         .ifPresent(v -> c.problem(bound, v, "not " + type.withArticle() + " value (the column is " + type.id() + ")"));
@@ -343,6 +352,34 @@ final class CheckReader {
             Pattern.compile(regex);
         } catch (PatternSyntaxException x) {
             c.problem(key, regex, "not a valid regular expression: " + x.getDescription());
+        }
+    }
+
+    /** {@code quantile_ranges}: a map of two lists as GE writes it, checked by {@link QuantileRanges#parse}. */
+    private static Optional<Map<String, Object>> quantileRanges(YamlCursor check, YamlCursor ranges) {
+        ranges.allowOnly(Set.of("quantiles", "value_ranges"));
+        List<Object> quantiles = new ArrayList<>();
+        ranges.list("quantiles", true).forEach(q -> q.scalar().ifPresent(quantiles::add));
+        List<Object> valueRanges = new ArrayList<>();
+        for (YamlCursor r : ranges.list("value_ranges", true)) {
+            List<Object> pair = new ArrayList<>();
+            for (YamlCursor side : r.items()) {
+                pair.add(side.isNullValue() ? null : side.scalar().orElse(null));
+            }
+            valueRanges.add(pair);
+        }
+        if (!ranges.has("quantiles") || !ranges.has("value_ranges")) {
+            return Optional.empty();   // reported as required
+        }
+        Map<String, Object> value = new LinkedHashMap<>();
+        value.put("quantiles", quantiles);
+        value.put("value_ranges", valueRanges);
+        try {
+            QuantileRanges.parse(value);
+            return Optional.of(value);
+        } catch (IllegalArgumentException x) {
+            check.problem("quantile_ranges", YamlCursor.abbreviate(value.toString()), x.getMessage());
+            return Optional.empty();
         }
     }
 

@@ -47,14 +47,15 @@ public record CheckSpec(String id, Expectation expectation, Severity severity, @
      * Whether a {@code NO_DATA} outcome of this check blocks the partition (with severity
      * {@code error}; a {@code warn} check never blocks). Without {@code no_data:} in the spec, the
      * default is Great Expectations' verdict on no values: a column-value check (and the compound
-     * uniqueness) is vacuously true there, so it allows; an aggregate, metric or anomaly check is
+     * uniqueness, and the distinct values being in a set) is vacuously true there, so it allows; an aggregate, metric or anomaly check is
      * false there, so it blocks.
      */
     public boolean noDataBlocks() {
         if (noData != null) {
             return noData == NoDataPolicy.BLOCK;
         }
-        return expectation.kind() != Expectation.Kind.MAP && expectation != Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE;
+        return expectation.kind() != Expectation.Kind.MAP && expectation != Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE
+                && expectation != Expectation.EXPECT_COLUMN_DISTINCT_VALUES_TO_BE_IN_SET;
     }
 
     /** A scalar parameter, or empty. */

@@ -43,6 +43,24 @@ public enum Expectation {
             Set.of("min_value", "max_value", "strict_min", "strict_max")),
     /** The exact median, the mean of the two middle values of an even count (Deequ's {@code ExactQuantile(0.5)}). */
     EXPECT_COLUMN_MEDIAN_TO_BE_BETWEEN(CheckFamily.DISTRIBUTION, Kind.AGGREGATE, Set.of("min_value", "max_value", "strict_min", "strict_max")),
+    /**
+     * Each of {@code quantile_ranges.quantiles} (fractions in [0, 1]) of the non-null values within
+     * its {@code quantile_ranges.value_ranges} entry ({@code [min, max]}, inclusive, null for an open
+     * side). The quantile is an element of the column as Spark's {@code approxQuantile} gives it
+     * (GE's Spark backend): exact unless {@code allow_relative_error} gives a relative rank error.
+     */
+    EXPECT_COLUMN_QUANTILE_VALUES_TO_BE_BETWEEN(CheckFamily.DISTRIBUTION, Kind.AGGREGATE, Set.of("quantile_ranges", "allow_relative_error")),
+    /** The distinct non-null values are all in {@code value_set} (values compared in the column's type). */
+    EXPECT_COLUMN_DISTINCT_VALUES_TO_BE_IN_SET(CheckFamily.VALIDITY, Kind.AGGREGATE, Set.of("value_set")),
+    /** The distinct non-null values include every value of {@code value_set}. */
+    EXPECT_COLUMN_DISTINCT_VALUES_TO_CONTAIN_SET(CheckFamily.VALIDITY, Kind.AGGREGATE, Set.of("value_set")),
+    /** The distinct non-null values are exactly {@code value_set}. */
+    EXPECT_COLUMN_DISTINCT_VALUES_TO_EQUAL_SET(CheckFamily.VALIDITY, Kind.AGGREGATE, Set.of("value_set")),
+    /**
+     * The most common non-null value (every value tied for most common) is in {@code value_set};
+     * with {@code ties_okay}, one of the tied values in the set is enough.
+     */
+    EXPECT_COLUMN_MOST_COMMON_VALUE_TO_BE_IN_SET(CheckFamily.VALIDITY, Kind.AGGREGATE, Set.of("value_set", "ties_okay")),
     EXPECT_TABLE_ROW_COUNT_TO_BE_BETWEEN(CheckFamily.COMPLETENESS, Kind.TABLE, Set.of("min_value", "max_value")),
     EXPECT_TABLE_ROW_COUNT_TO_EQUAL(CheckFamily.COMPLETENESS, Kind.TABLE, Set.of("value")),
     EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE(CheckFamily.UNIQUENESS, Kind.TABLE, Set.of("column_list")),
@@ -136,6 +154,12 @@ public enum Expectation {
     /** True when the check judges one column ({@code column} required). */
     public boolean needsColumn() {
         return kind == Kind.MAP || kind == Kind.AGGREGATE || kind == Kind.FRESHNESS || this == EXPECT_COLUMN_TO_EXIST;
+    }
+
+    /** True for the checks judged on the set of the column's distinct values (or their counts), which take any column type. */
+    public boolean judgesDistinctValues() {
+        return this == EXPECT_COLUMN_DISTINCT_VALUES_TO_BE_IN_SET || this == EXPECT_COLUMN_DISTINCT_VALUES_TO_CONTAIN_SET
+                || this == EXPECT_COLUMN_DISTINCT_VALUES_TO_EQUAL_SET || this == EXPECT_COLUMN_MOST_COMMON_VALUE_TO_BE_IN_SET;
     }
 
     /** The GE name, e.g. {@code expect_column_values_to_be_unique}. */

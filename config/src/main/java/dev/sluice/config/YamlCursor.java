@@ -180,6 +180,19 @@ final class YamlCursor {
         return items;
     }
 
+    /** The items of this node when it is a list (e.g. a list in a list); a problem and none otherwise. */
+    List<YamlCursor> items() {
+        List<YamlCursor> items = new ArrayList<>();
+        if (!node.isArray()) {
+            problemHere(abbreviate(node.toString()), "expected a list");
+            return items;
+        }
+        for (int i = 0; i < node.size(); i++) {
+            items.add(new YamlCursor(file, path + "[" + i + "]", node.get(i), problems, env));
+        }
+        return items;
+    }
+
     /** The entries of a map, in file order, as (key, cursor) pairs. */
     List<Map.Entry<String, YamlCursor>> entries(String key, boolean required) {
         List<Map.Entry<String, YamlCursor>> out = new ArrayList<>();

@@ -146,6 +146,35 @@ class CheckSpecValidationTest {
                 tuple("e", null, false), tuple("f", null, false), tuple("g", null, true));
     }
 
+    @Test
+    void quantileRangesAndDistinctValueSetsAreChecked() throws Exception {
+        var problems = problems("""
+                - {id: ok1, expect: expect_column_quantile_values_to_be_between, column: n,
+                   quantile_ranges: {quantiles: [0.25, 0.5], value_ranges: [[0, 2], [null, 4]]}}
+                - {id: ok2, expect: expect_column_distinct_values_to_be_in_set, column: d, value_set: ['2001-01-01', '2001-01-02']}
+                - {id: ok3, expect: expect_column_most_common_value_to_be_in_set, column: code, value_set: [a], ties_okay: true}
+                - {id: a, expect: expect_column_quantile_values_to_be_between, column: n,
+                   quantile_ranges: {quantiles: [0.25, 1.5], value_ranges: [[0, 2], [1, 4]]}}
+                - {id: b, expect: expect_column_quantile_values_to_be_between, column: n,
+                   quantile_ranges: {quantiles: [0.5], value_ranges: [[5, 2]]}}
+                - {id: c, expect: expect_column_quantile_values_to_be_between, column: n, quantile_ranges: {quantiles: [0.5]}}
+                - {id: e, expect: expect_column_quantile_values_to_be_between, column: code,
+                   quantile_ranges: {quantiles: [0.5], value_ranges: [[1, 2]]}, allow_relative_error: 2}
+                - {id: f, expect: expect_column_distinct_values_to_equal_set, column: n, value_set: [1, x]}
+                - {id: g, expect: expect_column_distinct_values_to_contain_set, column: code}
+                """);
+        assertThat(problems).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason()).containsExactlyInAnyOrder(
+                "layers.bronze[0].checks[3].quantile_ranges = {quantiles=[0.25, 1.5], value_ranges=[[0, 2], [1, 4]]}:"
+                        + " quantile 1.5 is not a fraction in [0, 1]",
+                "layers.bronze[0].checks[4].quantile_ranges = {quantiles=[0.5], value_ranges=[[5, 2]]}: value range [5, 2] has its min above its max",
+                "layers.bronze[0].checks[5].quantile_ranges.value_ranges = <missing>: required",
+                "layers.bronze[0].checks[6].column = string: expect_column_quantile_values_to_be_between needs a numeric column (int, long, float, double, decimal)",
+                "layers.bronze[0].checks[6].allow_relative_error = 2: false (exact, the default), true (Deequ's 0.01) or a relative"
+                        + " rank error in [0, 1)",
+                "layers.bronze[0].checks[7].value_set = x: not a long value (the column is long)",
+                "layers.bronze[0].checks[8].value_set = (missing): required by this expectation");
+    }
+
     /** The problems {@code validate} finds in a spec whose Bronze table (columns d date, code string, n long) has {@code checks}. */
     private List<SpecProblem> problems(String checks) throws Exception {
         Files.createDirectories(dir.resolve("contracts"));

@@ -77,7 +77,18 @@ class GroupedEvaluationIT {
             metric("m_q", "approx_quantile", "n", Map.of("quantile", 0.5)),
             metric("m_eq", "exact_quantile", "n", Map.of("quantile", 0.25)),
             new CheckSpec("kinds_anomaly", Expectation.EXPECT_METRIC_TO_NOT_BE_ANOMALOUS, Severity.WARN, null, "code",
-                    Map.of("metric", "count_distinct", "min_history", 1)));
+                    Map.of("metric", "count_distinct", "min_history", 1)),
+            new CheckSpec("code_distinct_in", Expectation.EXPECT_COLUMN_DISTINCT_VALUES_TO_BE_IN_SET, Severity.WARN, null, "code",
+                    Map.of("value_set", List.of("a", "b", "c"))),
+            new CheckSpec("code_distinct_has", Expectation.EXPECT_COLUMN_DISTINCT_VALUES_TO_CONTAIN_SET, Severity.WARN, null, "code",
+                    Map.of("value_set", List.of("a", "b", "c"))),
+            new CheckSpec("n_distinct_eq", Expectation.EXPECT_COLUMN_DISTINCT_VALUES_TO_EQUAL_SET, Severity.WARN, null, "n",
+                    Map.of("value_set", List.of(0, 1, 2, 3, 4, 5, "6.0"))),
+            new CheckSpec("code_mode", Expectation.EXPECT_COLUMN_MOST_COMMON_VALUE_TO_BE_IN_SET, Severity.WARN, null, "code",
+                    Map.of("value_set", List.of("a"))),
+            new CheckSpec("n_quartiles", Expectation.EXPECT_COLUMN_QUANTILE_VALUES_TO_BE_BETWEEN, Severity.WARN, null, "n",
+                    Map.of("quantile_ranges", Map.of("quantiles", List.of(0.25, 0.5, 0.75),
+                            "value_ranges", java.util.Arrays.asList(List.of(0, 2), java.util.Arrays.asList(null, 4), List.of(3, 6))))));
 
     private static CheckSpec metric(String id, String metric, String column, Map<String, Object> more) {
         Map<String, Object> params = new java.util.HashMap<>(more);
@@ -187,6 +198,28 @@ class GroupedEvaluationIT {
         assertThat(check(together.get(days.get(4)), "n_median").metric()).isEqualTo(2.0);
         assertThat(check(together.get(days.get(4)), "m_eq").metric()).isEqualTo(1.0);
         assertThat(check(together.get(days.get(4)), "m_minlen").metric()).isEqualTo(1.0);
+        // distinct values: day 5 has a, b, c, zz (zz outside the set, the set all there); day 6 only a; the empty day none
+        CheckResult distinct = check(together.get(days.get(4)), "code_distinct_in");
+        assertThat(List.of(distinct.status(), distinct.observedValue(), distinct.unexpectedValues()))
+                .containsExactly(CheckStatus.WARNED, List.of("a", "b", "c", "zz"), List.of("zz"));
+        assertThat(status(together, 1, "code_distinct_in")).isEqualTo(CheckStatus.PASSED);
+        assertThat(status(together, 3, "code_distinct_in")).isEqualTo(CheckStatus.NO_DATA);
+        assertThat(status(together, 4, "code_distinct_has")).isEqualTo(CheckStatus.PASSED);
+        assertThat(check(together.get(days.get(5)), "code_distinct_has").message()).isEqualTo("1 distinct value(s) [a]; missing from the data: [b, c]");
+        // n of a full day is X mod 7: 0..6 (the set's 6.0 is 6); day 5's 1, 2, 11, 12 are not
+        assertThat(status(together, 1, "n_distinct_eq")).isEqualTo(CheckStatus.PASSED);
+        assertThat(check(together.get(days.get(4)), "n_distinct_eq").message())
+                .isEqualTo("4 distinct value(s) [1, 2, 11, 12]; not in the set: [11, 12]; missing from the data: [0, 3, 4, 5, 6]");
+        // most common: day 5's a (twice); a full day's b (14 of 40: X mod 3 = 1 for X in 1..40)
+        assertThat(status(together, 4, "code_mode")).isEqualTo(CheckStatus.PASSED);
+        assertThat(check(together.get(days.get(1)), "code_mode").message()).isEqualTo("most common [b] (14 row(s) each)");
+        assertThat(status(together, 1, "code_mode")).isEqualTo(CheckStatus.WARNED);
+        // quartiles of day 5's n (1, 1, 2, 11, 12) as Spark's exact approxQuantile: the 2nd, 3rd and 4th values
+        CheckResult quartiles = check(together.get(days.get(4)), "n_quartiles");
+        assertThat(quartiles.observedValue()).isEqualTo(Map.of("quantiles", List.of(0.25, 0.5, 0.75), "values", List.of(1.0, 2.0, 11.0)));
+        assertThat(List.of(quartiles.status(), quartiles.message()))
+                .containsExactly(CheckStatus.WARNED, "quantile 0.75 is 11.0, outside [3.0, 6.0]");
+        assertThat(status(together, 3, "n_quartiles")).isEqualTo(CheckStatus.NO_DATA);
     }
 
     private static CheckResult check(GateResult r, String id) {

@@ -4,6 +4,7 @@ import com.amazon.deequ.constraints.ConstraintResult;
 import com.amazon.deequ.constraints.ConstraintStatus$;
 import dev.sluice.config.CheckSpec;
 import dev.sluice.config.Expectation;
+import dev.sluice.config.QuantileRanges;
 import dev.sluice.config.Severity;
 import dev.sluice.quality.CheckResult;
 import dev.sluice.quality.CheckStatus;
@@ -12,7 +13,9 @@ import dev.sluice.quality.MetricHistory;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.function.Function;
 import org.apache.spark.sql.Dataset;
@@ -36,12 +39,15 @@ final class CheckJudge {
      * @param counts row and non-null counts
      * @param rowIdColumn the row id column for samples, or null
      * @param nominalEnd the partition's nominal end (freshness), or null
-     * @param extreme a column's least or greatest value by {@link Extremes#key} (freshness, the
-     *     min/max of a date, timestamp or string), null when it has none
+     * @param extreme an aggregate by its {@link OwnAggregates} key: a column's least or greatest
+     *     value (freshness, the min/max of a date, timestamp or string), its quantiles; null when
+     *     it has none (no values)
+     * @param valueCounts a column's non-null values and how often each occurs ({@link ValueCounts}),
+     *     for the columns of distinct-value checks; empty for a column without values
      * @param history the accepted history of anomaly checks for this partition
      */
     record PartitionData(Dataset<Row> rows, List<String> columns, Counts counts, @Nullable String rowIdColumn, @Nullable LocalDateTime nominalEnd,
-            Function<String, @Nullable Object> extreme, MetricHistory history) {
+            Function<String, @Nullable Object> extreme, Function<String, Map<Object, Long>> valueCounts, MetricHistory history) {
     }
 
     private CheckJudge() {
@@ -59,7 +65,13 @@ final class CheckJudge {
         Outcome o = switch (e.kind()) {
             case MAP -> mapOutcome(plan, deequ, data);
             case AGGREGATE, TABLE, METRIC -> {
-                if (plan.extreme() != null) {
+                if (e == Expectation.EXPECT_COLUMN_QUANTILE_VALUES_TO_BE_BETWEEN) {
+                    yield quantileOutcome(plan, data);
+                }
+                if (e.judgesDistinctValues()) {
+                    yield distinctOutcome(spec, data);
+                }
+                if (plan.aggregateKey() != null) {
                     yield extremeOutcome(plan, data);
                 }
                 Double metric = metric(deequ);
@@ -210,7 +222,7 @@ final class CheckJudge {
      */
     private static Outcome extremeOutcome(CheckPlan plan, PartitionData data) {
         CheckSpec spec = plan.spec();
-        Object v = data.extreme().apply(plan.extreme());
+        Object v = data.extreme().apply(plan.aggregateKey());
         if (v == null) {
             return Outcome.noData(data.counts().rows(), "no values to measure");
         }
@@ -226,6 +238,76 @@ final class CheckJudge {
         }
         Object observed = v instanceof String ? v : Extremes.time(v).toString();
         return new Outcome(held, null, observed, data.counts().rows(), 0, List.of(), List.of(), "measured " + observed);
+    }
+
+    /**
+     * Each quantile of the non-null values within its range; the observed value is GE's
+     * {@code {quantiles, values}}. No values: no data.
+     */
+    private static Outcome quantileOutcome(CheckPlan plan, PartitionData data) {
+        QuantileRanges r = CheckPlan.quantileRanges(plan.spec());
+        if (!(data.extreme().apply(plan.aggregateKey()) instanceof List<?> values) || values.size() != r.quantiles().size()) {
+            return Outcome.noData(data.counts().rows(), "no values to measure");
+        }
+        List<String> outside = new ArrayList<>();
+        List<Double> measured = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            double v = ((Number) values.get(i)).doubleValue();
+            measured.add(v);
+            if (!r.ranges().get(i).contains(v)) {
+                outside.add("quantile " + r.quantiles().get(i) + " is " + v + ", outside " + r.ranges().get(i));
+            }
+        }
+        Map<String, Object> observed = new LinkedHashMap<>();
+        observed.put("quantiles", r.quantiles());
+        observed.put("values", measured);
+        return new Outcome(outside.isEmpty(), null, observed, data.counts().rows(), outside.size(), List.of(), List.of(),
+                outside.isEmpty() ? "measured " + measured + " at " + r.quantiles() : String.join("; ", outside));
+    }
+
+    /**
+     * The distinct non-null values (or the most common ones) against {@code value_set}, compared
+     * by {@link ValueCounts#canonical}; the observed value is the sorted distinct values (the most
+     * common ones). No values: no data. {@code most_common_value}: as GE, the values tied for most
+     * common must be one value of the set, or with {@code ties_okay} include one.
+     */
+    private static Outcome distinctOutcome(CheckSpec spec, PartitionData data) {
+        Expectation e = spec.expectation();
+        Map<Object, Long> counts = data.valueCounts().apply(spec.column());
+        if (counts.isEmpty()) {
+            return Outcome.noData(data.counts().rows(), "no values to judge: " + spec.column() + " has no non-null value");
+        }
+        Object like = counts.keySet().iterator().next();
+        java.util.Set<String> set = new java.util.LinkedHashSet<>();
+        spec.list("value_set").forEach(v -> set.add(ValueCounts.canonical(v, like)));
+        if (e == Expectation.EXPECT_COLUMN_MOST_COMMON_VALUE_TO_BE_IN_SET) {
+            long top = java.util.Collections.max(counts.values());
+            List<Object> modes = ValueCounts.sorted(counts.entrySet().stream().filter(x -> x.getValue() == top)
+                    .map(Map.Entry::getKey).toList());
+            long inSet = modes.stream().filter(m -> set.contains(ValueCounts.canonical(m, null))).count();
+            boolean held = spec.flag("ties_okay") ? inSet > 0 : modes.size() == 1 && inSet == 1;
+            return new Outcome(held, null, modes, data.counts().rows(), held ? 0 : modes.size() - inSet, held ? List.of() : modes, List.of(),
+                    "most common " + modes + " (" + top + " row(s) each)");
+        }
+        List<Object> distinct = ValueCounts.sorted(counts.keySet());
+        java.util.Set<String> actual = new java.util.LinkedHashSet<>();
+        distinct.forEach(v -> actual.add(ValueCounts.canonical(v, null)));
+        List<Object> outside = distinct.stream().filter(v -> !set.contains(ValueCounts.canonical(v, null))).toList();
+        List<String> missing = set.stream().filter(v -> !actual.contains(v)).toList();
+        boolean held = switch (e) {
+            // GE: no value_set is vacuously true
+            case EXPECT_COLUMN_DISTINCT_VALUES_TO_BE_IN_SET -> spec.param("value_set").isEmpty() || outside.isEmpty();
+            case EXPECT_COLUMN_DISTINCT_VALUES_TO_CONTAIN_SET -> missing.isEmpty();
+            default -> outside.isEmpty() && missing.isEmpty();
+        };
+        String message = distinct.size() + " distinct value(s)" + (distinct.size() <= 10 ? " " + distinct : "")
+                + (outside.isEmpty() || e == Expectation.EXPECT_COLUMN_DISTINCT_VALUES_TO_CONTAIN_SET ? "" : "; not in the set: "
+                        + outside.subList(0, Math.min(10, outside.size())))
+                + (missing.isEmpty() || e == Expectation.EXPECT_COLUMN_DISTINCT_VALUES_TO_BE_IN_SET ? "" : "; missing from the data: " + missing);
+        long unexpected = e == Expectation.EXPECT_COLUMN_DISTINCT_VALUES_TO_CONTAIN_SET ? missing.size() : outside.size();
+        List<Object> sample = e == Expectation.EXPECT_COLUMN_DISTINCT_VALUES_TO_CONTAIN_SET ? List.of()
+                : outside.subList(0, Math.min(CheckResult.SAMPLE, outside.size()));
+        return new Outcome(held, null, distinct, data.counts().rows(), unexpected, sample, List.of(), message);
     }
 
     private static Outcome freshnessOutcome(CheckSpec spec, PartitionData data) {

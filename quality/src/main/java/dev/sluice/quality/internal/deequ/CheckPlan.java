@@ -5,6 +5,7 @@ import com.amazon.deequ.checks.CheckLevel$;
 import dev.sluice.config.CheckSpec;
 import dev.sluice.config.Expectation;
 import dev.sluice.config.Metric;
+import dev.sluice.config.QuantileRanges;
 import dev.sluice.config.Severity;
 import dev.sluice.config.StrftimeFormats;
 import dev.sluice.quality.InvalidCheckException;
@@ -202,6 +203,22 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
                 Bounds b = Bounds.of(spec);
                 yield new CheckPlan(spec, check.hasExactQuantile(col, 0.5, Scala.onDouble(b::contains), Scala.none()), null, "median in " + b);
             }
+            case EXPECT_COLUMN_QUANTILE_VALUES_TO_BE_BETWEEN -> {
+                if (!(type instanceof NumericType)) {
+                    throw new InvalidCheckException(name + ": " + e.id() + " needs a numeric column; " + col + " is " + type.simpleString());
+                }
+                QuantileRanges r = quantileRanges(spec);
+                relativeError(spec);
+                yield new CheckPlan(spec, null, null, "quantiles " + r.quantiles() + " in " + r.ranges());
+            }
+            case EXPECT_COLUMN_DISTINCT_VALUES_TO_BE_IN_SET -> new CheckPlan(spec, null, null,
+                    "distinct values within {" + setText(spec) + "}");
+            case EXPECT_COLUMN_DISTINCT_VALUES_TO_CONTAIN_SET -> new CheckPlan(spec, null, null,
+                    "distinct values include {" + setText(spec) + "}");
+            case EXPECT_COLUMN_DISTINCT_VALUES_TO_EQUAL_SET -> new CheckPlan(spec, null, null,
+                    "distinct values exactly {" + setText(spec) + "}");
+            case EXPECT_COLUMN_MOST_COMMON_VALUE_TO_BE_IN_SET -> new CheckPlan(spec, null, null,
+                    "most common value in {" + setText(spec) + "}" + (spec.flag("ties_okay") ? " (ties okay)" : ""));
             case EXPECT_COLUMN_TO_EXIST -> new CheckPlan(spec, null, null, "column " + col + " exists");
             case EXPECT_TABLE_COLUMNS_TO_MATCH_ORDERED_LIST -> new CheckPlan(spec, null, null, "columns " + spec.list("column_list"));
             case EXPECT_TABLE_COLUMNS_TO_MATCH_SET -> new CheckPlan(spec, null, null,
@@ -222,11 +239,15 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
     }
 
     /**
-     * The extreme value this plan is judged by ({@link Extremes#key}): the newest value of a
-     * freshness column, the least or greatest of a non-numeric column; null for other plans.
+     * The key of the aggregate this plan is judged by ({@link OwnAggregates}): the newest value of
+     * a freshness column, the least or greatest of a non-numeric column ({@link Extremes#key}), a
+     * column's quantiles; null for other plans.
      */
-    @Nullable String extreme() {
+    @Nullable String aggregateKey() {
         Expectation e = spec.expectation();
+        if (e == Expectation.EXPECT_COLUMN_QUANTILE_VALUES_TO_BE_BETWEEN) {
+            return OwnAggregates.quantilesKey(spec.column(), quantileRanges(spec).quantiles(), relativeError(spec));
+        }
         if (e == Expectation.EXPECT_PARTITION_TO_BE_FRESH) {
             return Extremes.key(true, spec.column());
         }
@@ -234,6 +255,42 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
             return Extremes.key(e == Expectation.EXPECT_COLUMN_MAX_TO_BE_BETWEEN, spec.column());
         }
         return null;
+    }
+
+    /** {@code quantile_ranges} of a quantile check. */
+    static QuantileRanges quantileRanges(CheckSpec spec) {
+        try {
+            return QuantileRanges.parse(spec.param("quantile_ranges").orElse(null));
+        } catch (IllegalArgumentException x) {
+            throw new InvalidCheckException(spec.id() + ": " + x.getMessage());
+        }
+    }
+
+    /**
+     * {@code allow_relative_error}: absent or false is 0 (exact), true Deequ's default
+     * {@value DeequMetrics#QUANTILE_ERROR}, a number that relative rank error in [0, 1).
+     */
+    private static double relativeError(CheckSpec spec) {
+        String v = spec.param("allow_relative_error").map(Object::toString).orElse("false");
+        if (v.equals("false")) {
+            return 0;
+        }
+        if (v.equals("true")) {
+            return DeequMetrics.QUANTILE_ERROR;
+        }
+        try {
+            double d = Double.parseDouble(v);
+            if (d >= 0 && d < 1) {
+                return d;
+            }
+        } catch (NumberFormatException ignored) {
+            // named below
+        }
+        throw new InvalidCheckException(spec.id() + ": allow_relative_error must be false, true or a relative error in [0, 1), was " + v);
+    }
+
+    private static String setText(CheckSpec spec) {
+        return String.join(", ", spec.list("value_set").stream().map(String::valueOf).toList());
     }
 
     private static CheckPlan compliance(CheckSpec spec, Check check, String pass, String threshold) {

@@ -83,8 +83,9 @@ public final class DeequGate implements QualityGate {
         Map<CheckSpec, ConstraintResult> deequ = runDeequ(df, plans, countAnalyzers.keySet(), metrics);
         Counts counts = Counts.of(countAnalyzers, metrics);
         List<CheckResult> results = new ArrayList<>();
+        Map<String, Map<Object, Long>> valueCounts = valueCounts(df, checks);
         CheckJudge.PartitionData data = new CheckJudge.PartitionData(df, List.of(df.columns()), counts, source.rowIdColumn(), source.nominalEnd(),
-                extremes(df, plans)::get, history);
+                extremes(df, plans)::get, column -> valueCounts.getOrDefault(column, Map.of()), history);
         for (CheckPlan p : plans) {
             results.add(CheckJudge.judge(p, deequ.get(p.spec()), data));
         }
@@ -103,19 +104,30 @@ public final class DeequGate implements QualityGate {
 
     /** Every extreme value the plans judge by ({@link CheckPlan#extreme()}), in one aggregate over the rows (one read, not one per check). */
     private static Map<String, Object> extremes(Dataset<Row> df, List<CheckPlan> plans) {
-        List<String> keys = plans.stream().map(CheckPlan::extreme).filter(java.util.Objects::nonNull).distinct().toList();
+        List<String> keys = plans.stream().map(CheckPlan::aggregateKey).filter(java.util.Objects::nonNull).distinct().toList();
         Map<String, Object> values = new java.util.HashMap<>();
         if (keys.isEmpty()) {
             return values;
         }
-        Column[] aggregates = keys.stream().map(Extremes::aggregate).toArray(Column[]::new);
+        Column[] aggregates = keys.stream().map(OwnAggregates::aggregate).toArray(Column[]::new);
         Row row = df.agg(aggregates[0], java.util.Arrays.copyOfRange(aggregates, 1, aggregates.length)).first();
         for (int i = 0; i < keys.size(); i++) {
             if (!row.isNullAt(i)) {
-                values.put(keys.get(i), row.get(i));
+                values.put(keys.get(i), OwnAggregates.value(row, i));
             }
         }
         return values;
+    }
+
+    /** The value counts of each column a distinct-value check judges ({@link ValueCounts}), empty for a column without values. */
+    private static Map<String, Map<Object, Long>> valueCounts(Dataset<Row> df, List<CheckSpec> checks) {
+        Map<String, Map<Object, Long>> out = new java.util.HashMap<>();
+        for (CheckSpec c : checks) {
+            if (c.expectation().judgesDistinctValues() && !out.containsKey(c.column())) {
+                out.put(c.column(), ValueCounts.of(df, c.column()));
+            }
+        }
+        return out;
     }
 
     /** The partition's rows of a lakehouse table at the source's snapshot, its columns as the source selects them. */

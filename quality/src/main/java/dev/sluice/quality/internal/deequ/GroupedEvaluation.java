@@ -101,13 +101,19 @@ final class GroupedEvaluation {
                     analyzers.addAll((Set) JavaConverters.setAsJavaSetConverter(p.deequ().requiredAnalyzers()).asJava());
                 }
             }
-            List<String> extremes = plans.stream().map(CheckPlan::extreme).filter(java.util.Objects::nonNull).distinct().toList();
+            List<String> extremes = plans.stream().map(CheckPlan::aggregateKey).filter(java.util.Objects::nonNull).distinct().toList();
             Map<String, Map<Analyzer<?, Metric<?>>, Metric<?>>> metrics = new HashMap<>();
             Map<String, Map<String, Object>> newest = new HashMap<>();
             scanShareable(df, analyzers, extremes, batch, metrics, newest);
             for (Analyzer<?, Metric<?>> a : analyzers) {
                 if ((Object) a instanceof ScanShareableFrequencyBasedAnalyzer f) {
                     frequencies(df, f, batch, metrics);
+                }
+            }
+            Map<String, Map<String, Map<Object, Long>>> valueCounts = new HashMap<>();
+            for (CheckSpec c : checks) {
+                if (c.expectation().judgesDistinctValues() && !valueCounts.containsKey(c.column())) {
+                    valueCounts.put(c.column(), ValueCounts.byPartition(df, c.column(), PARTITION));
                 }
             }
             Map<String, Map<String, Double>> accepted = new HashMap<>();
@@ -126,7 +132,8 @@ final class GroupedEvaluation {
                 Dataset<Row> rows = df.filter(functions.col(PARTITION).equalTo(key)).drop(PARTITION);
                 Map<String, Object> newestHere = newest.getOrDefault(key, Map.of());
                 CheckJudge.PartitionData data = new CheckJudge.PartitionData(rows, allColumns, counts, batch.rowIdColumn(), m.nominalEnd(),
-                        newestHere::get, checkId -> merged(history, accepted, inBatch, checkId, m.partition()));
+                        newestHere::get, column -> valueCounts.getOrDefault(column, Map.of()).getOrDefault(key, Map.of()),
+                        checkId -> merged(history, accepted, inBatch, checkId, m.partition()));
                 List<CheckResult> own2 = new ArrayList<>();
                 for (CheckPlan p : plans) {
                     ConstraintResult r = p.deequ() == null ? null : p.deequ().evaluate(context).constraintResults().head();
@@ -216,7 +223,7 @@ final class GroupedEvaluation {
         }
         int extremesOffset = aggregations.size();
         for (String key : extremes) {
-            aggregations.add(Extremes.aggregate(key));
+            aggregations.add(OwnAggregates.aggregate(key));
         }
         if (aggregations.isEmpty()) {
             aggregations.add(functions.count(functions.lit(1)));
@@ -257,7 +264,7 @@ final class GroupedEvaluation {
             }
             Map<String, Object> fresh = new HashMap<>();
             for (int i = 0; i < extremes.size(); i++) {
-                Object v = row.get(1 + extremesOffset + i);
+                Object v = OwnAggregates.value(row, 1 + extremesOffset + i);
                 if (v != null) {
                     fresh.put(extremes.get(i), v);
                 }
