@@ -29,6 +29,8 @@ final class CheckReader {
 
     private static final Set<String> COMMON = Set.of("id", "expect", "severity", "mostly", "column", "description", "no_data");
     private static final Set<String> LISTS = Set.of("value_set", "column_list", "column_set", "regex_list");
+    private static final List<String> PAIR_IGNORE = List.of("both_values_are_missing", "either_value_is_missing", "neither");
+    private static final List<String> LIST_IGNORE = List.of("all_values_are_missing", "any_value_is_missing", "never");
     private static final Set<String> STRATEGIES = Set.of("relative_rate_of_change", "online_normal");
 
     private CheckReader() {
@@ -93,7 +95,20 @@ final class CheckReader {
                     .ifPresent(col -> c.problem("column", col, "not a column of this table; it has " + String.join(", ", columns.keySet())));
             Map<String, Object> params = new LinkedHashMap<>();
             for (String p : e.parameters()) {
-                if (p.equals("quantile_ranges")) {
+                if (p.equals("value_pairs_set")) {
+                    List<Object> pairs = new ArrayList<>();
+                    for (YamlCursor pair : c.list(p, false)) {
+                        List<Object> values = new ArrayList<>();
+                        pair.items().forEach(v -> values.add(v.isNullValue() ? null : v.scalar().orElse(null)));
+                        if (values.size() != 2) {
+                            pair.problemHere(values.toString(), "a pair [value of column_A, value of column_B]");
+                        }
+                        pairs.add(values);
+                    }
+                    if (c.has(p)) {
+                        params.put(p, pairs);
+                    }
+                } else if (p.equals("quantile_ranges")) {
                     c.map(p, true).ifPresent(r -> quantileRanges(c, r).ifPresent(v -> params.put(p, v)));
                 } else if (LISTS.contains(p)) {
                     if (c.has(p)) {
@@ -124,6 +139,26 @@ final class CheckReader {
                         .ifPresent(v -> c.problem("match_on", v, "any (one pattern matches, the default) or all"));
             }
             case EXPECT_TABLE_COLUMNS_TO_MATCH_SET -> require(c, params, "column_set");
+            case EXPECT_COLUMN_PAIR_VALUES_TO_BE_EQUAL, EXPECT_COLUMN_PAIR_VALUES_A_TO_BE_GREATER_THAN_B, EXPECT_COLUMN_PAIR_VALUES_TO_BE_IN_SET -> {
+                require(c, params, "column_A");
+                require(c, params, "column_B");
+                if (e == Expectation.EXPECT_COLUMN_PAIR_VALUES_TO_BE_IN_SET) {
+                    require(c, params, "value_pairs_set");
+                }
+                Optional.ofNullable(params.get("ignore_row_if")).map(Object::toString).filter(v -> !PAIR_IGNORE.contains(v))
+                        .ifPresent(v -> c.problem("ignore_row_if", v, "one of " + String.join(", ", PAIR_IGNORE)));
+                Optional.ofNullable(params.get("or_equal")).map(Object::toString).filter(v -> !v.equals("true") && !v.equals("false"))
+                        .ifPresent(v -> c.problem("or_equal", v, "true or false"));
+            }
+            case EXPECT_MULTICOLUMN_SUM_TO_EQUAL, EXPECT_SELECT_COLUMN_VALUES_TO_BE_UNIQUE_WITHIN_RECORD -> {
+                require(c, params, "column_list");
+                if (e == Expectation.EXPECT_MULTICOLUMN_SUM_TO_EQUAL) {
+                    require(c, params, "sum_total").map(Object::toString).filter(v -> !isNumber(v))
+                            .ifPresent(v -> c.problem("sum_total", v, "a number"));
+                }
+                Optional.ofNullable(params.get("ignore_row_if")).map(Object::toString).filter(v -> !LIST_IGNORE.contains(v))
+                        .ifPresent(v -> c.problem("ignore_row_if", v, "one of " + String.join(", ", LIST_IGNORE)));
+            }
             case EXPECT_COLUMN_DISTINCT_VALUES_TO_CONTAIN_SET, EXPECT_COLUMN_DISTINCT_VALUES_TO_EQUAL_SET,
                     EXPECT_COLUMN_MOST_COMMON_VALUE_TO_BE_IN_SET -> require(c, params, "value_set");
             case EXPECT_COLUMN_QUANTILE_VALUES_TO_BE_BETWEEN -> Optional.ofNullable(params.get("allow_relative_error"))
@@ -188,7 +223,7 @@ final class CheckReader {
         Optional.ofNullable(params.get("null_values")).map(Object::toString).filter(v -> !v.equals("ignore") && !v.equals("unexpected"))
                 .ifPresent(v -> c.problem("null_values", v, "ignore (NULLs are neither expected nor unexpected, the default) or unexpected"));
         boolean extreme = e == Expectation.EXPECT_COLUMN_MIN_TO_BE_BETWEEN || e == Expectation.EXPECT_COLUMN_MAX_TO_BE_BETWEEN;
-        if (e.kind() != Expectation.Kind.MAP && !extreme) {
+        if (e.kind() != Expectation.Kind.MAP && e.kind() != Expectation.Kind.ROW && !extreme) {
             // an aggregate, a count or a metric is a number
             for (String bound : List.of("min_value", "max_value")) {
                 Optional.ofNullable(params.get(bound)).map(Object::toString).filter(v -> !isNumber(v))
@@ -227,6 +262,10 @@ final class CheckReader {
                 cols.stream().map(Object::toString).filter(x -> !columns.containsKey(x))
                         .forEach(x -> c.problem(list, x, "not a column of this table; it has " + String.join(", ", columns.keySet())));
             }
+        }
+        for (String key : List.of("column_A", "column_B")) {
+            Optional.ofNullable(params.get(key)).map(Object::toString).filter(x -> columns != null && !columns.containsKey(x))
+                    .ifPresent(x -> c.problem(key, x, "not a column of this table; it has " + String.join(", ", columns.keySet())));
         }
         for (String flag : List.of("strict_min", "strict_max")) {
             Optional.ofNullable(params.get(flag)).map(Object::toString).filter(v -> !v.equals("true") && !v.equals("false"))

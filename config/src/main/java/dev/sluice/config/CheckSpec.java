@@ -46,7 +46,7 @@ public record CheckSpec(String id, Expectation expectation, Severity severity, @
     /**
      * Whether a {@code NO_DATA} outcome of this check blocks the partition (with severity
      * {@code error}; a {@code warn} check never blocks). Without {@code no_data:} in the spec, the
-     * default is Great Expectations' verdict on no values: a column-value check (and the compound
+     * default is Great Expectations' verdict on no values: a column-value or row check (and the compound
      * uniqueness, and the distinct values being in a set) is vacuously true there, so it allows; an aggregate, metric or anomaly check is
      * false there, so it blocks.
      */
@@ -54,7 +54,8 @@ public record CheckSpec(String id, Expectation expectation, Severity severity, @
         if (noData != null) {
             return noData == NoDataPolicy.BLOCK;
         }
-        return expectation.kind() != Expectation.Kind.MAP && expectation != Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE
+        return expectation.kind() != Expectation.Kind.MAP && expectation.kind() != Expectation.Kind.ROW
+                && expectation != Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE
                 && expectation != Expectation.EXPECT_COLUMN_DISTINCT_VALUES_TO_BE_IN_SET;
     }
 

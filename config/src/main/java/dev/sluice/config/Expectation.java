@@ -61,6 +61,23 @@ public enum Expectation {
      * with {@code ties_okay}, one of the tied values in the set is enough.
      */
     EXPECT_COLUMN_MOST_COMMON_VALUE_TO_BE_IN_SET(CheckFamily.VALIDITY, Kind.AGGREGATE, Set.of("value_set", "ties_okay")),
+    /**
+     * {@code column_A} equals {@code column_B} in each row; rows are ignored per {@code ignore_row_if}
+     * ({@code both_values_are_missing}, the default, {@code either_value_is_missing}, {@code neither}).
+     */
+    EXPECT_COLUMN_PAIR_VALUES_TO_BE_EQUAL(CheckFamily.VALIDITY, Kind.ROW, Set.of("column_A", "column_B", "ignore_row_if")),
+    /** {@code column_A} above {@code column_B} (or equal with {@code or_equal}) in each row; {@code ignore_row_if} as for the pair's equality. */
+    EXPECT_COLUMN_PAIR_VALUES_A_TO_BE_GREATER_THAN_B(CheckFamily.VALIDITY, Kind.ROW,
+            Set.of("column_A", "column_B", "or_equal", "ignore_row_if")),
+    /** Each row's ({@code column_A}, {@code column_B}) is one of {@code value_pairs_set} ({@code [[a, b], …]}). */
+    EXPECT_COLUMN_PAIR_VALUES_TO_BE_IN_SET(CheckFamily.VALIDITY, Kind.ROW, Set.of("column_A", "column_B", "value_pairs_set", "ignore_row_if")),
+    /**
+     * The values of {@code column_list} sum to {@code sum_total} in each row; rows are ignored per
+     * {@code ignore_row_if} ({@code all_values_are_missing}, the default, {@code any_value_is_missing}, {@code never}).
+     */
+    EXPECT_MULTICOLUMN_SUM_TO_EQUAL(CheckFamily.VALIDITY, Kind.ROW, Set.of("column_list", "sum_total", "ignore_row_if")),
+    /** The values of {@code column_list} differ from each other within each row; {@code ignore_row_if} as for the sum. */
+    EXPECT_SELECT_COLUMN_VALUES_TO_BE_UNIQUE_WITHIN_RECORD(CheckFamily.UNIQUENESS, Kind.ROW, Set.of("column_list", "ignore_row_if")),
     EXPECT_TABLE_ROW_COUNT_TO_BE_BETWEEN(CheckFamily.COMPLETENESS, Kind.TABLE, Set.of("min_value", "max_value")),
     EXPECT_TABLE_ROW_COUNT_TO_EQUAL(CheckFamily.COMPLETENESS, Kind.TABLE, Set.of("value")),
     EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE(CheckFamily.UNIQUENESS, Kind.TABLE, Set.of("column_list")),
@@ -99,6 +116,8 @@ public enum Expectation {
     public enum Kind {
         /** Judges each value of a column; {@code mostly} is the fraction that must pass. */
         MAP,
+        /** Judges each row's values of several columns (a pair, a list); {@code mostly} is the fraction of judged rows that must pass. */
+        ROW,
         /** Judges an aggregate of a column. */
         AGGREGATE,
         /** Judges the table's rows as a whole. */
@@ -148,12 +167,24 @@ public enum Expectation {
      * fraction of the rows), as in GE.
      */
     public boolean takesMostly() {
-        return kind == Kind.MAP || this == EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE;
+        return kind == Kind.MAP || kind == Kind.ROW || this == EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE;
     }
 
     /** True when the check judges one column ({@code column} required). */
     public boolean needsColumn() {
         return kind == Kind.MAP || kind == Kind.AGGREGATE || kind == Kind.FRESHNESS || this == EXPECT_COLUMN_TO_EXIST;
+    }
+
+    /** The columns a row check judges: {@code column_A} and {@code column_B}, else {@code column_list}; empty for other checks. */
+    public static java.util.List<String> rowColumns(CheckSpec spec) {
+        if (spec.expectation().kind() != Kind.ROW) {
+            return java.util.List.of();
+        }
+        if (spec.param("column_A").isPresent() || spec.param("column_B").isPresent()) {
+            return java.util.stream.Stream.of(spec.param("column_A"), spec.param("column_B"))
+                    .flatMap(java.util.Optional::stream).map(Object::toString).toList();
+        }
+        return spec.list("column_list").stream().map(Object::toString).toList();
     }
 
     /** True for the checks judged on the set of the column's distinct values (or their counts), which take any column type. */
@@ -162,15 +193,23 @@ public enum Expectation {
                 || this == EXPECT_COLUMN_DISTINCT_VALUES_TO_EQUAL_SET || this == EXPECT_COLUMN_MOST_COMMON_VALUE_TO_BE_IN_SET;
     }
 
-    /** The GE name, e.g. {@code expect_column_values_to_be_unique}. */
+    /** The GE name, e.g. {@code expect_column_values_to_be_unique} ({@code expect_column_pair_values_A_to_be_greater_than_B} keeps GE's capitals). */
     public String id() {
-        return name().toLowerCase(Locale.ROOT);
+        String id = name().toLowerCase(Locale.ROOT);
+        return this == EXPECT_COLUMN_PAIR_VALUES_A_TO_BE_GREATER_THAN_B ? id.replace("_a_to_", "_A_to_").replace("_than_b", "_than_B") : id;
     }
 
-    /** Parses a name; empty when unknown. */
+    /**
+     * Parses a name, ignoring case ({@code A}/{@code B} of the pair names); GE's older
+     * {@code expect_multicolumn_values_to_be_unique} is read as
+     * {@code expect_select_column_values_to_be_unique_within_record}, which replaced it. Empty when unknown.
+     */
     public static Optional<Expectation> parse(String text) {
+        if ("expect_multicolumn_values_to_be_unique".equalsIgnoreCase(text)) {
+            return Optional.of(EXPECT_SELECT_COLUMN_VALUES_TO_BE_UNIQUE_WITHIN_RECORD);
+        }
         for (Expectation e : values()) {
-            if (e.id().equals(text)) {
+            if (e.id().equalsIgnoreCase(text)) {
                 return Optional.of(e);
             }
         }

@@ -175,6 +175,27 @@ class CheckSpecValidationTest {
                 "layers.bronze[0].checks[8].value_set = (missing): required by this expectation");
     }
 
+    @Test
+    void rowChecksNameTheirColumnsAndHowRowsAreSkipped() throws Exception {
+        var problems = problems("""
+                - {id: ok1, expect: expect_column_pair_values_A_to_be_greater_than_B, column_A: n, column_B: n, or_equal: true}
+                - {id: ok2, expect: expect_column_pair_values_to_be_in_set, column_A: code, column_B: n, value_pairs_set: [[a, 1], [b, null]]}
+                - {id: ok3, expect: expect_multicolumn_sum_to_equal, column_list: [n, n], sum_total: 1, ignore_row_if: never}
+                - {id: ok4, expect: expect_select_column_values_to_be_unique_within_record, column_list: [d, code], mostly: 0.9}
+                - {id: a, expect: expect_column_pair_values_to_be_equal, column_A: n, column_B: nosuch, ignore_row_if: never}
+                - {id: b, expect: expect_column_pair_values_to_be_in_set, column_A: code, column_B: n, value_pairs_set: [[a, 1, 2]]}
+                - {id: c, expect: expect_multicolumn_sum_to_equal, column_list: [n], sum_total: lots}
+                - {id: e, expect: expect_column_pair_values_a_to_be_greater_than_b, column_A: n}
+                """);
+        assertThat(problems).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason()).containsExactlyInAnyOrder(
+                "layers.bronze[0].checks[4].column_B = nosuch: not a column of this table; it has d, code, n, "
+                        + String.join(", ", MetadataColumns.BRONZE.keySet()),
+                "layers.bronze[0].checks[4].ignore_row_if = never: one of both_values_are_missing, either_value_is_missing, neither",
+                "layers.bronze[0].checks[5].value_pairs_set[0] = [a, 1, 2]: a pair [value of column_A, value of column_B]",
+                "layers.bronze[0].checks[6].sum_total = lots: a number",
+                "layers.bronze[0].checks[7].column_B = (missing): required by this expectation");
+    }
+
     /** The problems {@code validate} finds in a spec whose Bronze table (columns d date, code string, n long) has {@code checks}. */
     private List<SpecProblem> problems(String checks) throws Exception {
         Files.createDirectories(dir.resolve("contracts"));

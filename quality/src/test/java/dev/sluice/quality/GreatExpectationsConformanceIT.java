@@ -412,6 +412,10 @@ class GreatExpectationsConformanceIT {
 
         /** One value as text: numbers without trailing zeros, a row of values (a map) by its sorted keys. */
         private static String canonical(Object v) {
+            if (v instanceof List<?> l) {
+                // a pair's unexpected value [a, b]
+                return l.stream().map(x -> canonical((Object) x)).collect(java.util.stream.Collectors.joining(", ", "[", "]"));
+            }
             if (v instanceof Map<?, ?> m) {
                 StringBuilder b = new StringBuilder("{");
                 new java.util.TreeMap<>(m).forEach((k, x) -> b.append(k).append('=').append(canonical(x)).append(';'));

@@ -88,7 +88,16 @@ class GroupedEvaluationIT {
                     Map.of("value_set", List.of("a"))),
             new CheckSpec("n_quartiles", Expectation.EXPECT_COLUMN_QUANTILE_VALUES_TO_BE_BETWEEN, Severity.WARN, null, "n",
                     Map.of("quantile_ranges", Map.of("quantiles", List.of(0.25, 0.5, 0.75),
-                            "value_ranges", java.util.Arrays.asList(List.of(0, 2), java.util.Arrays.asList(null, 4), List.of(3, 6))))));
+                            "value_ranges", java.util.Arrays.asList(List.of(0, 2), java.util.Arrays.asList(null, 4), List.of(3, 6))))),
+            new CheckSpec("n_above_id", Expectation.EXPECT_COLUMN_PAIR_VALUES_A_TO_BE_GREATER_THAN_B, Severity.WARN, null, null,
+                    Map.of("column_A", "n", "column_B", "id")),
+            new CheckSpec("id_n_differ", Expectation.EXPECT_SELECT_COLUMN_VALUES_TO_BE_UNIQUE_WITHIN_RECORD, Severity.WARN, null, null,
+                    Map.of("column_list", List.of("id", "n"))),
+            new CheckSpec("code_n_pairs", Expectation.EXPECT_COLUMN_PAIR_VALUES_TO_BE_IN_SET, Severity.WARN, 0.5, null,
+                    Map.of("column_A", "code", "column_B", "n", "value_pairs_set", List.of(List.of("a", 1), List.of("b", "11"))),
+                    dev.sluice.config.NoDataPolicy.BLOCK),
+            new CheckSpec("id_n_sum", Expectation.EXPECT_MULTICOLUMN_SUM_TO_EQUAL, Severity.WARN, null, null,
+                    Map.of("column_list", List.of("id", "n"), "sum_total", 2, "ignore_row_if", "any_value_is_missing")));
 
     private static CheckSpec metric(String id, String metric, String column, Map<String, Object> more) {
         Map<String, Object> params = new java.util.HashMap<>(more);
@@ -220,6 +229,23 @@ class GroupedEvaluationIT {
         assertThat(List.of(quartiles.status(), quartiles.message()))
                 .containsExactly(CheckStatus.WARNED, "quantile 0.75 is 11.0, outside [3.0, 6.0]");
         assertThat(status(together, 3, "n_quartiles")).isEqualTo(CheckStatus.NO_DATA);
+        // rows of day 5 (id, code, n): (1,a,1) twice, (2,NULL,NULL), (3,zz,12), (4,b,11), (NULL,c,2)
+        // n > id: 1 > 1 fails twice; a NULL on one side is judged but not unexpected
+        CheckResult above = check(together.get(days.get(4)), "n_above_id");
+        assertThat(List.of(above.status(), above.elementCount(), above.unexpectedCount(), above.unexpectedValues(), above.unexpectedRowIds()))
+                .containsExactly(CheckStatus.WARNED, 6L, 2L, List.of(List.of(1, 1L), List.of(1, 1L)), List.of(1L, 1L));
+        assertThat(above.message()).isEqualTo("2 of 6 row(s) unexpected (33.333 %), e.g. [[1, 1], [1, 1]]");
+        CheckResult differ = check(together.get(days.get(4)), "id_n_differ");
+        assertThat(List.of(differ.unexpectedCount(), differ.unexpectedValues()))
+                .containsExactly(2L, List.of(Map.of("id", 1L, "n", 1), Map.of("id", 1L, "n", 1)));
+        // (code, n) in {(a, 1), (b, 11)}: of the 5 judged rows ((NULL, NULL) skipped), (zz, 12) and (c, 2) are not: 0.6 >= mostly 0.5
+        CheckResult pairs2 = check(together.get(days.get(4)), "code_n_pairs");
+        assertThat(List.of(pairs2.status(), pairs2.elementCount(), pairs2.unexpectedCount())).containsExactly(CheckStatus.PASSED, 5L, 2L);
+        assertThat(pairs2.metric()).isEqualTo(0.6);
+        assertThat(status(together, 3, "code_n_pairs")).isEqualTo(CheckStatus.NO_DATA);
+        // id + n = 2 on rows with both: (1,1) twice hold, (3,12) and (4,11) do not
+        CheckResult sum = check(together.get(days.get(4)), "id_n_sum");
+        assertThat(List.of(sum.elementCount(), sum.unexpectedCount())).containsExactly(4L, 2L);
     }
 
     private static CheckResult check(GateResult r, String id) {

@@ -63,7 +63,7 @@ final class CheckJudge {
         CheckSpec spec = plan.spec();
         Expectation e = spec.expectation();
         Outcome o = switch (e.kind()) {
-            case MAP -> mapOutcome(plan, deequ, data);
+            case MAP, ROW -> mapOutcome(plan, deequ, data);
             case AGGREGATE, TABLE, METRIC -> {
                 if (e == Expectation.EXPECT_COLUMN_QUANTILE_VALUES_TO_BE_BETWEEN) {
                     yield quantileOutcome(plan, data);
@@ -137,10 +137,11 @@ final class CheckJudge {
         Expectation e = spec.expectation();
         boolean allRows = e == Expectation.EXPECT_COLUMN_VALUES_TO_NOT_BE_NULL || e == Expectation.EXPECT_COLUMN_VALUES_TO_BE_NULL
                 || Expectation.nullsUnexpected(spec);
-        long elements = allRows ? counts.rows() : counts.nonNull(spec.column());
+        boolean row = e.kind() == Expectation.Kind.ROW;
+        long elements = allRows ? counts.rows() : row ? counts.nonNull(Counts.rowsKey(spec)) : counts.nonNull(spec.column());
         if (elements == 0) {
-            return Outcome.noData(0, counts.rows() == 0 ? "no rows to judge" : "no values to judge: " + spec.column() + " is NULL in all "
-                    + counts.rows() + " row(s)");
+            return Outcome.noData(0, counts.rows() == 0 ? "no rows to judge" : row ? "no rows to judge: ignore_row_if skips all "
+                    + counts.rows() + " row(s)" : "no values to judge: " + spec.column() + " is NULL in all " + counts.rows() + " row(s)");
         }
         Double measured = metric(deequ);
         double passing = measured == null ? 0 : e == Expectation.EXPECT_COLUMN_VALUES_TO_BE_NULL ? 1 - measured : measured;
@@ -152,7 +153,7 @@ final class CheckJudge {
         }
         // judged from the metric itself (a comparison that is NULL for every row measures 0 and must fail)
         boolean held = measured != null && passing >= spec.mostlyOrAll() - 1e-12;
-        String message = unexpected + " of " + elements + " value(s) unexpected (" + percent(unexpected, elements) + ")"
+        String message = unexpected + " of " + elements + (row ? " row(s)" : " value(s)") + " unexpected (" + percent(unexpected, elements) + ")"
                 + (values.isEmpty() ? "" : ", e.g. " + values.subList(0, Math.min(5, values.size())));
         return new Outcome(held, passing, null, elements, unexpected, values, ids, message);
     }

@@ -219,6 +219,15 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
                     "distinct values exactly {" + setText(spec) + "}");
             case EXPECT_COLUMN_MOST_COMMON_VALUE_TO_BE_IN_SET -> new CheckPlan(spec, null, null,
                     "most common value in {" + setText(spec) + "}" + (spec.flag("ties_okay") ? " (ties okay)" : ""));
+            case EXPECT_COLUMN_PAIR_VALUES_TO_BE_EQUAL, EXPECT_COLUMN_PAIR_VALUES_A_TO_BE_GREATER_THAN_B, EXPECT_COLUMN_PAIR_VALUES_TO_BE_IN_SET,
+                    EXPECT_MULTICOLUMN_SUM_TO_EQUAL, EXPECT_SELECT_COLUMN_VALUES_TO_BE_UNIQUE_WITHIN_RECORD -> {
+                String pass = RowChecks.passing(spec, schema);
+                String judged = RowChecks.judged(spec);
+                Check c = check.satisfies(pass, spec.id(), Scala.onDouble(f -> f >= mostly), Scala.none(), Scala.nil(), Scala.none())
+                        .where(judged);
+                String rows = mostly < 1 ? ">= " + mostly + " of rows: " : "every row: ";
+                yield new CheckPlan(spec, c, judged + " AND NOT " + pass, rows + rowText(spec));
+            }
             case EXPECT_COLUMN_TO_EXIST -> new CheckPlan(spec, null, null, "column " + col + " exists");
             case EXPECT_TABLE_COLUMNS_TO_MATCH_ORDERED_LIST -> new CheckPlan(spec, null, null, "columns " + spec.list("column_list"));
             case EXPECT_TABLE_COLUMNS_TO_MATCH_SET -> new CheckPlan(spec, null, null,
@@ -287,6 +296,17 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
             // named below
         }
         throw new InvalidCheckException(spec.id() + ": allow_relative_error must be false, true or a relative error in [0, 1), was " + v);
+    }
+
+    private static String rowText(CheckSpec spec) {
+        List<String> c = Expectation.rowColumns(spec);
+        return switch (spec.expectation()) {
+            case EXPECT_COLUMN_PAIR_VALUES_TO_BE_EQUAL -> c.get(0) + " = " + c.get(1);
+            case EXPECT_COLUMN_PAIR_VALUES_A_TO_BE_GREATER_THAN_B -> c.get(0) + (spec.flag("or_equal") ? " >= " : " > ") + c.get(1);
+            case EXPECT_COLUMN_PAIR_VALUES_TO_BE_IN_SET -> "(" + String.join(", ", c) + ") in " + spec.list("value_pairs_set");
+            case EXPECT_MULTICOLUMN_SUM_TO_EQUAL -> String.join(" + ", c) + " = " + spec.param("sum_total").orElse("?");
+            default -> String.join(", ", c) + " differ within the row";
+        };
     }
 
     private static String setText(CheckSpec spec) {

@@ -21,6 +21,10 @@ record Counts(long rows, Map<String, Long> nonNull) {
         Map<Analyzer<?, Metric<?>>, String> out = new LinkedHashMap<>();
         out.put((Analyzer<?, Metric<?>>) (Object) SIZE, "");
         for (CheckSpec c : checks) {
+            if (c.expectation().kind() == Expectation.Kind.ROW) {
+                // the rows a row check judges: those its ignore_row_if keeps
+                out.put((Analyzer<?, Metric<?>>) (Object) new Size(Scala.some(RowChecks.judged(c))), rowsKey(c));
+            }
             if (c.column() != null && (c.expectation().kind() == Expectation.Kind.MAP
                     || c.expectation() == Expectation.EXPECT_COLUMN_STDEV_TO_BE_BETWEEN)) {
                 out.put((Analyzer<?, Metric<?>>) (Object)
@@ -36,7 +40,10 @@ record Counts(long rows, Map<String, Long> nonNull) {
         long rows = size instanceof Number n ? Math.round(n.doubleValue()) : 0;
         Map<String, Long> nn = new LinkedHashMap<>();
         analyzers.forEach((a, column) -> {
-            if (!column.isEmpty()) {
+            if (column.startsWith(ROWS)) {
+                Object judged = metrics.get(a);
+                nn.put(column, judged instanceof Number n ? Math.round(n.doubleValue()) : 0L);
+            } else if (!column.isEmpty()) {
                 Object completeness = metrics.get(a);
                 nn.put(column, completeness instanceof Number n ? Math.round(n.doubleValue() * rows) : 0L);
             }
@@ -44,6 +51,14 @@ record Counts(long rows, Map<String, Long> nonNull) {
         return new Counts(rows, nn);
     }
 
+    private static final String ROWS = "rows judged by ";
+
+    /** The key of the rows a row check judges, for {@link #nonNull}. */
+    static String rowsKey(CheckSpec c) {
+        return ROWS + c.id();
+    }
+
+    /** The non-null values of a column, or for {@link #rowsKey} the rows a row check judges. */
     long nonNull(String column) {
         return nonNull.getOrDefault(column, 0L);
     }

@@ -172,6 +172,7 @@ final class GroupedEvaluation {
             }
             c.list("column_list").forEach(o -> names.add(o.toString().toLowerCase(Locale.ROOT)));
             c.param("other_column").ifPresent(o -> names.add(o.toString().toLowerCase(Locale.ROOT)));
+            Expectation.rowColumns(c).forEach(o -> names.add(o.toLowerCase(Locale.ROOT)));
         }
         List<String> out = new ArrayList<>();
         for (String f : df.columns()) {

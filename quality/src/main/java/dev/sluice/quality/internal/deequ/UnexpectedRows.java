@@ -23,7 +23,7 @@ final class UnexpectedRows {
 
     static void sample(Dataset<Row> df, CheckPlan plan, @Nullable String rowId, List<Object> values, List<@Nullable Long> ids) {
         String col = plan.spec().column();
-        String q = SparkSql.identifier(col);
+        String q = col == null ? null : SparkSql.identifier(col);
         Dataset<Row> bad;
         if (plan.spec().expectation() == Expectation.EXPECT_COLUMN_VALUES_TO_BE_UNIQUE) {
             Dataset<Row> dupes = df.filter(q + " IS NOT NULL").groupBy(functions.col(q).as("_dup_value"))
@@ -35,8 +35,21 @@ final class UnexpectedRows {
         if (rowId != null) {
             bad = bad.orderBy(functions.col(SparkSql.identifier(rowId)));
         }
+        List<String> rowColumns = Expectation.rowColumns(plan.spec());
+        boolean pair = plan.spec().param("column_A").isPresent();
         for (Row r : bad.limit(CheckResult.SAMPLE).collectAsList()) {
-            values.add(r.get(r.fieldIndex(columnName(r, col))));
+            if (rowColumns.isEmpty()) {
+                values.add(r.get(r.fieldIndex(columnName(r, col))));
+            } else if (pair) {
+                // GE: a pair's unexpected value is [a, b]
+                values.add(java.util.Arrays.asList(r.get(r.fieldIndex(columnName(r, rowColumns.get(0)))),
+                        r.get(r.fieldIndex(columnName(r, rowColumns.get(1))))));
+            } else {
+                // GE: a list's unexpected value is {column: value}
+                Map<String, Object> m = new LinkedHashMap<>();
+                rowColumns.forEach(c -> m.put(c, r.get(r.fieldIndex(columnName(r, c)))));
+                values.add(m);
+            }
             if (rowId != null) {
                 ids.add(rowId(r, rowId));
             }
