@@ -2,6 +2,7 @@ package dev.sluice.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.app.serve.CatalogApi;
 import dev.sluice.app.serve.LineageServer;
 import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.batch.testkit.TestHome;
@@ -14,12 +15,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code sluice serve}'s ingest endpoint on a real socket: the OpenLineage spec's own example is
  * stored (201); an invalid event is refused with the failing path (400); a missing or wrong token
- * is refused (401); a child run's event before its parent's is stored and joined by run id.
+ * is refused (401); a child run's event before its parent's is stored and joined by run id. The
+ * auth scheme is matched case-insensitively (RFC 7235 §2.1), the token exactly.
  */
 class ServeIT {
 
@@ -44,6 +47,33 @@ class ServeIT {
                  "inputs": [{"namespace": "postgres://crm:5432", "name": "%s"}],
                  "outputs": [{"namespace": "postgres://dwh:5432", "name": "%s"}]}
                 """.formatted(type, runId, parentFacet, input, output);
+    }
+
+    private static HttpResponse<String> send(int port, String method, String path, String auth) throws Exception {
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .method(method, method.equals("GET") ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString("{not json"));
+        if (auth != null) {
+            r.header("Authorization", auth);
+        }
+        return HttpClient.newHttpClient().send(r.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void theAuthSchemeIsCaseInsensitiveTheTokenExact() throws Exception {
+        try (Warehouse w = Warehouse.open(new WarehouseSpec(TestHome.freshH2Url(), "sa", ""));
+             LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), "t0ken",
+                     new CatalogApi(w.dsl(), null, Clock.systemUTC()), null)) {
+            int port = server.port();
+            for (String auth : new String[] {"Bearer t0ken", "bearer t0ken", "BEARER t0ken", "bEaReR t0ken", "bearer  t0ken"}) {
+                assertThat(send(port, "GET", "/api/v1/datasets?q=x", auth).statusCode()).as(auth).isEqualTo(200);
+                assertThat(send(port, "POST", "/api/v1/lineage", auth).statusCode()).as(auth + " (ingest: not JSON)").isEqualTo(400);
+            }
+            for (String auth : new String[] {"bearer nope", "BEARER T0KEN", "bearer t0ken2", "bearer t0ke", "bearert0ken", "Basic t0ken",
+                    "t0ken", "bearer"}) {
+                assertThat(send(port, "GET", "/api/v1/datasets?q=x", auth).statusCode()).as(auth).isEqualTo(401);
+                assertThat(send(port, "POST", "/api/v1/lineage", auth).statusCode()).as(auth).isEqualTo(401);
+            }
+        }
     }
 
     @Test

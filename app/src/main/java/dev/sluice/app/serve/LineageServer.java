@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * accepts an OpenLineage event from any tool, as Marquez does (OpenLineage's HTTP transport posts
  * there), validates it ({@link EventValidator}) and stores it ({@link LineageRepository#storeForeign}).
  * Answers: 201 stored; 400 not JSON or not a valid event, with {@code {"errors": ["$.run.runId: …"]}};
- * 401 when a token is set and the request does not carry {@code Authorization: Bearer <token>};
+ * 401 when a token is set and the request does not carry {@code Authorization: Bearer <token>} (the scheme in any case);
  * 405 another method; 413 a body over {@value #MAX_BODY_BYTES} bytes. Its only write endpoint.
  * Every other {@code /api/v1/…} path is the read-only catalog ({@link CatalogApi}): GET only (405
  * otherwise), 404 with a body saying what was not found and what to try, 401 without the token
@@ -255,9 +255,17 @@ public final class LineageServer implements AutoCloseable {
         return "";
     }
 
+    /**
+     * Whether {@code header} is {@code Bearer <token>}: the scheme in any case (RFC 7235 §2.1: {@code bearer}
+     * and {@code BEARER} too), one or more spaces, then the token exactly, compared in constant time.
+     */
     private boolean authorized(@Nullable String header) {
-        String expected = "Bearer " + token;
-        return header != null && MessageDigest.isEqual(header.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8));
+        String scheme = "Bearer ";
+        if (header == null || !header.regionMatches(true, 0, scheme, 0, scheme.length())) {
+            return false;
+        }
+        String given = header.substring(scheme.length()).replaceFirst("^ +", "");
+        return MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8));
     }
 
     private static void reply(HttpExchange x, int status, Object body) throws IOException {
