@@ -42,7 +42,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * impossible (avg_delay_in_range FAILED, the run failed). A data owner searches, opens
  * gold.airport_daily_delays, walks upstream (a click on the graph, then the links) to the landing
  * files, reads the schema with each column's origin, opens the run that wrote the partition, and
- * sees the warn and the fail. Screenshots of
+ * sees the warn and the fail. The token given once in the address ({@code ?token=}) is gone from it
+ * once the page has stored it, other parameters and the route kept. Screenshots of
  * each view go to {@code app/target/screenshots}.
  */
 class PageIT {
@@ -79,11 +80,14 @@ class PageIT {
                 try {
                     WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
                     String base = "http://127.0.0.1:" + server.port();
-                    browser.get(base + "/?token=" + TOKEN + "#/");
+                    browser.get(base + "/?lang=en&token=" + TOKEN + "&x=1#/");
                     WebElement search = wait.until(ExpectedConditions.elementToBeClickable(By.id("search")));
                     search.sendKeys("airport_daily");
                     search.submit();
                     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("results"), "gold.airport_daily_delays"));
+                    // the token is kept for the tab and gone from the address bar (and the tab's back/forward entry);
+                    // the other parameters and the route stay
+                    assertThat(browser.getCurrentUrl()).isEqualTo(base + "/?lang=en&x=1#/");
                     shot(browser, shots, "1-search");
                     browser.findElement(By.linkText("gold.airport_daily_delays")).click();
 
