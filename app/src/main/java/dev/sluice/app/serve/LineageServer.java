@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * 405 another method; 413 a body over {@value #MAX_BODY_BYTES} bytes. Its only write endpoint.
  * Every other {@code /api/v1/…} path is the read-only catalog ({@link CatalogApi}): GET only (405
  * otherwise), 404 with a body saying what was not found and what to try, 401 without the token
- * when one is set. Thread-safe; requests are served by a small fixed pool.
+ * when one is set. Every answer carries the {@link SecurityHeadersFilter}'s headers. Thread-safe;
+ * requests are served by a small fixed pool.
  */
 public final class LineageServer implements AutoCloseable {
 
@@ -68,10 +69,10 @@ public final class LineageServer implements AutoCloseable {
         this.catalog = catalog;
         this.metrics = metrics;
         this.server = HttpServer.create(address, 0);
-        server.createContext("/api/v1/lineage", this::lineage);
-        server.createContext("/api/", this::api);
-        server.createContext("/actuator/prometheus", this::prometheus);
-        server.createContext("/", this::page);
+        SecurityHeadersFilter.on(server.createContext("/api/v1/lineage", this::lineage));
+        SecurityHeadersFilter.on(server.createContext("/api/", this::api));
+        SecurityHeadersFilter.on(server.createContext("/actuator/prometheus", this::prometheus));
+        SecurityHeadersFilter.on(server.createContext("/", this::page));
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.start();
     }
