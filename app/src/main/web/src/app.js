@@ -5,12 +5,20 @@
 //   #/run/<id>         a run: status, times, steps with rows and inputs; a run of another tool:
 //                      state, parent, nominal time, error message, its run facets
 //   #/backfill/<id>    a backfill: range, progress, each partition
-// A bearer token given once as ?token=… is kept for the tab (sessionStorage) and sent to the API.
+// A bearer token given once as ?token=… is kept for the tab (sessionStorage) and sent to the API;
+// once kept, it is taken out of the address (history.replaceState: the address bar and the tab's
+// back/forward entry; other parameters and the route stay), so it is not left on screen, in a
+// bookmark or in an address copied from the bar. The browser's own history list may still hold the
+// address first opened: docs/serve.md says so.
 'use strict';
 
 const view = document.getElementById('view');
 const params = new URLSearchParams(location.search);
-if (params.get('token')) sessionStorage.setItem('sluice.token', params.get('token'));
+if (params.has('token')) {
+  if (params.get('token')) sessionStorage.setItem('sluice.token', params.get('token'));
+  const kept = location.search.slice(1).split('&').filter(p => p && !new URLSearchParams(p).has('token')); // the others as written
+  history.replaceState(history.state, '', location.pathname + (kept.length ? '?' + kept.join('&') : '') + location.hash);
+}
 
 async function api(path) {
   const headers = {};

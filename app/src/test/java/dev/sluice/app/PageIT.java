@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -30,6 +31,9 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -42,7 +46,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * impossible (avg_delay_in_range FAILED, the run failed). A data owner searches, opens
  * gold.airport_daily_delays, walks upstream (a click on the graph, then the links) to the landing
  * files, reads the schema with each column's origin, opens the run that wrote the partition, and
- * sees the warn and the fail. Screenshots of
+ * sees the warn and the fail. The token given once in the address ({@code ?token=}) is gone from it
+ * once the page has stored it, other parameters and the route kept; no view breaks the server's
+ * Content-Security-Policy, and the browser refuses an inline script under it. Screenshots of
  * each view go to {@code app/target/screenshots}.
  */
 class PageIT {
@@ -79,11 +85,14 @@ class PageIT {
                 try {
                     WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
                     String base = "http://127.0.0.1:" + server.port();
-                    browser.get(base + "/?token=" + TOKEN + "#/");
+                    browser.get(base + "/?lang=en&token=" + TOKEN + "&x=1#/");
                     WebElement search = wait.until(ExpectedConditions.elementToBeClickable(By.id("search")));
                     search.sendKeys("airport_daily");
                     search.submit();
                     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("results"), "gold.airport_daily_delays"));
+                    // the token is kept for the tab and gone from the address bar (and the tab's back/forward entry);
+                    // the other parameters and the route stay
+                    assertThat(browser.getCurrentUrl()).isEqualTo(base + "/?lang=en&x=1#/");
                     shot(browser, shots, "1-search");
                     browser.findElement(By.linkText("gold.airport_daily_delays")).click();
 
@@ -143,6 +152,16 @@ class PageIT {
                     wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("error")));
                     assertThat(browser.findElement(By.id("error")).getText()).isEqualTo(
                             "no dataset 'gold.nope' is recorded here (try /api/v1/datasets?q=nope)");
+
+                    // every view above ran under the server's Content-Security-Policy without a violation …
+                    assertThat(cspViolations(browser)).as("the browser's log").isEmpty();
+                    // … and the browser enforces it: an inline script is refused, and says so in the log
+                    Object ran = ((org.openqa.selenium.JavascriptExecutor) browser).executeScript(
+                            "const s = document.createElement('script'); s.textContent = 'window.inlineRan = true';"
+                                    + " document.head.append(s); return window.inlineRan === true;");
+                    assertThat(ran).as("an inline script ran").isEqualTo(false);
+                    assertThat(cspViolations(browser)).singleElement().asString().contains("inline script")
+                            .contains("violates the following Content Security Policy directive 'script-src 'self''");
                 } finally {
                     browser.quit();
                 }
@@ -169,8 +188,17 @@ class PageIT {
         o.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--window-size=1400,1000",
                 "--user-data-dir=" + TestHome.projectRoot().resolve("app/target/chromium-profile-" + ProcessHandle.current().pid()));
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        o.setCapability(ChromeOptions.LOGGING_PREFS, logs);
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver.toFile()).build();
         return new ChromeDriver(service, o);
+    }
+
+    /** The browser's log lines since the last call that report a Content-Security-Policy violation. */
+    private static List<String> cspViolations(WebDriver browser) {
+        return browser.manage().logs().get(LogType.BROWSER).getAll().stream().map(LogEntry::getMessage)
+                .filter(m -> m.contains("Content Security Policy") || m.contains("Refused to")).toList();
     }
 
     private static void shot(WebDriver browser, Path dir, String name) throws Exception {

@@ -2,7 +2,9 @@ package dev.sluice.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.app.serve.CatalogApi;
 import dev.sluice.app.serve.LineageServer;
+import dev.sluice.app.serve.WarehouseMetrics;
 import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.warehouse.Warehouse;
@@ -14,12 +16,17 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code sluice serve}'s ingest endpoint on a real socket: the OpenLineage spec's own example is
  * stored (201); an invalid event is refused with the failing path (400); a missing or wrong token
- * is refused (401); a child run's event before its parent's is stored and joined by run id.
+ * is refused (401); a child run's event before its parent's is stored and joined by run id. The
+ * auth scheme is matched case-insensitively (RFC 7235 §2.1), the token exactly. Every answer, the
+ * page's and the errors' alike, carries the same security headers.
  */
 class ServeIT {
 
@@ -44,6 +51,72 @@ class ServeIT {
                  "inputs": [{"namespace": "postgres://crm:5432", "name": "%s"}],
                  "outputs": [{"namespace": "postgres://dwh:5432", "name": "%s"}]}
                 """.formatted(type, runId, parentFacet, input, output);
+    }
+
+    /** The security headers of every answer, by exact value: docs/serve.md names them. */
+    private static final Map<String, String> SECURITY_HEADERS = Map.of(
+            "Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';"
+                    + " connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+            "X-Content-Type-Options", "nosniff",
+            "X-Frame-Options", "DENY",
+            "Referrer-Policy", "no-referrer");
+
+    private static HttpResponse<String> send(int port, String method, String path, String auth) throws Exception {
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .method(method, method.equals("GET") ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString("{not json"));
+        if (auth != null) {
+            r.header("Authorization", auth);
+        }
+        return HttpClient.newHttpClient().send(r.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void everyAnswerCarriesTheSecurityHeaders() throws Exception {
+        try (Warehouse w = Warehouse.open(new WarehouseSpec(TestHome.freshH2Url(), "sa", ""));
+             LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), "t0ken",
+                     new CatalogApi(w.dsl(), null, Clock.systemUTC()), new WarehouseMetrics(w.dsl(), null, Clock.systemUTC()))) {
+            int port = server.port();
+            // what was asked → the status it must get: the page, its assets, the API, the metrics and errors of each handler
+            Map<String, Integer> asked = new LinkedHashMap<>();
+            asked.put("GET / -", 200);
+            asked.put("GET /app.js -", 200);
+            asked.put("GET /app.css -", 200);
+            asked.put("GET /cytoscape.min.js -", 200);
+            asked.put("GET /api/v1/datasets?q=air Bearer t0ken", 200);
+            asked.put("GET /actuator/prometheus Bearer t0ken", 200);
+            asked.put("GET /api/v1/datasets?q=air -", 401);
+            asked.put("GET /actuator/prometheus -", 401);
+            asked.put("POST /api/v1/lineage -", 401);
+            asked.put("POST /api/v1/lineage Bearer t0ken", 400);
+            asked.put("GET /api/v1/datasets/gold.nope Bearer t0ken", 404);
+            asked.put("GET /no-such-page -", 404);
+            asked.put("DELETE /api/v1/datasets/x Bearer t0ken", 405);
+            for (var e : asked.entrySet()) {
+                String[] m = e.getKey().split(" ", 3);
+                HttpResponse<String> r = send(port, m[0], m[1], m[2].equals("-") ? null : m[2]);
+                assertThat(r.statusCode()).as(e.getKey() + ": " + r.body()).isEqualTo(e.getValue());
+                SECURITY_HEADERS.forEach((name, value) -> assertThat(r.headers().allValues(name)).as(e.getKey() + " " + name)
+                        .containsExactly(value));
+            }
+        }
+    }
+
+    @Test
+    void theAuthSchemeIsCaseInsensitiveTheTokenExact() throws Exception {
+        try (Warehouse w = Warehouse.open(new WarehouseSpec(TestHome.freshH2Url(), "sa", ""));
+             LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), "t0ken",
+                     new CatalogApi(w.dsl(), null, Clock.systemUTC()), null)) {
+            int port = server.port();
+            for (String auth : new String[] {"Bearer t0ken", "bearer t0ken", "BEARER t0ken", "bEaReR t0ken", "bearer  t0ken"}) {
+                assertThat(send(port, "GET", "/api/v1/datasets?q=x", auth).statusCode()).as(auth).isEqualTo(200);
+                assertThat(send(port, "POST", "/api/v1/lineage", auth).statusCode()).as(auth + " (ingest: not JSON)").isEqualTo(400);
+            }
+            for (String auth : new String[] {"bearer nope", "BEARER T0KEN", "bearer t0ken2", "bearer t0ke", "bearert0ken", "Basic t0ken",
+                    "t0ken", "bearer"}) {
+                assertThat(send(port, "GET", "/api/v1/datasets?q=x", auth).statusCode()).as(auth).isEqualTo(401);
+                assertThat(send(port, "POST", "/api/v1/lineage", auth).statusCode()).as(auth).isEqualTo(401);
+            }
+        }
     }
 
     @Test

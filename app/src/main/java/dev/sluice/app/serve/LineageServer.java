@@ -28,11 +28,12 @@ import org.slf4j.LoggerFactory;
  * Answers: 201 {@code {"stored": true}} stored; 200 {@code {"stored": false, "duplicate": true}} when
  * the same event (run id, event type, event time, job and body) is stored already (a client's
  * retry), and nothing was written; 400 not JSON or not a valid event, with {@code {"errors": ["$.run.runId: …"]}};
- * 401 when a token is set and the request does not carry {@code Authorization: Bearer <token>};
+ * 401 when a token is set and the request does not carry {@code Authorization: Bearer <token>} (the scheme in any case);
  * 405 another method; 413 a body over {@value #MAX_BODY_BYTES} bytes. Its only write endpoint.
  * Every other {@code /api/v1/…} path is the read-only catalog ({@link CatalogApi}): GET only (405
  * otherwise), 404 with a body saying what was not found and what to try, 401 without the token
- * when one is set. Thread-safe; requests are served by a small fixed pool.
+ * when one is set. Every answer carries the {@link SecurityHeadersFilter}'s headers. Thread-safe;
+ * requests are served by a small fixed pool.
  */
 public final class LineageServer implements AutoCloseable {
 
@@ -70,10 +71,10 @@ public final class LineageServer implements AutoCloseable {
         this.catalog = catalog;
         this.metrics = metrics;
         this.server = HttpServer.create(address, 0);
-        server.createContext("/api/v1/lineage", this::lineage);
-        server.createContext("/api/", this::api);
-        server.createContext("/actuator/prometheus", this::prometheus);
-        server.createContext("/", this::page);
+        SecurityHeadersFilter.on(server.createContext("/api/v1/lineage", this::lineage));
+        SecurityHeadersFilter.on(server.createContext("/api/", this::api));
+        SecurityHeadersFilter.on(server.createContext("/actuator/prometheus", this::prometheus));
+        SecurityHeadersFilter.on(server.createContext("/", this::page));
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.start();
     }
@@ -260,9 +261,17 @@ public final class LineageServer implements AutoCloseable {
         return "";
     }
 
+    /**
+     * Whether {@code header} is {@code Bearer <token>}: the scheme in any case (RFC 7235 §2.1: {@code bearer}
+     * and {@code BEARER} too), one or more spaces, then the token exactly, compared in constant time.
+     */
     private boolean authorized(@Nullable String header) {
-        String expected = "Bearer " + token;
-        return header != null && MessageDigest.isEqual(header.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8));
+        String scheme = "Bearer ";
+        if (header == null || !header.regionMatches(true, 0, scheme, 0, scheme.length())) {
+            return false;
+        }
+        String given = header.substring(scheme.length()).replaceFirst("^ +", "");
+        return MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8));
     }
 
     private static void reply(HttpExchange x, int status, Object body) throws IOException {
