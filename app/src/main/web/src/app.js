@@ -1,7 +1,8 @@
 // The page of `sluice serve`: hash routes over the read-only catalog API (/api/v1/…).
 //   #/                 dataset search
-//   #/dataset/<name>   graph (upstream and downstream, click to move along it), partitions,
-//                      quality results per partition, freshness
+//   #/dataset/<name>[?before=<partition>]   graph (upstream and downstream, click to move along it),
+//                      one page of partitions and their quality results (newest first; 'older
+//                      partitions' pages on), freshness
 //   #/run/<id>         a run: status, times, steps with rows and inputs; a run of another tool:
 //                      state, parent, nominal time, error message, its run facets
 //   #/backfill/<id>    a backfill: range, progress, each partition
@@ -75,8 +76,8 @@ function drawGraph(container, d) {
   window.sluiceGraph = cy; // for tests and the console
 }
 
-async function dataset(name) {
-  const d = await api('datasets/' + encodeURIComponent(name));
+async function dataset(name, before) {
+  const d = await api('datasets/' + encodeURIComponent(name) + (before ? '?before=' + encodeURIComponent(before) : ''));
   const graph = el('div', { id: 'graph' });
   const near = (edges, side) => [...new Set(edges.filter(e => (side === 'up' ? e.to : e.from) === d.name).map(e => side === 'up' ? e.from : e.to))];
   const links = (names, id) => el('span', { id }, ...names.flatMap((n, i) => [i ? ', ' : '', link('#/dataset/' + encodeURIComponent(n), n)]));
@@ -92,6 +93,12 @@ async function dataset(name) {
       [[status(d.freshness.state, 'state'), d.freshness.last_partition, String(d.freshness.tslu_s ?? '-'), d.freshness.warn_after,
         d.freshness.sla, d.freshness.owner]]));
   }
+  const pg = d.page;
+  const shown = [...new Set([...d.partitions.map(p => p.partition), ...d.quality.map(q => q.partition)])].sort();
+  parts.push(el('p', { id: 'page' }, (pg.partial ? `partitions ${shown[0] ?? '-'} … ${shown[shown.length - 1] ?? '-'}, ` : '')
+    + `${shown.length} of ${pg.partitions_total} partition(s)` + (pg.partial ? ' (a page: the list is partial)' : ''),
+  ...(pg.next_before ? [' · ', link('#/dataset/' + encodeURIComponent(d.name) + '?before=' + encodeURIComponent(pg.next_before), 'older partitions')] : []),
+  ...(pg.before ? [' · ', link('#/dataset/' + encodeURIComponent(d.name), 'newest')] : [])));
   parts.push(el('h2', {}, 'Partitions'), table(['partition', 'version', 'run', 'published'],
     d.partitions.map(p => [p.partition, String(p.version), { node: link('#/run/' + p.run_id, p.run_id) }, p.published_at])));
   parts.push(el('h2', {}, 'Quality'), table(['partition', 'check', 'family', 'status', 'metric', 'message'],
@@ -131,7 +138,10 @@ async function backfill(id) {
 async function route() {
   const [, kind, arg] = location.hash.match(/^#\/?([a-z]*)\/?(.*)$/) ?? [];
   try {
-    if (kind === 'dataset') await dataset(decodeURIComponent(arg));
+    if (kind === 'dataset') {
+      const [name, query] = arg.split('?');
+      await dataset(decodeURIComponent(name), new URLSearchParams(query ?? '').get('before'));
+    }
     else if (kind === 'run') await run(decodeURIComponent(arg));
     else if (kind === 'backfill') await backfill(decodeURIComponent(arg));
     else await search(document.getElementById('search').value);

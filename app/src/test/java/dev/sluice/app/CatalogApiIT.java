@@ -20,6 +20,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -182,6 +183,56 @@ class CatalogApiIT {
                 assertThat(r.get("status").asText()).isEqualTo("COMPLETED");
                 assertThat(r.get("steps")).filteredOn(s -> s.get("output").asText().equals("bronze.lake_flights_raw")).first()
                         .satisfies(s -> assertThat(s.get("rows").asLong()).isEqualTo(run.bronzeRows()).isEqualTo(6L));
+            }
+        }
+    }
+
+    /**
+     * A dataset's view pages its partitions (published or judged) and their quality, newest first,
+     * and says when a list is partial: three real days, two per page. A day whose Gold gate failed has
+     * quality results but no published version, and is still on its page.
+     */
+    @Test
+    void aDatasetsPartitionsAndQualityArePagedAndAPartialListSaysSo() throws Exception {
+        PipelineSpec spec = TestHome.flightsSpec(TestHome.freshH2Url(), "sa", "");
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
+            for (String day : List.of("2001-01-01", "2001-01-02", "2001-01-03")) {
+                assertThat(runner.run(spec, new Partition(day), RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
+            }
+            // 2001-01-04 judged but not published: its Gold gate failed (a check no real day meets)
+            String strict = java.nio.file.Files.readString(TestHome.projectRoot().resolve("pipelines/flights.yaml"))
+                    .replace("column: flights, min_value: 1}", "column: flights, min_value: 100000}");
+            java.nio.file.Path specDir = java.nio.file.Files.createTempDirectory("paging");
+            java.nio.file.Path strictFile = TestHome.copyFlightsSpec(specDir);
+            java.nio.file.Files.writeString(strictFile, strict);
+            PipelineSpec strictSpec = new dev.sluice.config.PipelineSpecLoader(TestHome.environment(TestHome.withSampleData(),
+                    spec.warehouse().url(), "sa", "").interpolator()).load(strictFile);
+            assertThat(runner.run(strictSpec, new Partition("2001-01-04"), RunOptions.plain()).status().name()).isEqualTo("FAILED");
+            try (LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), TOKEN,
+                    new CatalogApi(w.dsl(), spec, Clock.systemUTC()), null)) {
+                int port = server.port();
+                JsonNode first = ok(port, "/api/v1/datasets/gold.airport_daily_delays?partitions=2");
+                assertThat(first.get("page").toString()).isEqualTo(
+                        "{\"size\":2,\"before\":null,\"next_before\":\"2001-01-03\",\"partitions_total\":4,\"partial\":true}");
+                assertThat(first.get("partitions")).extracting(p -> p.get("partition").asText()).containsExactly("2001-01-03");
+                assertThat(first.get("quality")).extracting(q -> q.get("partition").asText() + " " + q.get("check").asText() + " "
+                        + q.get("status").asText()).containsExactly(
+                                "2001-01-04 flights_counted FAILED", "2001-01-04 avg_delay_in_range PASSED", "2001-01-04 one_row_per_airport PASSED",
+                                "2001-01-03 flights_counted PASSED", "2001-01-03 avg_delay_in_range PASSED", "2001-01-03 one_row_per_airport PASSED");
+                JsonNode second = ok(port, "/api/v1/datasets/gold.airport_daily_delays?partitions=2&before=2001-01-03");
+                assertThat(second.get("page").toString()).isEqualTo(
+                        "{\"size\":2,\"before\":\"2001-01-03\",\"next_before\":null,\"partitions_total\":4,\"partial\":true}");
+                assertThat(second.get("partitions")).extracting(p -> p.get("partition").asText()).containsExactly("2001-01-02", "2001-01-01");
+                assertThat(second.get("quality")).hasSize(6);
+                JsonNode all = ok(port, "/api/v1/datasets/gold.airport_daily_delays");
+                assertThat(all.get("page").toString()).isEqualTo(
+                        "{\"size\":60,\"before\":null,\"next_before\":null,\"partitions_total\":4,\"partial\":false}");
+                assertThat(all.get("quality")).hasSize(12);
+                HttpResponse<String> tooMany = get(port, "/api/v1/datasets/gold.airport_daily_delays?partitions=401", TOKEN);
+                assertThat(tooMany.statusCode()).isEqualTo(400);
+                assertThat(JSON.readTree(tooMany.body()).get("error").asText())
+                        .isEqualTo("malformed request: partitions must be within 1 and 400, was 401");
             }
         }
     }

@@ -133,6 +133,12 @@ class PageIT {
                     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "gold.airport_daily_delays"));
                     WebElement failed = browser.findElement(By.xpath("//tr[td[text()='2001-02-22'] and td[text()='avg_delay_in_range']]/td[4]"));
                     assertThat(failed.getText()).isEqualTo("FAILED");
+                    // the partitions come in pages: here all 3 (2001-02-22 judged, not published); an older page says it is partial
+                    assertThat(browser.findElement(By.id("page")).getText()).isEqualTo("3 of 3 partition(s)");
+                    browser.get(base + "/#/dataset/gold.airport_daily_delays?before=2001-02-22");
+                    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("page"), "newest"));
+                    assertThat(browser.findElement(By.id("page")).getText())
+                            .isEqualTo("partitions 2001-01-02 … 2001-01-03, 2 of 3 partition(s) (a page: the list is partial) · newest");
                     browser.findElement(By.linkText(run.runId().toString())).click();
                     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "Run " + run.runId()));
                     String runPage = browser.findElement(By.id("view")).getText();

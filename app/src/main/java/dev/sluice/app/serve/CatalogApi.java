@@ -33,9 +33,13 @@ import org.jspecify.annotations.Nullable;
  * lineage store and the Sluice tables (docs/serve.md, "The catalog API"):
  * <ul>
  *   <li>{@code GET /api/v1/datasets?q=text}: {@code {"datasets": [names]}} containing the text (at most 100);</li>
- *   <li>{@code GET /api/v1/datasets/{name}}: upstream and downstream edges (3 levels), the partitions with
- *       their published version, run and time, the latest quality result of each check per partition
- *       (status, metric), and freshness (TSLU against the SLA) when the served pipeline declares the dataset;</li>
+ *   <li>{@code GET /api/v1/datasets/{name}[?before=<partition>&partitions=N]}: upstream and downstream edges
+ *       (3 levels), one page of partitions (newest first, {@code N} of them, default {@value #PAGE}, at most
+ *       {@value #MAX_PAGE}; those published or judged, before {@code before} when given): each published
+ *       one's version, run and time, and the latest quality result of each check of every partition of the
+ *       page (status, metric, message); {@code page} says which (size, before, {@code next_before} for the
+ *       next older page or null, the dataset's partitions in all, and {@code partial} when there are more);
+ *       and freshness (TSLU against the SLA) when the served pipeline declares the dataset;</li>
  *   <li>{@code GET /api/v1/runs/{id}}: a job run (pipeline, partition, attempt, status, times, its summary:
  *       steps, timings, rows in/out, warnings, failure), a run of another tool whose events were ingested
  *       (kind {@code ingested}: job, state, parent, nominal time, error message, times, run facets, outputs)
@@ -49,6 +53,10 @@ public final class CatalogApi {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int LEVELS = 3;
+    /** Partitions per page of a dataset's view, by default. */
+    public static final int PAGE = 60;
+    /** The most partitions one page holds. */
+    public static final int MAX_PAGE = 400;
 
     private final DSLContext dsl;
     private final LineageRepository lineage;
@@ -70,8 +78,24 @@ public final class CatalogApi {
         return Map.of("query", query, "datasets", lineage.datasets(query, 100));
     }
 
-    /** A dataset's page, or empty when nothing recorded reads or writes it. */
+    /** A dataset's page with its newest {@value #PAGE} partitions, or empty when nothing recorded reads or writes it. */
     public Optional<Map<String, Object>> dataset(String name) {
+        return dataset(name, null, PAGE);
+    }
+
+    /**
+     * A dataset's page with one page of its partitions (published or judged), or empty when nothing
+     * recorded reads or writes it.
+     *
+     * @param before only partitions whose key sorts before this one (the previous page's
+     *     {@code next_before}), or null for the newest
+     * @param size partitions per page, 1 … {@value #MAX_PAGE}
+     * @throws IllegalArgumentException when {@code size} is outside 1 … {@value #MAX_PAGE}
+     */
+    public Optional<Map<String, Object>> dataset(String name, @Nullable String before, int size) {
+        if (size < 1 || size > MAX_PAGE) {
+            throw new IllegalArgumentException("partitions must be within 1 and " + MAX_PAGE + ", was " + size);
+        }
         boolean published = dsl.fetchExists(DSL.selectOne().from(PublishedPartitionTable.TABLE).where(f("dataset").eq(name)));
         if (!lineage.known(name) && !published) {
             return Optional.empty();
@@ -81,13 +105,25 @@ public final class CatalogApi {
         out.put("schema", schema(name));
         out.put("upstream", edges(lineage.upstream(name, LEVELS)));
         out.put("downstream", edges(lineage.downstream(name, LEVELS)));
+        Table<?> keys = DSL.select(f("partition_key")).from(PublishedPartitionTable.TABLE).where(f("dataset").eq(name))
+                .union(DSL.select(f("partition_key")).from(QualityResultRepository.TABLE).where(f("dataset").eq(name))).asTable("k");
+        Field<String> key = DSL.field(DSL.name("k", "partition_key"), String.class);
+        int total = dsl.fetchCount(keys);
+        List<String> page = dsl.select(key).from(keys).where(before == null ? DSL.noCondition() : key.lt(before))
+                .orderBy(key.desc()).limit(size + 1).fetch(key);
+        String next = page.size() > size ? page.get(size - 1) : null;
+        if (next != null) {
+            page = page.subList(0, size);
+        }
         List<Map<String, Object>> partitions = new ArrayList<>();
         for (Record r : dsl.select(f("partition_key"), f("version"), f("run_id"), f("published_at")).from(PublishedPartitionTable.TABLE)
-                .where(f("dataset").eq(name)).orderBy(f("partition_key").desc()).limit(400).fetch()) {
+                .where(f("dataset").eq(name), f("partition_key").in(page)).orderBy(f("partition_key").desc()).fetch()) {
             partitions.add(row("partition", r.get(0), "version", r.get(1), "run_id", r.get(2), "published_at", String.valueOf(r.get(3))));
         }
+        out.put("page", row("size", size, "before", before, "next_before", next, "partitions_total", total,
+                "partial", next != null || before != null));
         out.put("partitions", partitions);
-        out.put("quality", quality(name));
+        out.put("quality", quality(name, page));
         freshness(name).ifPresent(fr -> out.put("freshness", fr));
         return Optional.of(out);
     }
@@ -200,16 +236,16 @@ public final class CatalogApi {
         return edges.stream().map(e -> row("from", e.from(), "to", e.to(), "job", e.job())).toList();
     }
 
-    /** Per partition (newest first, at most 50) and check, the latest result. */
-    private List<Map<String, Object>> quality(String dataset) {
+    /** Per partition of the page (newest first) and check, the latest result. */
+    private List<Map<String, Object>> quality(String dataset, List<String> page) {
         Table<?> q = QualityResultRepository.TABLE.as("r");
         Field<Long> id = DSL.field(DSL.name("r", "result_id"), Long.class);
         Field<Long> latest = QualityResultRepository.latestOf("r");
         List<Map<String, Object>> out = new ArrayList<>();
         for (Record r : dsl.select(a("partition_key"), a("check_id"), a("expectation"), a("family"), a("boundary"), a("severity"), a("status"),
                         a("metric"), a("message"), a("run_id")).from(q)
-                .where(DSL.field(DSL.name("r", "dataset")).eq(dataset), id.eq(latest))
-                .orderBy(a("partition_key").desc(), id).limit(500).fetch()) {
+                .where(DSL.field(DSL.name("r", "dataset")).eq(dataset), a("partition_key").in(page), id.eq(latest))
+                .orderBy(a("partition_key").desc(), id).fetch()) {
             out.add(row("partition", r.get(0), "check", r.get(1), "expectation", r.get(2), "family", r.get(3), "boundary", r.get(4),
                     "severity", r.get(5), "status", r.get(6), "metric", r.get(7), "message", r.get(8), "run_id", r.get(9)));
         }

@@ -86,6 +86,12 @@ public final class LineageServer implements AutoCloseable {
 
     private void lineage(HttpExchange x) throws IOException {
         try (x) {
+            answerLineage(x);
+        }
+    }
+
+    private void answerLineage(HttpExchange x) throws IOException {
+        try {
             if (!"POST".equals(x.getRequestMethod())) {
                 reply(x, 405, Map.of("error", "POST an OpenLineage event here"));
                 return;
@@ -141,7 +147,14 @@ public final class LineageServer implements AutoCloseable {
 
     /** GET /api/v1/datasets[?q=], /api/v1/datasets/{name}, /api/v1/runs/{id}, /api/v1/backfills/{id}. */
     private void api(HttpExchange x) throws IOException {
+        // the exchange is closed after the answer: a catch of the same try would run after the close
         try (x) {
+            answerApi(x);
+        }
+    }
+
+    private void answerApi(HttpExchange x) throws IOException {
+        try {
             if (unauthorized(x)) {
                 return;
             }
@@ -162,7 +175,10 @@ public final class LineageServer implements AutoCloseable {
                     if (arg == null || arg.isEmpty()) {
                         reply(x, 200, catalog.search(query(x, "q")));
                     } else {
-                        found(x, catalog.dataset(arg), "dataset", arg, "/api/v1/datasets?q=" + arg.replaceAll(".*\\.", ""));
+                        String size = query(x, "partitions");
+                        String before = query(x, "before");
+                        found(x, catalog.dataset(arg, before.isEmpty() ? null : before,
+                                size.isEmpty() ? CatalogApi.PAGE : pageSize(size)), "dataset", arg, "/api/v1/datasets?q=" + arg.replaceAll(".*\\.", ""));
                     }
                 }
                 case "runs" -> found(x, arg == null ? Optional.empty() : catalog.run(arg), "run", arg,
@@ -180,9 +196,24 @@ public final class LineageServer implements AutoCloseable {
         }
     }
 
+    /** {@code partitions=N} of a dataset's view. */
+    private static int pageSize(String text) {
+        try {
+            return Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("partitions must be a whole number within 1 and " + CatalogApi.MAX_PAGE + ", was " + text);
+        }
+    }
+
     /** GET /actuator/prometheus: {@link WarehouseMetrics} in the Prometheus text format. */
     private void prometheus(HttpExchange x) throws IOException {
         try (x) {
+            answerPrometheus(x);
+        }
+    }
+
+    private void answerPrometheus(HttpExchange x) throws IOException {
+        try {
             if (unauthorized(x)) {
                 return;
             }
