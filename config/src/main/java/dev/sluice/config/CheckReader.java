@@ -267,6 +267,11 @@ final class CheckReader {
             Optional.ofNullable(params.get(key)).map(Object::toString).filter(x -> columns != null && !columns.containsKey(x))
                     .ifPresent(x -> c.problem(key, x, "not a column of this table; it has " + String.join(", ", columns.keySet())));
         }
+        if (e.kind() == Expectation.Kind.ROW && columns != null) {
+            rowTypes(c, e, params, columns);
+        }
+        Optional.ofNullable(params.get("ties_okay")).map(Object::toString).filter(v -> !v.equals("true") && !v.equals("false"))
+                .ifPresent(v -> c.problem("ties_okay", v, "true or false"));
         for (String flag : List.of("strict_min", "strict_max")) {
             Optional.ofNullable(params.get(flag)).map(Object::toString).filter(v -> !v.equals("true") && !v.equals("false"))
                     .ifPresent(v -> c.problem(flag, v, "true or false"));
@@ -318,6 +323,46 @@ final class CheckReader {
                 && ("true".equals(String.valueOf(params.get("strict_min"))) || "true".equals(String.valueOf(params.get("strict_max"))))) {
             c.problem("max_value", max.toString(), "a strict bound equal to the other one leaves no value allowed");
         }
+    }
+
+    /**
+     * A row check's columns of types it can judge: a sum's numeric, a pair's (and a row's
+     * distinctness) comparable with each other (numbers, dates with timestamps, else one type); a
+     * pair set's values of their columns' types.
+     */
+    private static void rowTypes(YamlCursor c, Expectation e, Map<String, Object> params, Map<String, ColumnType> columns) {
+        boolean pair = params.containsKey("column_A") || params.containsKey("column_B");
+        List<String> names = pair ? java.util.stream.Stream.of(params.get("column_A"), params.get("column_B"))
+                .filter(java.util.Objects::nonNull).map(Object::toString).toList()
+                : params.get("column_list") instanceof List<?> l ? l.stream().map(Object::toString).toList() : List.of();
+        List<String> known = names.stream().filter(columns::containsKey).toList();
+        String key = pair ? "column_B" : "column_list";
+        if (e == Expectation.EXPECT_MULTICOLUMN_SUM_TO_EQUAL) {
+            known.stream().filter(n -> !columns.get(n).isNumeric())
+                    .forEach(n -> c.problem(key, n, columns.get(n).id() + ": a sum needs numeric columns (int, long, float, double, decimal)"));
+        } else if (e != Expectation.EXPECT_COLUMN_PAIR_VALUES_TO_BE_IN_SET && !known.isEmpty()) {
+            String first = known.get(0);
+            known.stream().filter(n -> !family(columns.get(n)).equals(family(columns.get(first))))
+                    .forEach(n -> c.problem(key, n, columns.get(n).id() + " cannot be compared with " + first + " (" + columns.get(first).id()
+                            + "): the columns need comparable types (numbers, dates and timestamps, or one type)"));
+        }
+        if (e == Expectation.EXPECT_COLUMN_PAIR_VALUES_TO_BE_IN_SET && known.size() == 2 && params.get("value_pairs_set") instanceof List<?> pairs) {
+            for (Object p : pairs) {
+                if (p instanceof List<?> two && two.size() == 2) {
+                    for (int i = 0; i < 2; i++) {
+                        ColumnType type = columns.get(known.get(i));
+                        Object v = two.get(i);
+                        if (v != null && !type.acceptsLiteral(v.toString())) {
+                            c.problem("value_pairs_set", String.valueOf(v), "not " + type.withArticle() + " value (" + known.get(i) + " is " + type.id() + ")");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static String family(ColumnType t) {
+        return t.isNumeric() ? "number" : t == ColumnType.DATE || t == ColumnType.TIMESTAMP ? "time" : t.id();
     }
 
     /** The metric's column of a type it can measure; {@code other_column} a column of the table. */

@@ -69,6 +69,11 @@ final class ContractLoader {
             problems.add(new SpecProblem(file.toString(), "", "", "expected a YAML map with contract, version, columns"));
             return Optional.empty();
         }
+        List<SpecProblem> aliases = YamlAliases.of(file);
+        if (!aliases.isEmpty()) {
+            problems.addAll(aliases);
+            return Optional.empty();
+        }
         int before = problems.size();
         YamlCursor c = new YamlCursor(file.toString(), "", root, problems, env);
         c.allowOnly(Set.of("contract", "version", "description", "drift", "key", "columns"));

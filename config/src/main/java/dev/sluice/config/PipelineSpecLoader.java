@@ -137,6 +137,11 @@ public final class PipelineSpecLoader {
             problems.add(new SpecProblem(fileName, "", "", "expected a YAML map (pipeline, warehouse, sources, layers)"));
             return Optional.empty();
         }
+        List<SpecProblem> aliases = YamlAliases.of(specFile);
+        if (!aliases.isEmpty()) {
+            problems.addAll(aliases);
+            return Optional.empty();
+        }
         YamlCursor c = new YamlCursor(fileName, "", root, problems, env);
         c.allowOnly(SECTIONS);
         Optional<String> name = PipelineSettingsReader.name(c);

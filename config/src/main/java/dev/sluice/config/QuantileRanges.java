@@ -47,6 +47,9 @@ public record QuantileRanges(List<Double> quantiles, List<Range> ranges) {
         if (!(m.get("quantiles") instanceof List<?> qs) || !(m.get("value_ranges") instanceof List<?> rs)) {
             throw new IllegalArgumentException("quantile_ranges needs both quantiles (a list) and value_ranges (a list of [min, max])");
         }
+        if (qs.isEmpty()) {
+            throw new IllegalArgumentException("quantile_ranges needs at least one quantile");
+        }
         if (qs.size() != rs.size()) {
             throw new IllegalArgumentException("quantile_ranges has " + qs.size() + " quantile(s) but " + rs.size() + " value range(s)");
         }
@@ -78,9 +81,14 @@ public record QuantileRanges(List<Double> quantiles, List<Range> ranges) {
             return null;
         }
         try {
-            return Double.parseDouble(v.toString().strip());
+            // BigDecimal: no NaN, no Infinity, no Java suffixes (1d, 1f); and within a double's range
+            double d = new java.math.BigDecimal(v.toString().strip()).doubleValue();
+            if (Double.isFinite(d)) {
+                return d;
+            }
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(what + " " + v + " is not a number");
+            // named below
         }
+        throw new IllegalArgumentException(what + " " + v + " is not a finite number");
     }
 }

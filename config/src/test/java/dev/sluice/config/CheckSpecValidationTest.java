@@ -181,7 +181,7 @@ class CheckSpecValidationTest {
                 - {id: ok1, expect: expect_column_pair_values_A_to_be_greater_than_B, column_A: n, column_B: n, or_equal: true}
                 - {id: ok2, expect: expect_column_pair_values_to_be_in_set, column_A: code, column_B: n, value_pairs_set: [[a, 1], [b, null]]}
                 - {id: ok3, expect: expect_multicolumn_sum_to_equal, column_list: [n, n], sum_total: 1, ignore_row_if: never}
-                - {id: ok4, expect: expect_select_column_values_to_be_unique_within_record, column_list: [d, code], mostly: 0.9}
+                - {id: ok4, expect: expect_select_column_values_to_be_unique_within_record, column_list: [n, n], mostly: 0.9}
                 - {id: a, expect: expect_column_pair_values_to_be_equal, column_A: n, column_B: nosuch, ignore_row_if: never}
                 - {id: b, expect: expect_column_pair_values_to_be_in_set, column_A: code, column_B: n, value_pairs_set: [[a, 1, 2]]}
                 - {id: c, expect: expect_multicolumn_sum_to_equal, column_list: [n], sum_total: lots}
@@ -194,6 +194,41 @@ class CheckSpecValidationTest {
                 "layers.bronze[0].checks[5].value_pairs_set[0] = [a, 1, 2]: a pair [value of column_A, value of column_B]",
                 "layers.bronze[0].checks[6].sum_total = lots: a number",
                 "layers.bronze[0].checks[7].column_B = (missing): required by this expectation");
+    }
+
+    @Test
+    void whatABreakingUserTriedIsRefusedBeforeARun() throws Exception {
+        var problems = problems("""
+                - {id: a, expect: expect_column_pair_values_A_to_be_greater_than_B, column_A: code, column_B: d}
+                - {id: b, expect: expect_column_pair_values_to_be_in_set, column_A: n, column_B: d, value_pairs_set: [[one, not-a-date], [1, null]]}
+                - {id: c, expect: expect_multicolumn_sum_to_equal, column_list: [n, code], sum_total: 10}
+                - {id: e, expect: expect_select_column_values_to_be_unique_within_record, column_list: [code, n]}
+                - {id: f, expect: expect_column_most_common_value_to_be_in_set, column: code, value_set: [a], ties_okay: maybe}
+                - {id: g, expect: expect_column_quantile_values_to_be_between, column: n, quantile_ranges: {quantiles: [], value_ranges: []}}
+                - {id: h, expect: expect_column_quantile_values_to_be_between, column: n,
+                   quantile_ranges: {quantiles: ["NaN"], value_ranges: [["1d", "Infinity"]]}}
+                - {id: ok, expect: expect_column_pair_values_to_be_equal, column_A: n, column_B: n}
+                """);
+        assertThat(problems).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason()).containsExactlyInAnyOrder(
+                "layers.bronze[0].checks[0].column_B = d: date cannot be compared with code (string): the columns need comparable types"
+                        + " (numbers, dates and timestamps, or one type)",
+                "layers.bronze[0].checks[1].value_pairs_set = one: not a long value (n is long)",
+                "layers.bronze[0].checks[1].value_pairs_set = not-a-date: not a date value (d is date)",
+                "layers.bronze[0].checks[2].column_list = code: string: a sum needs numeric columns (int, long, float, double, decimal)",
+                "layers.bronze[0].checks[3].column_list = n: long cannot be compared with code (string): the columns need comparable types"
+                        + " (numbers, dates and timestamps, or one type)",
+                "layers.bronze[0].checks[4].ties_okay = maybe: true or false",
+                "layers.bronze[0].checks[5].quantile_ranges = {quantiles=[], value_ranges=[]}: quantile_ranges needs at least one quantile",
+                "layers.bronze[0].checks[6].quantile_ranges = {quantiles=[NaN], value_ranges=[[1d, Infinity]]}: quantile NaN is not a finite number");
+    }
+
+    @Test
+    void yamlAliasesAndMergeKeysAreRefusedNotReadAsText() throws Exception {
+        var problems = problems("""
+                - {id: a, expect: expect_column_values_to_be_in_set, column: code, value_set: [&g gamma, *g]}
+                """);
+        assertThat(problems).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason()).containsExactly(
+                "line 9, column 98 = *g: a YAML alias is not read by Sluice (it would be taken as plain text): write the value out");
     }
 
     /** The problems {@code validate} finds in a spec whose Bronze table (columns d date, code string, n long) has {@code checks}. */

@@ -135,6 +135,14 @@ class NullSemanticsIT {
             assertThat(List.of(anomaly.status(), anomaly.stops(), anomaly.message()))
                     .containsExactly(CheckStatus.NO_DATA, false, "no values to measure; the partition goes on (no_data: allow)");
 
+            // a row check whose columns Spark cannot compare (validate refuses it; the gate still answers, never a crash)
+            st.execute("CREATE TABLE w (id BIGINT, flag BOOLEAN, ts TIMESTAMP)");
+            st.execute("INSERT INTO w VALUES (1, TRUE, TIMESTAMP '2021-01-01 00:00:00')");
+            CheckResult incomparable = check(url, "SELECT * FROM w", new CheckSpec("p", Expectation.EXPECT_COLUMN_PAIR_VALUES_A_TO_BE_GREATER_THAN_B,
+                    Severity.WARN, null, null, Map.of("column_A", "flag", "column_B", "ts")));
+            assertThat(incomparable.status()).isEqualTo(CheckStatus.WARNED);
+            assertThat(incomparable.message()).startsWith("cannot measure: ");
+
             // the gate: only the blocking NO_DATA stops the partition
             PartitionSource source = new PartitionSource.JdbcQuery(url, "sa", "", allNull, "id", null);
             GateResult allowed = gate.evaluate(DatasetRef.parse("t.v"), Partition.NONE, Boundary.TRANSFORM, source,

@@ -23,6 +23,7 @@ import org.jooq.Record;
 import org.jooq.Result;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code sluice.quality_results}: each check of each gate evaluation, and what later evaluations
@@ -69,7 +70,7 @@ public final class QualityResultRepository {
             row.put(DSL.field(DSL.name("severity")), c.severity().name());
             row.put(STATUS, c.status().name());
             row.put(METRIC, c.metric() == null || c.metric().isNaN() ? null : c.metric());
-            row.put(DSL.field(DSL.name("observed_value")), c.observedValue() == null ? null : cut(String.valueOf(c.observedValue()), 4000));
+            row.put(DSL.field(DSL.name("observed_value")), c.observedValue() == null ? null : cut(observed(c.observedValue()), 4000));
             row.put(DSL.field(DSL.name("threshold")), cut(c.threshold(), 1000));
             row.put(DSL.field(DSL.name("message")), cut(c.message(), 4000));
             row.put(DSL.field(DSL.name("element_count")), c.elementCount());
@@ -167,7 +168,19 @@ public final class QualityResultRepository {
         }
     }
 
-    private static String cut(String s, int max) {
-        return s.length() <= max ? s : s.substring(0, max - 1) + "…";
+    /** An observed value as stored: a number or text as it is, a list or map (quantiles, distinct values) as JSON. */
+    private static String observed(Object value) {
+        if (value instanceof java.util.Collection<?> || value instanceof Map<?, ?>) {
+            try {
+                return JSON.writeValueAsString(value);
+            } catch (JsonProcessingException e) {
+                return String.valueOf(value);
+            }
+        }
+        return String.valueOf(value);
+    }
+
+    private static @Nullable String cut(@Nullable String s, int max) {
+        return s == null || s.length() <= max ? s : s.substring(0, max - 1) + "…";
     }
 }

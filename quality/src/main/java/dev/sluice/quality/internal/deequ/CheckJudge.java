@@ -99,8 +99,9 @@ final class CheckJudge {
                 if (metric == null && !counted && cannotMeasure(deequ, counts.rows()) == null) {
                     yield Outcome.noData(counts.rows(), "no values to measure");
                 }
+                String cannot = metric == null ? cannotMeasure(deequ, counts.rows()) : null;
                 yield new Outcome(held, metric, observed, counts.rows(), 0, List.of(), List.of(),
-                        metric == null ? cannotMeasure(deequ, counts.rows()) : "measured " + observed);
+                        cannot != null ? cannot : "measured " + observed);
             }
             case SCHEMA -> schemaOutcome(spec, data.columns());
             case FRESHNESS -> freshnessOutcome(spec, data);
@@ -139,6 +140,12 @@ final class CheckJudge {
                 || Expectation.nullsUnexpected(spec);
         boolean row = e.kind() == Expectation.Kind.ROW;
         long elements = allRows ? counts.rows() : row ? counts.nonNull(Counts.rowsKey(spec)) : counts.nonNull(spec.column());
+        // Deequ could not evaluate the condition (e.g. types Spark cannot compare): the shared scan failed, so the
+        // counts read 0 too; a failure naming why, never NO_DATA (an empty partition's failure is Deequ's "Empty state")
+        String failed = metric(deequ) == null ? cannotMeasure(deequ, 1) : null;
+        if (failed != null) {
+            return new Outcome(false, null, null, elements, 0, List.of(), List.of(), failed);
+        }
         if (elements == 0) {
             return Outcome.noData(0, counts.rows() == 0 ? "no rows to judge" : row ? "no rows to judge: ignore_row_if skips all "
                     + counts.rows() + " row(s)" : "no values to judge: " + spec.column() + " is NULL in all " + counts.rows() + " row(s)");

@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * its 1,000-bin cut and string casts): what the distinct-value and most-common-value checks judge.
  * One grouped count per column; the distinct values come to the driver, so their number, not the
  * partition's rows, bounds the memory (GE's Spark backend collects them alike). Values are compared
- * by {@link #canonical}: numbers by value ({@code 1}, {@code 1.0} and {@code 1.00} are one), dates
+ * by {@link #canonical}: numbers by value ({@code 1}, {@code 1.0} and {@code 1.00} are one; a double
+ * that is exactly a float as the float's shortest decimal, so a float column's 0.1 is 0.1), dates
  * and timestamps as ISO local date-times, everything else as text. Stateless.
  */
 final class ValueCounts {
@@ -59,7 +60,10 @@ final class ValueCounts {
         }
         if (like instanceof Number || v instanceof Number) {
             try {
-                BigDecimal d = new BigDecimal(v.toString().strip());
+                // a float the database widened to double (0.1f reads 0.10000000149011612) is compared as the float it was
+                String text = v instanceof Double x && x == (double) (float) (double) x && !Double.isInfinite(x)
+                        ? Float.toString((float) (double) x) : v instanceof Float f ? Float.toString(f) : v.toString().strip();
+                BigDecimal d = new BigDecimal(text);
                 return d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString();
             } catch (NumberFormatException e) {
                 return v.toString();
