@@ -163,8 +163,14 @@ public final class LineageRepository implements LineageEmitter.Store {
      * @return true when stored; false when an event with the same run id, event type, event time,
      *     job and the same body (as canonical JSON: keys sorted, no spacing) is stored already, and
      *     nothing was written. A different body under the same key is stored as a new event.
+     *     All of it is one transaction: a process killed half-way leaves nothing, so the
+     *     client's retry is not taken for a duplicate of an event whose edges were never written.
      */
     public boolean storeForeign(JsonNode e, String json) {
+        return dsl.transactionResult(tx -> new LineageRepository(tx.dsl()).storeForeignNow(e, json));
+    }
+
+    private boolean storeForeignNow(JsonNode e, String json) {
         String runId = e.path("run").path("runId").asText();
         String parent = e.path("run").path("facets").path("parent").path("run").path("runId").asText(null);
         String job = e.path("job").path("name").asText();
