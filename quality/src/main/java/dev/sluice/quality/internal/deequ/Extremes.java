@@ -70,11 +70,20 @@ final class Extremes {
     }
 
     private static LocalDateTime parse(String bound, String checkId) {
-        String t = bound.trim();
+        LocalDateTime t = parseTime(bound);
+        if (t == null) {
+            throw new InvalidCheckException(checkId + ": " + bound + " is not a date or a date-time (e.g. 2019-04-01 or 2019-04-01T12:00:00)");
+        }
+        return t;
+    }
+
+    /** A date ({@code 2019-04-01}, midnight) or a date-time ({@code T} or a space between), or null when the text is neither. */
+    static @Nullable LocalDateTime parseTime(String text) {
+        String t = text.trim();
         try {
             return t.length() == 10 ? LocalDate.parse(t).atStartOfDay() : LocalDateTime.parse(t.replace(' ', 'T'));
         } catch (DateTimeParseException e) {
-            throw new InvalidCheckException(checkId + ": " + bound + " is not a date or a date-time (e.g. 2019-04-01 or 2019-04-01T12:00:00)");
+            return null;
         }
     }
 }

@@ -74,12 +74,8 @@ final class ValueCounts {
             return t.toString();
         }
         if (like != null && Extremes.time(like) != null) {
-            String s = v.toString().strip();
-            try {
-                return (s.length() == 10 ? java.time.LocalDate.parse(s).atStartOfDay() : LocalDateTime.parse(s.replace(' ', 'T'))).toString();
-            } catch (java.time.format.DateTimeParseException e) {
-                return s;
-            }
+            LocalDateTime parsed = Extremes.parseTime(v.toString());
+            return parsed != null ? parsed.toString() : v.toString().strip();
         }
         return v.toString();
     }
