@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -79,7 +80,9 @@ class ServeIT {
             // what was asked → the status it must get: the page, its assets, the API, the metrics and errors of each handler
             Map<String, Integer> asked = new LinkedHashMap<>();
             asked.put("GET / -", 200);
-            asked.put("GET /app.js -", 200);
+            for (String script : List.of("common.js", "home.js", "graph.js", "dataset.js", "run.js", "app.js")) {
+                asked.put("GET /" + script + " -", 200); // every script index.html loads
+            }
             asked.put("GET /app.css -", 200);
             asked.put("GET /cytoscape.min.js -", 200);
             asked.put("GET /api/v1/datasets?q=air Bearer t0ken", 200);

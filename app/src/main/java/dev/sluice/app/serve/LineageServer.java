@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -235,8 +236,17 @@ public final class LineageServer implements AutoCloseable {
         }
     }
 
-    private static final Map<String, String> PAGE_FILES = Map.of("/", "index.html", "/index.html", "index.html", "/app.js", "app.js",
-            "/app.css", "app.css", "/cytoscape.min.js", "cytoscape.min.js");
+    /** The page's files by path; every file index.html loads is here (an unknown path is a 404, never a file lookup). */
+    private static final Map<String, String> PAGE_FILES = pageFiles("index.html", "app.css", "cytoscape.min.js", "common.js",
+            "home.js", "graph.js", "dataset.js", "run.js", "app.js");
+
+    private static Map<String, String> pageFiles(String... files) {
+        Map<String, String> byPath = new HashMap<>(Map.of("/", "index.html"));
+        for (String f : files) {
+            byPath.put("/" + f, f);
+        }
+        return Map.copyOf(byPath);
+    }
 
     /** GET / and its assets: the page, from the jar's {@code static/} folder (it holds no data: the API calls carry the token). */
     private void page(HttpExchange x) throws IOException {
