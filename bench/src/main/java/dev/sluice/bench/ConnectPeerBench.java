@@ -175,6 +175,17 @@ public final class ConnectPeerBench {
      * @return events sent
      */
     static long publish(String bootstrap, String topic, Path home, long count, int rate, long firstId) throws IOException {
+        return publish(bootstrap, topic, home, count, rate, firstId, ConnectPeerBench::envelope);
+    }
+
+    /** A record's value for a flight: its id, the flight and the send time (ms since the epoch). */
+    @FunctionalInterface
+    interface Encoder {
+        byte[] encode(String id, Flight f, long sentMs);
+    }
+
+    /** {@link #publish(String, String, Path, long, int, long)} with values from {@code encoder}. */
+    static long publish(String bootstrap, String topic, Path home, long count, int rate, long firstId, Encoder encoder) throws IOException {
         createTopic(bootstrap, topic);
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrap);
@@ -198,7 +209,7 @@ public final class ConnectPeerBench {
                         }
                         long now = System.currentTimeMillis();
                         String id = "e-" + (firstId + sent);
-                        producer.send(new ProducerRecord<>(topic, null, now, id, envelope(id, f, now)));
+                        producer.send(new ProducerRecord<>(topic, null, now, id, encoder.encode(id, f, now)));
                     }
                 } finally {
                     reader.close();
@@ -233,7 +244,7 @@ public final class ConnectPeerBench {
                 + "\",\"sent_ms\":" + sentMs + "}}").getBytes(StandardCharsets.UTF_8);
     }
 
-    private static void createTopic(String bootstrap, String topic) {
+    static void createTopic(String bootstrap, String topic) {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
             if (!admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic)) {
                 admin.createTopics(List.of(new NewTopic(topic, 3, (short) 1))).all().get(30, TimeUnit.SECONDS);
