@@ -51,7 +51,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *       ({@code pg_xact_commit_timestamp(xmin)}) minus the record's timestamp (its CreateTime, set to
  *       the send time), both this machine's clock; the first 20 % is warm-up, left out.</li>
  * </ul>
- * Run: {@code mvn -q -pl bench exec:java -Dexec.mainClass=dev.sluice.bench.ConnectPeerBench
+ * Run: {@code mvn -q -pl bench org.codehaus.mojo:exec-maven-plugin:3.5.0:java -Dexec.mainClass=dev.sluice.bench.ConnectPeerBench
  * -Dexec.args="--home DIR [--events N] [--rates 10000,50000] [--seconds S] [--batch N]"}.
  * Not thread-safe; one run at a time.
  */

@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  * included), and a check that every event is in a window or counted late: the windows' flights
  * plus the late events equal the events published.
  *
- * <p>Run: {@code mvn -q -pl bench exec:java -Dexec.mainClass=dev.sluice.bench.FlinkPeerBench
+ * <p>Run: {@code mvn -q -pl bench org.codehaus.mojo:exec-maven-plugin:3.5.0:java -Dexec.mainClass=dev.sluice.bench.FlinkPeerBench
  * -Dexec.args="--home DIR [--events N] [--lateness PT10M] [--parallelism 3]"}. Not thread-safe.
  */
 public final class FlinkPeerBench {
