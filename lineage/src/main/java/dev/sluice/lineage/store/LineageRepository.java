@@ -167,7 +167,11 @@ public final class LineageRepository implements LineageEmitter.Store {
      *     client's retry is not taken for a duplicate of an event whose edges were never written.
      */
     public boolean storeForeign(JsonNode e, String json) {
-        return dsl.transactionResult(tx -> new LineageRepository(tx.dsl()).storeForeignNow(e, json));
+        // the run's writers in this JVM one at a time, each until its commit: the run's fold then reads every event
+        // a concurrent request of the same run stored (a fold inside an uncommitted transaction would miss the other's)
+        synchronized (LineageRuns.lock(e.path("run").path("runId").asText())) {
+            return dsl.transactionResult(tx -> new LineageRepository(tx.dsl()).storeForeignNow(e, json));
+        }
     }
 
     private boolean storeForeignNow(JsonNode e, String json) {
@@ -214,20 +218,22 @@ public final class LineageRepository implements LineageEmitter.Store {
         if (dsl.fetchExists(DSL.selectOne().from(EVENTS).where(run.eq(runId), eventType.eq(type), time.eq(at), jobName.eq(job), body.eq(sha256)))) {
             return false;
         }
+        // another process may store the same event at the same moment: the insert runs in a savepoint (a nested
+        // transaction), so its unique-index violation rolls back only the savepoint, not this whole transaction
+        // (on PostgreSQL an error aborts the transaction it happens in)
         try {
-            dsl.insertInto(EVENTS)
+            return dsl.transactionResult(nested -> nested.dsl().insertInto(EVENTS)
                     .set(run, runId)
-                    .set(DSL.field(DSL.name("parent_run_id")), parent)
+                    .set(DSL.field(DSL.name("parent_run_id"), String.class), parent)
                     .set(jobName, job)
                     .set(eventType, type)
                     .set(time, at)
                     .set(PARTITION, partition)
-                    .set(DSL.field(DSL.name("event_json")), json)
+                    .set(DSL.field(DSL.name("event_json"), String.class), json)
                     .set(body, sha256)
-                    .execute();
-            return true;
+                    .execute()) == 1;
         } catch (org.jooq.exception.IntegrityConstraintViolationException raced) {
-            return false; // the same event, posted twice at once: the other request stored it
+            return false; // the other process stored it
         }
     }
 

@@ -59,8 +59,17 @@ public final class LineageRuns {
      *
      * @param knownAs (namespace, name) of a dataset → the name Sluice knows it by
      */
+    /**
+     * The monitor that serialises the writers of one run in this JVM (one of 64, by the run id's
+     * hash). {@link LineageRepository#storeForeign} holds it across its whole transaction, so the
+     * fold of a run sees every event a concurrent request of the same run committed before it.
+     */
+    static Object lock(String runId) {
+        return LOCKS[Math.floorMod(runId.hashCode(), LOCKS.length)];
+    }
+
     void refresh(String runId, BinaryOperator<String> knownAs) {
-        synchronized (LOCKS[Math.floorMod(runId.hashCode(), LOCKS.length)]) {
+        synchronized (lock(runId)) {
             List<JsonNode> events = new ArrayList<>();
             for (String json : dsl.select(s("event_json")).from(LineageRepository.EVENTS).where(s("run_id").eq(runId)).fetch(0, String.class)) {
                 try {

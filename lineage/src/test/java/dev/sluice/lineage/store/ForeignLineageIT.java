@@ -8,8 +8,14 @@ import dev.sluice.warehouse.Warehouse;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -226,6 +232,48 @@ class ForeignLineageIT {
             assertThat(repo.impact("crm.a", "none")).extracting(i -> i.dataset() + "@" + i.partition() + " " + i.level())
                     .containsExactly("crm.b@none 1", "crm.c@none 2");
             assertThat(repo.columnOrigins("crm.a", "id")).isEqualTo(List.of());
+        });
+    }
+    @ParameterizedTest
+    @MethodSource("databases")
+    void eventsOfOneRunPostedAtOnceAreEachStoredOnceAndTheRunFoldsThemAll(String database) throws Exception {
+        on(database, w -> {
+            LineageRepository repo = new LineageRepository(w.dsl()); // one repository for every request, as sluice serve has
+            ExecutorService pool = Executors.newFixedThreadPool(6);
+            try {
+                for (int round = 0; round < 15; round++) {
+                    String run = UUID.randomUUID().toString();
+                    String start = event(run, "START", "2026-11-30T01:00:00Z", "nightly.load_orders", "", dataset("public.orders", ""), "");
+                    String complete = event(run, "COMPLETE", "2026-11-30T01:05:00Z", "nightly.load_orders", "", dataset("public.orders", ""),
+                            dataset("raw.orders", ""));
+                    // three clients retrying the START and three the COMPLETE, all released at once
+                    CyclicBarrier together = new CyclicBarrier(6);
+                    List<Future<Boolean>> posts = new ArrayList<>();
+                    for (int i = 0; i < 6; i++) {
+                        String json = i % 2 == 0 ? start : complete;
+                        posts.add(pool.submit(() -> {
+                            together.await(30, TimeUnit.SECONDS);
+                            return store(repo, json);
+                        }));
+                    }
+                    int stored = 0;
+                    for (Future<Boolean> f : posts) {
+                        stored += f.get(60, TimeUnit.SECONDS) ? 1 : 0; // an exception here is the 500 a client would get
+                    }
+                    assertThat(stored).as("round %d: each event stored once", round).isEqualTo(2);
+                    assertThat(count(w, "SELECT COUNT(*) FROM sluice.lineage_event WHERE run_id = ?", run)).isEqualTo(2);
+                    assertThat(count(w, "SELECT COUNT(*) FROM sluice.lineage_edge WHERE run_id = ?", run)).isEqualTo(1);
+                    LineageRun r = new LineageRuns(w.dsl()).find(run).orElseThrow();
+                    assertThat(r.events()).as("round %d: the run folds both events", round).isEqualTo(2);
+                    assertThat(r.state()).isEqualTo("COMPLETE");
+                    assertThat(r.startedAt()).isEqualTo(OffsetDateTime.parse("2026-11-30T01:00:00Z"));
+                    assertThat(r.endedAt()).isEqualTo(OffsetDateTime.parse("2026-11-30T01:05:00Z"));
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            } finally {
+                pool.shutdownNow();
+            }
         });
     }
 }
