@@ -247,4 +247,27 @@ class BadLandedDataIT {
                     .as("Bronze keeps both versions of the day's file").isEqualTo(raw3 + raw4);
         }
     }
+
+    /**
+     * The same wrong day's file on the lakehouse engine ({@code flights_lake.yaml}): the audit of
+     * Silver's candidate version fails {@code flight_date_in_partition}, so the version is not
+     * published (the engine keeps the published snapshot, LakehouseVersionsIT).
+     */
+    @Test
+    void aFileOfAnotherDayFailsTheLakehouseTransformGateToo() throws Exception {
+        Path sample = TestHome.withSampleData().resolve("landing");
+        Path day = Files.createDirectories(home.resolve("landing/flights/dt=2001-03-03"));
+        Files.copy(sample.resolve("flights/dt=2001-03-04/flights.parquet"), day.resolve("flights.parquet"));
+        Files.createDirectories(home.resolve("landing/airports"));
+        Files.copy(sample.resolve("airports/airports.csv"), home.resolve("landing/airports/airports.csv"));
+        PipelineSpec spec = TestHome.load(home, TestHome.projectRoot().resolve("pipelines/flights_lake.yaml"));
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            RunSummary run = new PipelineRunner(w, home).run(spec, Partition.parseDaily("2001-03-03"), RunOptions.plain());
+            assertThat(run.status().name()).isEqualTo("FAILED");
+            assertThat(run.failure()).contains("silver.lake_flights").contains("flight_date_in_partition")
+                    .contains("flight_date all 2001-03-04T00:00, outside the partition's interval [2001-03-03T00:00, 2001-03-04T00:00)");
+            assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM sluice.published_partition WHERE dataset = 'silver.lake_flights'")
+                    .fetchOne(0, Long.class)).as("no version of Silver published").isZero();
+        }
+    }
 }
