@@ -23,7 +23,6 @@ async function lineageGraph(container, controls, name) {
     const g = await api('graph/' + encodeURIComponent(name) + '?upstream=' + depth.up + '&downstream=' + depth.down);
     const more = g.nodes.some(n => n.expandable.upstream || n.expandable.downstream);
     say.textContent = `upstream ${g.upstream} level(s), downstream ${g.downstream} level(s)` + (more ? ' (+ shows one more level)' : ' (all of it)');
-    all.disabled = !more;
     const cy = cytoscape({
       container, elements: layered(g, text => measure.measureText(text).width), wheelSensitivity: 0.3, layout: { name: 'preset' },
       style: [

@@ -212,7 +212,7 @@ class PageIT {
         assertThat(browser.findElement(By.xpath("//div[@id='checks']//tr[td[1][text()='bronze.flights_raw'] and td[3][text()='no_exact_duplicates']]/td[5]"))
                 .getText()).isEqualTo("WARNED");
         assertThat(browser.findElements(By.xpath("//div[@id='checks']//tr[td[3][starts-with(text(), 'reconcile_')]]"))).hasSize(1);
-        ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("document.getElementById('timeline').scrollIntoView()");
+        ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("document.getElementById('timeline').previousElementSibling.scrollIntoView()");
         shot(browser, shots, "4b-run-timeline");
     }
 
