@@ -186,6 +186,68 @@ class PageIT {
         }
     }
 
+    // ---- issue 28 item 3: long edges ----
+
+    /**
+     * A lineage with edges that span levels (a → m over three, a → c and b → m over two, m → q over two)
+     * and labels of different lengths, written straight into the store: each dataset sits in the column of
+     * its longest path to m, every long edge passes the columns between through bend slots of its own, no
+     * edge segment meets a label box and no two label boxes meet.
+     */
+    @Test
+    void longEdgesPassBetweenTheLabels() throws Exception {
+        Path chromium = tool("sluice.chromium", "/usr/bin/chromium");
+        Path chromedriver = tool("sluice.chromedriver", "/usr/bin/chromedriver");
+        Path shots = Files.createDirectories(TestHome.projectRoot().resolve("app/target/screenshots"));
+        try (Warehouse w = Warehouse.open(TestHome.flightsSpec(TestHome.freshH2Url(), "sa", "").warehouse())) {
+            String[][] edges = {{"landing/a_long_named_source.csv", "bronze.b"}, {"bronze.b", "silver.c"}, {"silver.c", "gold.m"},
+                {"landing/a_long_named_source.csv", "gold.m"}, {"landing/a_long_named_source.csv", "silver.c"}, {"bronze.b", "gold.m"},
+                {"x", "silver.c"}, {"gold.m", "gold.p_monthly_rollup_of_m"}, {"gold.p_monthly_rollup_of_m", "q"}, {"gold.m", "q"}};
+            for (String[] e : edges) {
+                w.dsl().query("INSERT INTO sluice.lineage_edge (run_id, job, partition_key, input_namespace, input_name, output_namespace,"
+                        + " output_name, event_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", "r-" + e[0] + e[1], "job", "2001-01-01", "t", e[0], "t", e[1],
+                        java.time.OffsetDateTime.parse("2001-01-01T00:00:00Z")).execute();
+            }
+            try (LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), null,
+                    new CatalogApi(w.dsl(), null, Clock.systemUTC()), null)) {
+                WebDriver browser = chromium(chromium, chromedriver);
+                try {
+                    var js = (org.openqa.selenium.JavascriptExecutor) browser;
+                    browser.get("http://127.0.0.1:" + server.port() + "/#/dataset/gold.m");
+                    new WebDriverWait(browser, Duration.ofSeconds(20)).until(d -> (Boolean) js.executeScript(
+                            "return !!window.sluiceGraph && window.sluiceGraph.nodes('.dataset').length > 1"));
+                    assertThat(new java.util.TreeSet<>(datasets(js))).containsExactly("bronze.b", "gold.m", "gold.p_monthly_rollup_of_m",
+                            "landing/a_long_named_source.csv", "q", "silver.c", "x");
+                    assertThat(js.executeScript("return window.sluiceGraph.nodes('.bend').length")).as("bends: 2 + 1 + 1 + 1").isEqualTo(5L);
+                    @SuppressWarnings("unchecked")
+                    List<Number> xs = (List<Number>) js.executeScript("return ['landing/a_long_named_source.csv', 'bronze.b', 'silver.c', 'gold.m',"
+                            + " 'gold.p_monthly_rollup_of_m', 'q'].map(id => window.sluiceGraph.getElementById(id).position().x)");
+                    for (int i = 1; i < xs.size(); i++) {
+                        assertThat(xs.get(i).doubleValue()).as("column %d is right of column %d", i, i - 1).isGreaterThan(xs.get(i - 1).doubleValue());
+                    }
+                    assertNoEdgeCrossesALabel(js);
+                    @SuppressWarnings("unchecked")
+                    List<List<Number>> labels = (List<List<Number>>) js.executeScript("return window.sluiceGraph.nodes('.dataset').map(n => {"
+                            + " const b = n.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true }); return [b.x1, b.y1, b.x2, b.y2]; })");
+                    for (int i = 0; i < labels.size(); i++) {
+                        for (int j = i + 1; j < labels.size(); j++) {
+                            List<Number> a = labels.get(i);
+                            List<Number> b = labels.get(j);
+                            boolean meet = a.get(0).doubleValue() < b.get(2).doubleValue() && b.get(0).doubleValue() < a.get(2).doubleValue()
+                                    && a.get(1).doubleValue() < b.get(3).doubleValue() && b.get(1).doubleValue() < a.get(3).doubleValue();
+                            assertThat(meet).as("labels %d and %d meet", i, j).isFalse();
+                        }
+                    }
+                    shot(browser, shots, "6b-long-edges");
+                } finally {
+                    browser.quit();
+                }
+            }
+        }
+    }
+
+    // ---- end of issue 28 item 3: long edges ----
+
     // ---- issue 28 items 3 and 4: helpers ----
 
     /**
