@@ -205,7 +205,7 @@ class PageIT {
                 {"x", "silver.c"}, {"gold.m", "gold.p_monthly_rollup_of_m"}, {"gold.p_monthly_rollup_of_m", "q"}, {"gold.m", "q"}};
             for (String[] e : edges) {
                 w.dsl().query("INSERT INTO sluice.lineage_edge (run_id, job, partition_key, input_namespace, input_name, output_namespace,"
-                        + " output_name, event_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", "r-" + e[0] + e[1], "job", "2001-01-01", "t", e[0], "t", e[1],
+                        + " output_name, event_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", java.util.UUID.randomUUID().toString(), "job", "2001-01-01", "t", e[0], "t", e[1],
                         java.time.OffsetDateTime.parse("2001-01-01T00:00:00Z")).execute();
             }
             try (LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), null,
