@@ -1,11 +1,13 @@
 // The page of `sluice serve`: hash routes over the read-only catalog API (/api/v1/…).
 //   #/                 dataset search
-//   #/dataset/<name>[?before=<partition>]   graph (upstream and downstream, click to move along it),
+//   #/dataset/<name>[?before=<partition>]   graph (upstream and downstream, click to move along it,
+//                      '+' to see one level more: graph.js),
 //                      one page of partitions and their quality results (newest first; 'older
 //                      partitions' pages on), freshness
-//   #/run/<id>         a run: status, times, steps with rows and inputs; a run of another tool:
+//   #/run/<id>         a run: status, times, steps with rows and inputs on a timeline (the reconcile
+//                      step too), its warnings and the checks it judged; a run of another tool:
 //                      state, parent, nominal time, error message, its run facets
-//   #/backfill/<id>    a backfill: range, progress, each partition
+//   #/backfill/<id>    a backfill: range, progress, each partition, a timeline of the partitions it ran
 // A bearer token given once as ?token=… is kept for the tab (sessionStorage) and sent to the API;
 // once kept, it is taken out of the address (history.replaceState: the address bar and the tab's
 // back/forward entry; other parameters and the route stay), so it is not left on screen, in a

@@ -4,9 +4,10 @@
 async function dataset(name, before) {
   const d = await api('datasets/' + encodeURIComponent(name) + (before ? '?before=' + encodeURIComponent(before) : ''));
   const graph = el('div', { id: 'graph' });
+  const controls = el('p', { id: 'graph-controls' });
   const near = (edges, side) => [...new Set(edges.filter(e => (side === 'up' ? e.to : e.from) === d.name).map(e => side === 'up' ? e.from : e.to))];
   const links = (names, id) => el('span', { id }, ...names.flatMap((n, i) => [i ? ', ' : '', link('#/dataset/' + encodeURIComponent(n), n)]));
-  const parts = [el('h1', {}, d.name), el('h2', {}, 'Lineage (upstream and downstream; click a dataset to move to it)'), graph,
+  const parts = [el('h1', {}, d.name), el('h2', {}, 'Lineage (upstream and downstream; click a dataset to move to it, + to see one level more)'), controls, graph,
     el('p', {}, 'built from: ', links(near(d.upstream, 'up'), 'upstream'), el('br'), 'feeds: ', links(near(d.downstream, 'down'), 'downstream'))];
   parts.push(el('h2', {}, 'Schema and column lineage'), table(['column', 'type', 'built from'],
     d.schema.map(c => [c.column, c.type ?? '-', { node: el('span', {}, ...c.from.flatMap((f, i) => {
@@ -29,6 +30,6 @@ async function dataset(name, before) {
   parts.push(el('h2', {}, 'Quality'), table(['partition', 'check', 'family', 'status', 'metric', 'message'],
     d.quality.map(q => [q.partition, q.check, q.family, status(q.status), q.metric == null ? '-' : String(q.metric), q.message])));
   view.replaceChildren(...parts);
-  drawGraph(graph, d);
+  await lineageGraph(graph, controls, d.name);
 }
 

@@ -237,6 +237,138 @@ class CatalogApiIT {
         }
     }
 
+    // ---- issue 28 items 3 and 4: the graph to any depth, a run's timeline, checks and warnings, a backfill's timeline ----
+
+    /**
+     * {@code /api/v1/graph/{name}} over a real load: by default 3 levels each way, where
+     * {@code bronze.airports_raw} is marked expandable upstream; expanded to any depth it reaches
+     * {@code landing/airports/airports.csv} four levels up, and its nodes and edges are the store's walk.
+     * A run's answer has every step, the reconcile step too, as timeline bars ordered by start whose
+     * lengths are the recorded times; a backfill's has a bar for the partition it ran and none for the
+     * one it skipped.
+     */
+    @Test
+    void theGraphExpandsToAnyDepthAndRunsAndBackfillsHaveTimelines() throws Exception {
+        PipelineSpec spec = TestHome.flightsSpec(TestHome.freshH2Url(), "sa", "");
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
+            RunSummary run = runner.run(spec, new Partition("2001-01-03"), RunOptions.plain());
+            assertThat(run.status().name()).isEqualTo("COMPLETED");
+            var backfill = new dev.sluice.batch.backfill.Backfill(runner, Clock.systemUTC());
+            var report = backfill.run(spec, backfill.plan(spec, java.time.LocalDate.parse("2001-01-02"), java.time.LocalDate.parse("2001-01-03"),
+                    false), new dev.sluice.batch.backfill.Backfill.Options(1, 64, "api-test"), dev.sluice.batch.backfill.Backfill.Progress.NONE);
+            assertThat(report.status().name()).isEqualTo("COMPLETED");
+            LineageRepository store = new LineageRepository(w.dsl());
+            try (LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), store, TOKEN,
+                    new CatalogApi(w.dsl(), spec, Clock.systemUTC()), null)) {
+                int port = server.port();
+                String mart = "gold.airport_daily_delays";
+                JsonNode near = ok(port, "/api/v1/graph/" + mart);
+                assertThat(near.get("upstream").asInt()).isEqualTo(3);
+                assertThat(edges(near)).containsExactlyInAnyOrderElementsOf(edges(store.upstream(mart, 3), store.downstream(mart, 3)));
+                assertThat(names(near)).doesNotContain("landing/airports/airports.csv");
+                assertThat(node(near, "bronze.airports_raw").get("level").asInt()).isEqualTo(-3);
+                assertThat(node(near, "bronze.airports_raw").get("expandable").get("upstream").asBoolean()).isTrue();
+                assertThat(node(near, "silver.flights").get("expandable").get("upstream").asBoolean()).isFalse();
+                assertThat(node(near, "gold.airport_monthly_delays").get("level").asInt()).isEqualTo(1);
+
+                JsonNode deep = ok(port, "/api/v1/graph/" + mart + "?upstream=100&downstream=100");
+                assertThat(node(deep, "landing/airports/airports.csv").get("level").asInt()).isEqualTo(-4);
+                java.util.Set<String> walked = new java.util.TreeSet<>(List.of(mart));
+                store.upstream(mart, 100).forEach(e -> walked.addAll(List.of(e.from(), e.to())));
+                store.downstream(mart, 100).forEach(e -> walked.addAll(List.of(e.from(), e.to())));
+                assertThat(new java.util.TreeSet<>(names(deep))).isEqualTo(walked);
+                assertThat(edges(deep)).containsExactlyInAnyOrderElementsOf(edges(store.upstream(mart, 100), store.downstream(mart, 100)));
+                assertThat(deep.get("nodes")).allSatisfy(n -> assertThat(n.get("expandable").toString())
+                        .isEqualTo("{\"upstream\":false,\"downstream\":false}"));
+                JsonNode four = ok(port, "/api/v1/graph/" + mart + "?upstream=4&downstream=0");
+                assertThat(names(four)).contains("landing/airports/airports.csv").doesNotContain("gold.airport_monthly_delays");
+                assertThat(node(four, mart).get("expandable").toString()).isEqualTo("{\"upstream\":false,\"downstream\":true}");
+                JsonNode none = ok(port, "/api/v1/graph/" + mart + "?upstream=0&downstream=0");
+                assertThat(names(none)).containsExactly(mart);
+                assertThat(none.get("edges")).isEmpty();
+                for (String[] bad : new String[][] {{"upstream=abc", "upstream must be a whole number within 0 and 100, was abc"},
+                        {"downstream=101", "downstream must be a whole number within 0 and 100, was 101"},
+                        {"upstream=-1", "upstream must be a whole number within 0 and 100, was -1"}}) {
+                    HttpResponse<String> r = get(port, "/api/v1/graph/" + mart + "?" + bad[0], TOKEN);
+                    assertThat(r.statusCode()).as(bad[0]).isEqualTo(400);
+                    assertThat(JSON.readTree(r.body()).get("error").asText()).isEqualTo("malformed request: " + bad[1]);
+                }
+                HttpResponse<String> unknown = get(port, "/api/v1/graph/gold.nope", TOKEN);
+                assertThat(unknown.statusCode()).isEqualTo(404);
+                assertThat(JSON.readTree(unknown.body()).get("error").asText()).isEqualTo("no dataset 'gold.nope' is recorded here");
+
+                JsonNode r = ok(port, "/api/v1/runs/" + run.runId());
+                JsonNode bars = r.get("timeline").get("bars");
+                List<String> stepNames = new java.util.ArrayList<>();
+                bars.forEach(b -> stepNames.add(b.get("name").asText()));
+                assertThat(stepNames).containsAll(run.steps().stream().map(s -> s.step()).toList())
+                        .contains("reconcile.gold.airport_delays_live").hasSize(run.steps().size() + 1);
+                long previous = -1;
+                long span = 0;
+                for (JsonNode b : bars) {
+                    long offset = b.get("offset_ms").asLong();
+                    assertThat(offset).as("bars ordered by start").isGreaterThanOrEqualTo(previous);
+                    previous = offset;
+                    java.time.Instant start = java.time.Instant.parse(b.get("started_at").asText());
+                    java.time.Instant end = java.time.Instant.parse(b.get("ended_at").asText());
+                    assertThat(b.get("elapsed_ms").asLong()).isEqualTo(java.time.Duration.between(start, end).toMillis());
+                    assertThat(offset).isEqualTo(java.time.Duration.between(java.time.Instant.parse(r.get("timeline").get("started_at").asText()),
+                            start).toMillis());
+                    assertThat(b.get("status").asText()).isEqualTo("COMPLETED");
+                    span = Math.max(span, offset + b.get("elapsed_ms").asLong());
+                }
+                assertThat(r.get("timeline").get("span_ms").asLong()).isEqualTo(span);
+                assertThat(stepNames.get(stepNames.size() - 1)).as("reconcile runs last").isEqualTo("reconcile.gold.airport_delays_live");
+                assertThat(r.get("warnings")).extracting(JsonNode::asText).containsExactlyElementsOf(run.warnings());
+                assertThat(r.get("checks")).extracting(c -> c.get("dataset").asText() + " " + c.get("check").asText() + " " + c.get("status").asText())
+                        .contains("bronze.flights_raw no_exact_duplicates WARNED", "gold.airport_daily_delays one_row_per_airport PASSED")
+                        .anyMatch(c -> c.contains("reconcile_"));
+
+                JsonNode b = ok(port, "/api/v1/backfills/" + report.backfillId());
+                var ran = report.outcomes().stream().filter(o -> o.partition().key().equals("2001-01-02")).findFirst().orElseThrow();
+                assertThat(b.get("timeline").get("bars")).singleElement().satisfies(bar -> {
+                    assertThat(bar.get("name").asText()).isEqualTo("2001-01-02");
+                    assertThat(bar.get("run_id").asText()).isEqualTo(ran.summary().runId().toString());
+                    assertThat(bar.get("offset_ms").asLong()).isZero();
+                    assertThat(bar.get("elapsed_ms").asLong()).isEqualTo(b.get("timeline").get("span_ms").asLong()).isPositive();
+                });
+            }
+        }
+    }
+
+    private static List<String> names(JsonNode graph) {
+        List<String> out = new java.util.ArrayList<>();
+        graph.get("nodes").forEach(n -> out.add(n.get("name").asText()));
+        return out;
+    }
+
+    private static JsonNode node(JsonNode graph, String name) {
+        for (JsonNode n : graph.get("nodes")) {
+            if (n.get("name").asText().equals(name)) {
+                return n;
+            }
+        }
+        throw new AssertionError(name + " is not in " + names(graph));
+    }
+
+    private static List<String> edges(JsonNode graph) {
+        List<String> out = new java.util.ArrayList<>();
+        graph.get("edges").forEach(e -> out.add(e.get("from").asText() + " -> " + e.get("to").asText() + " by " + e.get("job").asText()));
+        return out;
+    }
+
+    @SafeVarargs
+    private static List<String> edges(List<LineageRepository.Edge>... walks) {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        for (var walk : walks) {
+            walk.forEach(e -> out.add(e.from() + " -> " + e.to() + " by " + e.job()));
+        }
+        return List.copyOf(out);
+    }
+
+    // ---- end of issue 28 items 3 and 4 ----
+
     private static JsonNode ok(int port, String path) throws Exception {
         HttpResponse<String> r = get(port, path, TOKEN);
         assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);

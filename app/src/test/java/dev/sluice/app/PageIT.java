@@ -145,6 +145,9 @@ class PageIT {
                     assertThat(runPage).contains("flights").contains("2001-01-03").contains("COMPLETED")
                             .contains("bronze.flights_raw").contains(Long.toString(run.bronzeRows()));
                     shot(browser, shots, "4-run");
+                    // ---- issue 28 item 4: the run page shows the reconcile step, its warnings, the checks and a timeline ----
+                    runPageShowsEveryStepOnATimeline(browser, w.dsl(), run, shots);
+                    // ---- end of issue 28 item 4 (run) ----
 
                     browser.get(base + "/#/backfill/" + report.backfillId());
                     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "Backfill " + report.backfillId()));
@@ -152,7 +155,15 @@ class PageIT {
                     String row = browser.findElement(By.xpath("//div[@id='partitions']//tr[td[text()='2001-01-02']]")).getText();
                     assertThat(row).contains("COMPLETED").contains(planned.summary().runId().toString());
                     assertThat(browser.findElement(By.id("view")).getText()).contains("{\"COMPLETED\":1}");
+                    // ---- issue 28 item 4: the backfill's timeline: one bar, the partition it ran (2001-01-03 was COMPLETED before) ----
+                    assertThat(lanes(browser)).containsExactly("2001-01-02");
+                    assertBarsFollowTheRecordedTimes(browser, List.of(new long[] {0, durationMs(w.dsl(), planned.summary().runId().toString())}));
+                    // ---- end of issue 28 item 4 (backfill) ----
                     shot(browser, shots, "5-backfill");
+
+                    // ---- issue 28 item 3: the graph expands on demand to any depth, and no edge crosses a label ----
+                    deepGraph(browser, wait, base, new LineageRepository(w.dsl()), shots);
+                    // ---- end of issue 28 item 3 ----
 
                     browser.get(base + "/#/dataset/gold.nope");
                     wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("error")));
@@ -174,6 +185,231 @@ class PageIT {
             }
         }
     }
+
+    // ---- issue 28 item 3: long edges ----
+
+    /**
+     * A lineage with edges that span levels (a → m over three, a → c and b → m over two, m → q over two)
+     * and labels of different lengths, written straight into the store: each dataset sits in the column of
+     * its longest path to m, every long edge passes the columns between through bend slots of its own, no
+     * edge segment meets a label box and no two label boxes meet.
+     */
+    @Test
+    void longEdgesPassBetweenTheLabels() throws Exception {
+        Path chromium = tool("sluice.chromium", "/usr/bin/chromium");
+        Path chromedriver = tool("sluice.chromedriver", "/usr/bin/chromedriver");
+        Path shots = Files.createDirectories(TestHome.projectRoot().resolve("app/target/screenshots"));
+        try (Warehouse w = Warehouse.open(TestHome.flightsSpec(TestHome.freshH2Url(), "sa", "").warehouse())) {
+            String[][] edges = {{"landing/a_long_named_source.csv", "bronze.b"}, {"bronze.b", "silver.c"}, {"silver.c", "gold.m"},
+                {"landing/a_long_named_source.csv", "gold.m"}, {"landing/a_long_named_source.csv", "silver.c"}, {"bronze.b", "gold.m"},
+                {"x", "silver.c"}, {"gold.m", "gold.p_monthly_rollup_of_m"}, {"gold.p_monthly_rollup_of_m", "q"}, {"gold.m", "q"}};
+            for (String[] e : edges) {
+                w.dsl().query("INSERT INTO sluice.lineage_edge (run_id, job, partition_key, input_namespace, input_name, output_namespace,"
+                        + " output_name, event_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", java.util.UUID.randomUUID().toString(), "job", "2001-01-01", "t", e[0], "t", e[1],
+                        java.time.OffsetDateTime.parse("2001-01-01T00:00:00Z")).execute();
+            }
+            try (LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), null,
+                    new CatalogApi(w.dsl(), null, Clock.systemUTC()), null)) {
+                WebDriver browser = chromium(chromium, chromedriver);
+                try {
+                    var js = (org.openqa.selenium.JavascriptExecutor) browser;
+                    browser.get("http://127.0.0.1:" + server.port() + "/#/dataset/gold.m");
+                    new WebDriverWait(browser, Duration.ofSeconds(20)).until(d -> (Boolean) js.executeScript(
+                            "return !!window.sluiceGraph && window.sluiceGraph.nodes('.dataset').length > 1"));
+                    assertThat(new java.util.TreeSet<>(datasets(js))).containsExactly("bronze.b", "gold.m", "gold.p_monthly_rollup_of_m",
+                            "landing/a_long_named_source.csv", "q", "silver.c", "x");
+                    assertThat(js.executeScript("return window.sluiceGraph.nodes('.bend').length")).as("bends: 2 + 1 + 1 + 1").isEqualTo(5L);
+                    @SuppressWarnings("unchecked")
+                    List<Number> xs = (List<Number>) js.executeScript("return ['landing/a_long_named_source.csv', 'bronze.b', 'silver.c', 'gold.m',"
+                            + " 'gold.p_monthly_rollup_of_m', 'q'].map(id => window.sluiceGraph.getElementById(id).position().x)");
+                    for (int i = 1; i < xs.size(); i++) {
+                        assertThat(xs.get(i).doubleValue()).as("column %d is right of column %d", i, i - 1).isGreaterThan(xs.get(i - 1).doubleValue());
+                    }
+                    assertNoEdgeCrossesALabel(js);
+                    @SuppressWarnings("unchecked")
+                    List<List<Number>> labels = (List<List<Number>>) js.executeScript("return window.sluiceGraph.nodes('.dataset').map(n => {"
+                            + " const b = n.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true }); return [b.x1, b.y1, b.x2, b.y2]; })");
+                    for (int i = 0; i < labels.size(); i++) {
+                        for (int j = i + 1; j < labels.size(); j++) {
+                            List<Number> a = labels.get(i);
+                            List<Number> b = labels.get(j);
+                            boolean meet = a.get(0).doubleValue() < b.get(2).doubleValue() && b.get(0).doubleValue() < a.get(2).doubleValue()
+                                    && a.get(1).doubleValue() < b.get(3).doubleValue() && b.get(1).doubleValue() < a.get(3).doubleValue();
+                            assertThat(meet).as("labels %d and %d meet", i, j).isFalse();
+                        }
+                    }
+                    shot(browser, shots, "6b-long-edges");
+                } finally {
+                    browser.quit();
+                }
+            }
+        }
+    }
+
+    // ---- end of issue 28 item 3: long edges ----
+
+    // ---- issue 28 items 3 and 4: helpers ----
+
+    /**
+     * The run page lists every step Spring Batch recorded, the reconcile step last, and draws one bar per
+     * step in start order whose left edge and width are the step's recorded start and duration over the
+     * run's span (read from {@code BATCH_STEP_EXECUTION} here, independently of the page); the run's warnings
+     * and the checks it judged (the duplicates WARNED, the reconciliation) are on it.
+     */
+    private static void runPageShowsEveryStepOnATimeline(WebDriver browser, org.jooq.DSLContext dsl, RunSummary run, Path shots) throws Exception {
+        var steps = dsl.resultQuery("SELECT s.STEP_NAME, s.START_TIME, s.END_TIME FROM sluice.BATCH_STEP_EXECUTION s JOIN sluice.run r"
+                + " ON r.job_execution_id = s.JOB_EXECUTION_ID WHERE r.run_id = ? ORDER BY s.START_TIME, s.STEP_EXECUTION_ID", run.runId().toString()).fetch();
+        assertThat(steps).hasSize(run.steps().size() + 1);
+        java.time.LocalDateTime first = steps.get(0).get(1, java.time.LocalDateTime.class);
+        List<String> names = steps.map(r -> r.get(0, String.class));
+        List<long[]> times = steps.map(r -> new long[] {Duration.between(first, r.get(1, java.time.LocalDateTime.class)).toMillis(),
+                Duration.between(r.get(1, java.time.LocalDateTime.class), r.get(2, java.time.LocalDateTime.class)).toMillis()});
+        assertThat(names.get(names.size() - 1)).isEqualTo("reconcile.gold.airport_delays_live");
+        assertThat(lanes(browser)).as("one bar per step, in start order").isEqualTo(names);
+        assertBarsFollowTheRecordedTimes(browser, times);
+        assertThat(browser.findElement(By.xpath("//div[@id='steps']//tr[td[1][text()='reconcile.gold.airport_delays_live']]/td[3]")).getText())
+                .isEqualTo("COMPLETED");
+        String warnings = browser.findElement(By.id("warnings")).getText();
+        assertThat(run.warnings()).isNotEmpty().allSatisfy(wn -> assertThat(warnings).contains(wn));
+        assertThat(browser.findElement(By.xpath("//div[@id='checks']//tr[td[1][text()='bronze.flights_raw'] and td[3][text()='no_exact_duplicates']]/td[5]"))
+                .getText()).isEqualTo("WARNED");
+        assertThat(browser.findElements(By.xpath("//div[@id='checks']//tr[td[3][starts-with(text(), 'reconcile_')]]"))).hasSize(1);
+        ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("document.getElementById('timeline').previousElementSibling.scrollIntoView()");
+        shot(browser, shots, "4b-run-timeline");
+    }
+
+    /** The {@code data-name} of each lane of the page's timeline, top to bottom. */
+    private static List<String> lanes(WebDriver browser) {
+        return browser.findElements(By.cssSelector("#timeline .lane")).stream().map(e -> e.getAttribute("data-name")).toList();
+    }
+
+    /**
+     * Each bar's left edge and width, over its track's width, are its {start offset, duration} (ms) over the
+     * timeline's span, within 1.5 px (a bar is at least 1 px wide), bars in lane order.
+     */
+    private static void assertBarsFollowTheRecordedTimes(WebDriver browser, List<long[]> times) {
+        long span = times.stream().mapToLong(t -> t[0] + t[1]).max().orElseThrow();
+        @SuppressWarnings("unchecked")
+        List<List<Number>> boxes = (List<List<Number>>) ((org.openqa.selenium.JavascriptExecutor) browser).executeScript(
+                "return [...document.querySelectorAll('#timeline .lane')].map(l => { const t = l.querySelector('.track').getBoundingClientRect();"
+                        + " const b = l.querySelector('.bar').getBoundingClientRect(); return [t.left, t.width, b.left, b.width]; });");
+        assertThat(boxes).hasSameSizeAs(times);
+        for (int i = 0; i < times.size(); i++) {
+            double track = boxes.get(i).get(1).doubleValue();
+            assertThat(track).isGreaterThan(100);
+            double left = boxes.get(i).get(2).doubleValue() - boxes.get(i).get(0).doubleValue();
+            assertThat(left).as("bar %d's left edge", i).isCloseTo(track * times.get(i)[0] / span, org.assertj.core.data.Offset.offset(1.5));
+            assertThat(boxes.get(i).get(3).doubleValue()).as("bar %d's width", i)
+                    .isCloseTo(Math.max(1, track * times.get(i)[1] / span), org.assertj.core.data.Offset.offset(1.5));
+        }
+    }
+
+    /** A run's recorded duration, ms ({@code sluice.run}). */
+    private static long durationMs(org.jooq.DSLContext dsl, String runId) {
+        var r = dsl.resultQuery("SELECT started_at, ended_at FROM sluice.run WHERE run_id = ?", runId).fetchOne();
+        return Duration.between(r.get(0, java.time.OffsetDateTime.class), r.get(1, java.time.OffsetDateTime.class)).toMillis();
+    }
+
+    /**
+     * gold.airport_daily_delays' graph: 3 levels each way at first, without landing/airports/airports.csv;
+     * real clicks on the upstream '+' marks add a level each until none is left: the upstream nodes are then
+     * the store's whole upstream walk, landing/airports/airports.csv four levels up. In each drawing no
+     * edge segment (Cytoscape's rendered endpoints and bend points) crosses a node label's bounding box.
+     * Then 'all levels'.
+     */
+    private static void deepGraph(WebDriver browser, WebDriverWait wait, String base, LineageRepository store, Path shots) throws Exception {
+        var js = (org.openqa.selenium.JavascriptExecutor) browser;
+        String mart = "gold.airport_daily_delays";
+        browser.get(base + "/#/dataset/" + mart);
+        wait.until(d -> (Boolean) js.executeScript("return !!window.sluiceGraph && window.sluiceGraph.nodes('.dataset').length > 3"));
+        assertThat(datasets(js)).doesNotContain("landing/airports/airports.csv");
+        assertNoEdgeCrossesALabel(js);
+        int clicks = 0;
+        while ((Long) js.executeScript("return window.sluiceGraph.nodes('.expand.up').length") > 0) {
+            assertThat(++clicks).as("expansions").isLessThanOrEqualTo(10);
+            long drawn = (Long) js.executeScript("return window.sluiceGraphDrawn");
+            List<?> at = (List<?>) js.executeScript("const p = window.sluiceGraph.nodes('.expand.up')[0].renderedPosition();"
+                    + " const c = document.getElementById('graph').getBoundingClientRect(); return [p.x, p.y, c.width, c.height];");
+            new Actions(browser).moveToElement(browser.findElement(By.id("graph")),
+                    (int) Math.round(((Number) at.get(0)).doubleValue() - ((Number) at.get(2)).doubleValue() / 2),
+                    (int) Math.round(((Number) at.get(1)).doubleValue() - ((Number) at.get(3)).doubleValue() / 2)).click().perform();
+            wait.until(d -> (Long) js.executeScript("return window.sluiceGraphDrawn") > drawn);
+            assertNoEdgeCrossesALabel(js);
+        }
+        assertThat(clicks).as("one level more, then none to add").isEqualTo(1);
+        java.util.Set<String> walk = new java.util.TreeSet<>(List.of(mart));
+        store.upstream(mart, 100).forEach(e -> walk.addAll(List.of(e.from(), e.to())));
+        store.downstream(mart, 3).forEach(e -> walk.addAll(List.of(e.from(), e.to())));
+        assertThat(new java.util.TreeSet<>(datasets(js))).isEqualTo(walk).contains("landing/airports/airports.csv");
+        assertThat(js.executeScript("return window.sluiceGraph.getElementById('landing/airports/airports.csv').data('level')")).isEqualTo(-4L);
+        assertThat(browser.findElement(By.id("graph-depth")).getText()).startsWith("upstream 4 level(s), downstream 3 level(s)");
+        long drawn = (Long) js.executeScript("return window.sluiceGraphDrawn");
+        browser.findElement(By.id("graph-all")).click();
+        wait.until(d -> (Long) js.executeScript("return window.sluiceGraphDrawn") > drawn);
+        assertThat(browser.findElement(By.id("graph-depth")).getText()).isEqualTo("upstream 100 level(s), downstream 100 level(s) (all of it)");
+        assertNoEdgeCrossesALabel(js);
+        shot(browser, shots, "6-deep-graph");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> datasets(org.openqa.selenium.JavascriptExecutor js) {
+        return (List<String>) js.executeScript("return window.sluiceGraph.nodes('.dataset').map(n => n.id())");
+    }
+
+    /**
+     * Reads, in model coordinates, every labelled node's label box and every edge's segments (source
+     * endpoint, bend points, target endpoint) and asserts that no segment enters a label box (Liang-Barsky
+     * clipping of the segment against the box shrunk by 0.5).
+     */
+    @SuppressWarnings("unchecked")
+    private static void assertNoEdgeCrossesALabel(org.openqa.selenium.JavascriptExecutor js) {
+        List<List<Object>> labels = (List<List<Object>>) js.executeScript("return window.sluiceGraph.nodes('.dataset, .expand').map(n => {"
+                + " const b = n.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true }); return [n.id(), b.x1, b.y1, b.x2, b.y2]; })");
+        List<List<Object>> edges = (List<List<Object>>) js.executeScript("return window.sluiceGraph.edges().map(e => {"
+                + " const p = [e.sourceEndpoint(), ...(e.segmentPoints() ?? []), e.targetEndpoint()]; return [e.id(), ...p.flatMap(q => [q.x, q.y])]; })");
+        assertThat(labels).as("label boxes").isNotEmpty().allSatisfy(l -> assertThat(d(l, 3)).isGreaterThan(d(l, 1)));
+        assertThat(edges).isNotEmpty();
+        for (List<Object> e : edges) {
+            for (int i = 1; i + 3 < e.size(); i += 2) {
+                for (List<Object> l : labels) {
+                    boolean crosses = crosses(d(e, i), d(e, i + 1), d(e, i + 2), d(e, i + 3), d(l, 1) + 0.5, d(l, 2) + 0.5, d(l, 3) - 0.5, d(l, 4) - 0.5);
+                    assertThat(crosses).as("edge %s segment %d crosses the label of %s %s", e.get(0), i / 2, l.get(0), e).isFalse();
+                }
+            }
+        }
+    }
+
+    private static double d(List<Object> row, int i) {
+        return ((Number) row.get(i)).doubleValue();
+    }
+
+    /** Whether the segment (x0,y0)-(x1,y1) meets the box [minX,maxX]×[minY,maxY] (Liang-Barsky). */
+    static boolean crosses(double x0, double y0, double x1, double y1, double minX, double minY, double maxX, double maxY) {
+        double t0 = 0, t1 = 1;
+        double dx = x1 - x0, dy = y1 - y0;
+        double[] p = {-dx, dx, -dy, dy};
+        double[] q = {x0 - minX, maxX - x0, y0 - minY, maxY - y0};
+        for (int k = 0; k < 4; k++) {
+            if (p[k] == 0) {
+                if (q[k] < 0) {
+                    return false;
+                }
+            } else {
+                double t = q[k] / p[k];
+                if (p[k] < 0) {
+                    t0 = Math.max(t0, t);
+                } else {
+                    t1 = Math.min(t1, t);
+                }
+                if (t0 > t1) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    // ---- end of issue 28 items 3 and 4: helpers ----
 
     /**
      * The executable a system property names (else {@code fallback}); a missing one fails the test at

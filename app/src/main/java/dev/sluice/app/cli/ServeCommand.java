@@ -70,7 +70,7 @@ final class ServeCommand implements Callable<Integer> {
             stopped.countDown();
         }, "sluice-serve-stop"));
         command.commandLine().getOut().println("sluice serve: listening on http://" + bind + ":" + server.port()
-                + " (GET /api/v1/datasets, /api/v1/datasets/{name}, /api/v1/runs/{id}, /api/v1/backfills/{id}, /actuator/prometheus; POST /api/v1/lineage" + (token == null || token.isBlank() ? "" : ", bearer token required") + ")");
+                + " (GET /api/v1/datasets, /api/v1/datasets/{name}, /api/v1/graph/{name}, /api/v1/runs/{id}, /api/v1/backfills/{id}, /actuator/prometheus; POST /api/v1/lineage" + (token == null || token.isBlank() ? "" : ", bearer token required") + ")");
         command.commandLine().getOut().flush();
         stopped.await();
         return ExitCodes.OK;

@@ -40,11 +40,14 @@ import org.jspecify.annotations.Nullable;
  *       page (status, metric, message); {@code page} says which (size, before, {@code next_before} for the
  *       next older page or null, the dataset's partitions in all, and {@code partial} when there are more);
  *       and freshness (TSLU against the SLA) when the served pipeline declares the dataset;</li>
+ *   <li>{@code GET /api/v1/graph/{name}?upstream=N&downstream=N}: the lineage graph to any depth ({@link LineageGraph});</li>
  *   <li>{@code GET /api/v1/runs/{id}}: a job run (pipeline, partition, attempt, status, times, its summary:
- *       steps, timings, rows in/out, warnings, failure), a run of another tool whose events were ingested
+ *       steps, timings, rows in/out, warnings, failure; its warnings, the checks it judged and a timeline of its
+ *       steps, the reconcile step too: {@link RunTimeline}), a run of another tool whose events were ingested
  *       (kind {@code ingested}: job, state, parent, nominal time, error message, times, run facets, outputs)
  *       or a step run (job, inputs, outputs, rows);</li>
- *   <li>{@code GET /api/v1/backfills/{id}}: a backfill's plan and progress per partition.</li>
+ *   <li>{@code GET /api/v1/backfills/{id}}: a backfill's plan and progress per partition, and a timeline of the
+ *       partitions' runs it made.</li>
  * </ul>
  * An unknown dataset, run or backfill is {@link Optional#empty()} (the server answers 404 with what
  * to try). Thread-safe: every call reads the warehouse anew.
@@ -62,6 +65,8 @@ public final class CatalogApi {
     private final LineageRepository lineage;
     private final @Nullable PipelineSpec spec;
     private final Clock clock;
+    private final RunTimeline timelines;
+    private final LineageGraph graph;
 
     /**
      * @param spec the served pipeline, whose {@code datasets:} give freshness; or null
@@ -71,6 +76,18 @@ public final class CatalogApi {
         this.lineage = new LineageRepository(dsl);
         this.spec = spec;
         this.clock = clock;
+        this.timelines = new RunTimeline(dsl);
+        this.graph = new LineageGraph(lineage);
+    }
+
+    /**
+     * A dataset's lineage graph within {@code upstream} and {@code downstream} levels ({@link LineageGraph#graph}),
+     * or empty when nothing recorded reads or writes it.
+     *
+     * @throws IllegalArgumentException when a depth is outside 0 … {@value LineageGraph#MAX_DEPTH}, naming the parameter
+     */
+    public Optional<Map<String, Object>> graph(String name, int upstream, int downstream) {
+        return graph.graph(name, upstream, downstream);
     }
 
     /** Dataset names containing {@code query}. */
@@ -134,12 +151,16 @@ public final class CatalogApi {
      */
     public Optional<Map<String, Object>> run(String id) {
         Record r = dsl.select(f("run_id"), f("pipeline"), f("partition_key"), f("attempt"), f("status"), f("requester"), f("started_at"),
-                f("ended_at"), f("exit_message"), f("summary_json")).from(RunRepository.TABLE).where(f("run_id").eq(id)).fetchOne();
+                f("ended_at"), f("exit_message"), f("summary_json"), f("job_execution_id")).from(RunRepository.TABLE).where(f("run_id").eq(id)).fetchOne();
         if (r != null) {
             Map<String, Object> out = row("run_id", r.get(0), "kind", "job", "pipeline", r.get(1), "partition", r.get(2), "attempt", r.get(3),
                     "status", r.get(4), "requester", r.get(5), "started_at", String.valueOf(r.get(6)),
                     "ended_at", r.get(7) == null ? null : String.valueOf(r.get(7)), "message", r.get(8));
-            out.put("summary", parse(r.get(9, String.class)));
+            JsonNode summary = parse(r.get(9, String.class));
+            out.put("summary", summary);
+            out.put("warnings", summary == null || !summary.has("warnings") ? List.of() : summary.get("warnings"));
+            out.put("checks", timelines.checks(id));
+            out.put("timeline", timelines.ofRun(r.get(10, Long.class)));
             out.put("steps", steps(id));
             return Optional.of(out);
         }
@@ -196,6 +217,7 @@ public final class CatalogApi {
         }
         out.put("progress", byStatus);
         out.put("partitions", partitions);
+        out.put("timeline", timelines.ofBackfill(id, b.get(8, java.time.OffsetDateTime.class)));
         return Optional.of(out);
     }
 

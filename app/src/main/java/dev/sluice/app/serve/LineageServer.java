@@ -146,7 +146,7 @@ public final class LineageServer implements AutoCloseable {
         return true;
     }
 
-    /** GET /api/v1/datasets[?q=], /api/v1/datasets/{name}, /api/v1/runs/{id}, /api/v1/backfills/{id}. */
+    /** GET /api/v1/datasets[?q=], /api/v1/datasets/{name}, /api/v1/graph/{name}, /api/v1/runs/{id}, /api/v1/backfills/{id}. */
     private void api(HttpExchange x) throws IOException {
         // the exchange is closed after the answer: a catch of the same try would run after the close
         try (x) {
@@ -182,6 +182,8 @@ public final class LineageServer implements AutoCloseable {
                                 size.isEmpty() ? CatalogApi.PAGE : pageSize(size)), "dataset", arg, "/api/v1/datasets?q=" + arg.replaceAll(".*\\.", ""));
                     }
                 }
+                case "graph" -> found(x, arg == null || arg.isEmpty() ? Optional.empty()
+                        : catalog.graph(arg, depth(x, "upstream"), depth(x, "downstream")), "dataset", arg, "/api/v1/datasets?q=text");
                 case "runs" -> found(x, arg == null ? Optional.empty() : catalog.run(arg), "run", arg,
                         "a run id from /api/v1/datasets/{name} (partitions[].run_id) or `sluice status`");
                 case "backfills" -> found(x, arg == null ? Optional.empty() : catalog.backfill(arg), "backfill", arg,
@@ -203,6 +205,19 @@ public final class LineageServer implements AutoCloseable {
             return Integer.parseInt(text.strip());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("partitions must be a whole number within 1 and " + CatalogApi.MAX_PAGE + ", was " + text);
+        }
+    }
+
+    /** {@code upstream=N} or {@code downstream=N} of a graph: {@value LineageGraph#DEFAULT_DEPTH} when not given. */
+    private static int depth(HttpExchange x, String parameter) {
+        String text = query(x, parameter);
+        if (text.isEmpty()) {
+            return LineageGraph.DEFAULT_DEPTH;
+        }
+        try {
+            return Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(parameter + " must be a whole number within 0 and " + LineageGraph.MAX_DEPTH + ", was " + text);
         }
     }
 
@@ -277,7 +292,7 @@ public final class LineageServer implements AutoCloseable {
     }
 
     private static final List<String> ENDPOINTS = List.of("GET /api/v1/datasets?q=text", "GET /api/v1/datasets/{name}",
-            "GET /api/v1/runs/{id}", "GET /api/v1/backfills/{id}", "POST /api/v1/lineage");
+            "GET /api/v1/graph/{name}?upstream=N&downstream=N", "GET /api/v1/runs/{id}", "GET /api/v1/backfills/{id}", "POST /api/v1/lineage");
 
     private static void found(HttpExchange x, Optional<Map<String, Object>> body, String what, @Nullable String id, String hint)
             throws IOException {
