@@ -53,7 +53,10 @@ async function run(id) {
 async function backfill(id) {
   const b = await api('backfills/' + encodeURIComponent(id));
   view.replaceChildren(el('h1', {}, 'Backfill ' + b.backfill_id),
-    table(['pipeline', 'from', 'to', 'status', 'progress'], [[b.pipeline, b.from, b.to, status(b.status), JSON.stringify(b.progress)]]),
+    table(['pipeline', 'from', 'to', 'status', 'progress'], [[b.pipeline, b.from, b.to, status(b.process_gone ? 'KILLED' : b.status),
+      JSON.stringify(b.progress)]]),
+    b.process_gone ? el('p', { id: 'process-gone', class: 'problem' }, 'Its process is gone (killed while ' + b.status
+      + '): run the same sluice backfill ' + b.pipeline + ' --from ' + b.from + ' --to ' + b.to + ' again to resume it.') : el('span', {}),
     el('h2', {}, 'Partitions'), el('div', { id: 'partitions' }, table(['partition', 'action', 'status', 'run', 'message'],
       b.partitions.map(p => [p.partition, p.action, status(p.status), p.run_id ? { node: link('#/run/' + p.run_id, p.run_id) } : '-', p.message ?? '']))),
     el('h2', {}, 'Timeline of the partitions it ran'), timeline(b.timeline, 'timeline'));

@@ -333,6 +333,15 @@ class CatalogApiIT {
                     assertThat(bar.get("offset_ms").asLong()).isZero();
                     assertThat(bar.get("elapsed_ms").asLong()).isEqualTo(b.get("timeline").get("span_ms").asLong()).isPositive();
                 });
+                assertThat(b.get("process_gone").asBoolean()).as("a completed backfill").isFalse();
+                // the same backfill as a process killed between its two partitions leaves it: RUNNING, no attempt STARTED
+                Process exited = new ProcessBuilder("true").start();
+                assertThat(exited.waitFor()).isZero();
+                w.dsl().update(dev.sluice.batch.backfill.BackfillRepository.BACKFILLS)
+                        .set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("status"), String.class), "RUNNING")
+                        .set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("pid"), Long.class), exited.pid()).execute();
+                JsonNode killed = ok(port, "/api/v1/backfills/" + report.backfillId());
+                assertThat(List.of(killed.get("status").asText(), killed.get("process_gone").asBoolean())).containsExactly("RUNNING", true);
             }
         }
     }

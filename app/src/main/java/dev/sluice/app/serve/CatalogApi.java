@@ -207,6 +207,8 @@ public final class CatalogApi {
         Map<String, Object> out = row("backfill_id", b.get(0), "pipeline", b.get(1), "from", b.get(2), "to", b.get(3), "rerun", b.get(4),
                 "status", b.get(5), "invocations", b.get(6), "requester", b.get(7), "started_at", String.valueOf(b.get(8)),
                 "ended_at", b.get(9) == null ? null : String.valueOf(b.get(9)));
+        // RUNNING with its process gone: killed, also between two partitions (no attempt left STARTED)
+        out.put("process_gone", new BackfillRepository(dsl).processGone(dev.sluice.core.RunId.parse(id)));
         List<Map<String, Object>> partitions = new ArrayList<>();
         Map<String, Integer> byStatus = new LinkedHashMap<>();
         for (Record p : dsl.select(f("partition_key"), f("action"), f("status"), f("run_id"), f("message"), f("updated_at"))
