@@ -92,7 +92,7 @@ public final class StatusOverview {
         out.put("pipelines", List.copyOf(pipelines.values()));
         out.put("datasets", datasets);
         out.put("hot_path", row("lag_source", "the lag each consumer saw at its last store (log-end offset minus its position then,"
-                + " sluice.hot_offset); no broker is asked", "partitions", hot));
+                + " " + HotOffsetTable.NAME + "); no broker is asked", "partitions", hot));
         return out;
     }
 
