@@ -198,4 +198,76 @@ class BadLandedDataIT {
             assertThat(w.dsl().resultQuery("SELECT total FROM gold.readings_total").fetchOne(0, Long.class)).isEqualTo(11 + 22 + 30 + 40 + 50);
         }
     }
+
+    /**
+     * A landed file of another day filed under a partition (the 2001-03-04 file copied into
+     * {@code dt=2001-03-03}): every row is valid, so no row rule and no not-null check sees it.
+     * It used to complete and publish: Silver then held no 03-03 rows and 03-04 twice, and
+     * Gold's per-airport mart two rows per (date, airport). The transform gate's
+     * {@code flight_date_in_partition} (expect_column_values_to_be_in_partition) now blocks it,
+     * naming the dates it found, and the published day stays as it was.
+     */
+    @Test
+    void aFileOfAnotherDayFiledUnderThePartitionFailsTheTransformGate() throws Exception {
+        Path sample = TestHome.withSampleData().resolve("landing");
+        for (String d : java.util.List.of("2001-03-03", "2001-03-04")) {
+            Path day = Files.createDirectories(home.resolve("landing/flights/dt=" + d));
+            Files.copy(sample.resolve("flights/dt=" + d + "/flights.parquet"), day.resolve("flights.parquet"));
+        }
+        Files.createDirectories(home.resolve("landing/airports"));
+        Files.copy(sample.resolve("airports/airports.csv"), home.resolve("landing/airports/airports.csv"));
+        Partition third = Partition.parseDaily("2001-03-03");
+        Partition fourth = Partition.parseDaily("2001-03-04");
+        PipelineSpec spec = TestHome.load(home, TestHome.projectRoot().resolve("pipelines/flights.yaml"));
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            PipelineRunner runner = new PipelineRunner(w, home);
+            assertThat(runner.run(spec, third, RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
+            assertThat(runner.run(spec, fourth, RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
+            String silverByDate = "SELECT flight_date, COUNT(*) FROM silver.flights GROUP BY flight_date ORDER BY flight_date";
+            String before = w.dsl().resultQuery(silverByDate).fetch().format();
+            String goldBefore = w.dsl().resultQuery("SELECT COUNT(*), SUM(flights) FROM gold.airport_daily_delays").fetch().format();
+            String bronzeCount = "SELECT COUNT(*) FROM bronze.flights_raw WHERE _partition = ?";
+            long raw3 = w.dsl().resultQuery(bronzeCount, "2001-03-03").fetchOne(0, Long.class);
+            long raw4 = w.dsl().resultQuery(bronzeCount, "2001-03-04").fetchOne(0, Long.class);
+
+            Files.copy(home.resolve("landing/flights/dt=2001-03-04/flights.parquet"),
+                    home.resolve("landing/flights/dt=2001-03-03/flights.parquet"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            RunSummary rerun = runner.run(spec, third, RunOptions.plain().withRerun(true));
+
+            assertThat(rerun.status().name()).isEqualTo("FAILED");
+            assertThat(rerun.failure()).contains("silver.flights").contains("flight_date_in_partition")
+                    .contains("flight_date all 2001-03-04T00:00, outside the partition's interval [2001-03-03T00:00, 2001-03-04T00:00)");
+            assertThat(w.dsl().resultQuery(silverByDate).fetch().format()).as("the published days are untouched").isEqualTo(before);
+            assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM silver.flights WHERE _partition = '2001-03-03' AND flight_date <> DATE '2001-03-03'")
+                    .fetchOne(0, Long.class)).isZero();
+            assertThat(w.dsl().resultQuery("SELECT COUNT(*), SUM(flights) FROM gold.airport_daily_delays").fetch().format()).isEqualTo(goldBefore);
+            assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM (SELECT flight_date, origin FROM gold.airport_daily_delays"
+                    + " GROUP BY flight_date, origin HAVING COUNT(*) > 1) d").fetchOne(0, Long.class)).as("one row per (date, airport)").isZero();
+            assertThat(w.dsl().resultQuery(bronzeCount, "2001-03-03").fetchOne(0, Long.class))
+                    .as("Bronze keeps both versions of the day's file").isEqualTo(raw3 + raw4);
+        }
+    }
+
+    /**
+     * The same wrong day's file on the lakehouse engine ({@code flights_lake.yaml}): the audit of
+     * Silver's candidate version fails {@code flight_date_in_partition}, so the version is not
+     * published (the engine keeps the published snapshot, LakehouseVersionsIT).
+     */
+    @Test
+    void aFileOfAnotherDayFailsTheLakehouseTransformGateToo() throws Exception {
+        Path sample = TestHome.withSampleData().resolve("landing");
+        Path day = Files.createDirectories(home.resolve("landing/flights/dt=2001-03-03"));
+        Files.copy(sample.resolve("flights/dt=2001-03-04/flights.parquet"), day.resolve("flights.parquet"));
+        Files.createDirectories(home.resolve("landing/airports"));
+        Files.copy(sample.resolve("airports/airports.csv"), home.resolve("landing/airports/airports.csv"));
+        PipelineSpec spec = TestHome.load(home, TestHome.projectRoot().resolve("pipelines/flights_lake.yaml"));
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            RunSummary run = new PipelineRunner(w, home).run(spec, Partition.parseDaily("2001-03-03"), RunOptions.plain());
+            assertThat(run.status().name()).isEqualTo("FAILED");
+            assertThat(run.failure()).contains("silver.lake_flights").contains("flight_date_in_partition")
+                    .contains("flight_date all 2001-03-04T00:00, outside the partition's interval [2001-03-03T00:00, 2001-03-04T00:00)");
+            assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM sluice.published_partition WHERE dataset = 'silver.lake_flights'")
+                    .fetchOne(0, Long.class)).as("no version of Silver published").isZero();
+        }
+    }
 }

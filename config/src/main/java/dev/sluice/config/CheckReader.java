@@ -307,6 +307,9 @@ final class CheckReader {
         if (e == Expectation.EXPECT_PARTITION_TO_BE_FRESH && type != ColumnType.DATE && type != ColumnType.TIMESTAMP) {
             c.problem("column", type.id(), "freshness needs a date or timestamp column");
         }
+        if (e == Expectation.EXPECT_COLUMN_VALUES_TO_BE_IN_PARTITION && type != ColumnType.DATE && type != ColumnType.TIMESTAMP) {
+            c.problem("column", type.id(), e.id() + " compares values with the partition's interval: it needs a date or timestamp column");
+        }
         if ((e.kind() == Expectation.Kind.MAP && !lengths) || extreme || e.judgesDistinctValues()) {
             for (String bound : List.of("min_value", "max_value")) {
                 Optional.ofNullable(params.get(bound)).map(Object::toString).filter(v -> !type.acceptsLiteral(v))

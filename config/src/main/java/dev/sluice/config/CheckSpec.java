@@ -47,7 +47,8 @@ public record CheckSpec(String id, Expectation expectation, Severity severity, @
      * Whether a {@code NO_DATA} outcome of this check blocks the partition (with severity
      * {@code error}; a {@code warn} check never blocks). Without {@code no_data:} in the spec, the
      * default is Great Expectations' verdict on no values: a column-value or row check (and the compound
-     * uniqueness, and the distinct values being in a set) is vacuously true there, so it allows; an aggregate, metric or anomaly check is
+     * uniqueness, the distinct values being in a set, and the values being in the partition) is vacuously true there, so it allows;
+     * an aggregate, metric or anomaly check is
      * false there, so it blocks.
      */
     public boolean noDataBlocks() {
@@ -55,6 +56,7 @@ public record CheckSpec(String id, Expectation expectation, Severity severity, @
             return noData == NoDataPolicy.BLOCK;
         }
         return expectation.kind() != Expectation.Kind.MAP && expectation.kind() != Expectation.Kind.ROW
+                && expectation.kind() != Expectation.Kind.INTERVAL
                 && expectation != Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE
                 && expectation != Expectation.EXPECT_COLUMN_DISTINCT_VALUES_TO_BE_IN_SET;
     }

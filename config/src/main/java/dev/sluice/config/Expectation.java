@@ -6,7 +6,7 @@ import java.util.Set;
 
 /**
  * The check vocabulary: Great Expectations' expectation names (https://greatexpectations.io/expectations/,
- * semantics as in GE's Spark backend) plus Sluice's freshness and anomaly checks. Each names its
+ * semantics as in GE's Spark backend) plus Sluice's freshness, in-partition and anomaly checks. Each names its
  * family, its kind and the parameters it takes.
  */
 public enum Expectation {
@@ -95,6 +95,14 @@ public enum Expectation {
      */
     EXPECT_PARTITION_TO_BE_FRESH(CheckFamily.FRESHNESS, Kind.FRESHNESS, Set.of("max_lag")),
     /**
+     * Sluice: every value of a date or timestamp column lies in the partition's nominal interval
+     * [start, end) (for a daily partition D: D 00:00 inclusive to D+1 00:00 exclusive; a date is
+     * its midnight), judged by the column's least and greatest value. Catches a landed file of
+     * another day filed under this partition, which no row-level rule sees. NULLs are not judged
+     * (pair it with {@code expect_column_values_to_not_be_null}); no values at all is NO_DATA.
+     */
+    EXPECT_COLUMN_VALUES_TO_BE_IN_PARTITION(CheckFamily.VALIDITY, Kind.INTERVAL, Set.of()),
+    /**
      * Sluice: a {@link Metric} (e.g. {@code row_count}, the {@code mean} of a column) compared
      * with its accepted history of earlier partitions by a Deequ anomaly strategy
      * ({@code relative_rate_of_change} with {@code max_rate_decrease}/{@code max_rate_increase}, or
@@ -124,7 +132,10 @@ public enum Expectation {
         TABLE,
         /** Judges the table's columns. */
         SCHEMA,
+        /** Judges the newest value of a column against the partition's nominal end. */
         FRESHNESS,
+        /** Judges a column's least and greatest values against the partition's nominal interval. */
+        INTERVAL,
         ANOMALY,
         /** Judges one Deequ metric of the rows against bounds. */
         METRIC
@@ -172,7 +183,8 @@ public enum Expectation {
 
     /** True when the check judges one column ({@code column} required). */
     public boolean needsColumn() {
-        return kind == Kind.MAP || kind == Kind.AGGREGATE || kind == Kind.FRESHNESS || this == EXPECT_COLUMN_TO_EXIST;
+        return kind == Kind.MAP || kind == Kind.AGGREGATE || kind == Kind.FRESHNESS || kind == Kind.INTERVAL
+                || this == EXPECT_COLUMN_TO_EXIST;
     }
 
     /** The columns a row check judges: {@code column_A} and {@code column_B}, else {@code column_list}; empty for other checks. */

@@ -31,6 +31,9 @@ class CheckSpecValidationTest {
                 - {id: j, expect: expect_metric_to_not_be_anomalous, metric: row_count, max_rate_decrease: 3, max_rate_increase: 0.1}
                 - {id: k, expect: expect_column_values_to_be_between, column: n, min_value: 5, max_value: 5, strict_min: true}
                 - {id: l, expect: expect_column_values_to_not_be_null, column: _source_pos}
+                - {id: m, expect: expect_column_values_to_be_in_partition, column: n}
+                - {id: o, expect: expect_column_values_to_be_in_partition, column: d}
+                - {id: q, expect: expect_column_values_to_be_in_partition}
                 """);
         assertThat(problems).extracting(p -> p.keyPath() + " = " + p.value() + ": " + p.reason()).containsExactlyInAnyOrder(
                 "layers.bronze[0].checks[0].min_value = 2001-13-45: not a date value (the column is date)",
@@ -44,7 +47,10 @@ class CheckSpecValidationTest {
                 "layers.bronze[0].checks[6].strict_min = maybe: true or false",
                 "layers.bronze[0].checks[7].value_set = x: not a long value (the column is long)",
                 "layers.bronze[0].checks[8].max_rate_increase = 0.1: must be above max_rate_decrease 3 (they bound the value divided by the previous one, e.g. 0.5 and 2.0)",
-                "layers.bronze[0].checks[9].max_value = 5: a strict bound equal to the other one leaves no value allowed");
+                "layers.bronze[0].checks[9].max_value = 5: a strict bound equal to the other one leaves no value allowed",
+                "layers.bronze[0].checks[11].column = long: expect_column_values_to_be_in_partition compares values with the partition's"
+                        + " interval: it needs a date or timestamp column",
+                "layers.bronze[0].checks[13].column = <missing>: required");
     }
 
     @Test

@@ -44,6 +44,7 @@ class GroupedEvaluationIT {
             new CheckSpec("n_mean", Expectation.EXPECT_COLUMN_MEAN_TO_BE_BETWEEN, Severity.WARN, null, "n", Map.of("min_value", 1, "max_value", 5)),
             new CheckSpec("n_max", Expectation.EXPECT_COLUMN_MAX_TO_BE_BETWEEN, Severity.WARN, null, "n", Map.of("max_value", 9)),
             new CheckSpec("fresh", Expectation.EXPECT_PARTITION_TO_BE_FRESH, Severity.WARN, null, "ts", Map.of("max_lag", "PT6H")),
+            new CheckSpec("ts_in", Expectation.EXPECT_COLUMN_VALUES_TO_BE_IN_PARTITION, Severity.ERROR, null, "ts", Map.of()),
             new CheckSpec("cols", Expectation.EXPECT_TABLE_COLUMNS_TO_MATCH_ORDERED_LIST, Severity.WARN, null, null,
                     Map.of("column_list", List.of("id", "code", "n", "ts"))),
             new CheckSpec("volume", Expectation.EXPECT_METRIC_TO_NOT_BE_ANOMALOUS, Severity.WARN, null, null,
@@ -122,8 +123,11 @@ class GroupedEvaluationIT {
                     + " ('2001-01-05', 2, NULL, NULL, NULL), ('2001-01-05', 3, 'zz', 12, NULL), ('2001-01-05', 4, 'b', 11, NULL),"
                     + " ('2001-01-05', NULL, 'c', 2, NULL)");
             st.execute("INSERT INTO v VALUES ('2001-01-06', 1, 'a', 1, TIMESTAMP '2001-01-06 22:00:00')");
+            // 07: rows of the day before and the day after filed under it
+            st.execute("INSERT INTO v VALUES ('2001-01-07', 1, 'a', 1, TIMESTAMP '2001-01-06 23:00:00'),"
+                    + " ('2001-01-07', 2, 'b', 2, TIMESTAMP '2001-01-08 00:00:00')");
         }
-        for (int d = 1; d <= 6; d++) {
+        for (int d = 1; d <= 7; d++) {
             days.add(Partition.daily(LocalDate.of(2001, 1, d)));
         }
         DatasetRef ds = DatasetRef.parse("t.v");
@@ -145,14 +149,14 @@ class GroupedEvaluationIT {
 
         // 01 is already stored; 02..06 are judged together, with a stale stored value for 03 that the batch replaces
         TreeMap<Partition, Double> before = new TreeMap<>(Map.of(days.get(0), stored.get(days.get(0)), days.get(2), 999.0));
-        List<PartitionBatch.Member> members = days.subList(1, 6).stream()
+        List<PartitionBatch.Member> members = days.subList(1, 7).stream()
                 .map(p -> new PartitionBatch.Member(p, "v._partition = '" + p.key() + "'", p.date().plusDays(1).atStartOfDay())).toList();
         PartitionBatch batch = new PartitionBatch.JdbcQueries(url, "sa", "", "v", List.of("_partition", "id", "code", "n", "ts"),
                 "_partition", "id", members);
         SortedMap<Partition, GateResult> together = gate.evaluateAll(ds, Boundary.SOURCE, batch, CHECKS,
                 (id, p) -> new TreeMap<>(before.headMap(p)));
 
-        assertThat(together.keySet()).containsExactlyElementsOf(days.subList(1, 6));
+        assertThat(together.keySet()).containsExactlyElementsOf(days.subList(1, 7));
         for (Partition p : together.keySet()) {
             assertThat(together.get(p).checks()).as("partition %s", p).containsExactlyElementsOf(alone.get(p).checks());
         }
@@ -164,6 +168,20 @@ class GroupedEvaluationIT {
         assertThat(status(together, 4, "code_set")).isEqualTo(CheckStatus.WARNED);
         assertThat(status(together, 4, "fresh")).isEqualTo(CheckStatus.WARNED);
         assertThat(status(together, 1, "fresh")).isEqualTo(CheckStatus.PASSED);
+        // day 7's newest ts is the next day's midnight: not fresh data but another day's (it passed with a negative lag before)
+        assertThat(status(together, 6, "fresh")).isEqualTo(CheckStatus.WARNED);
+        assertThat(check(together.get(days.get(6)), "fresh").message()).isEqualTo("newest ts 2001-01-08T00:00 is at or after the partition's"
+                + " end 2001-01-08T00:00: values beyond the partition (another interval's data filed under this one?)");
+        // in the partition: a full day and day 5 hold; the empty day has nothing to judge; day 7 has both neighbours' rows
+        assertThat(status(together, 1, "ts_in")).isEqualTo(CheckStatus.PASSED);
+        assertThat(check(together.get(days.get(1)), "ts_in").observedValue()).isEqualTo(List.of("2001-01-02T22:20", "2001-01-02T22:59"));
+        assertThat(status(together, 3, "ts_in")).isEqualTo(CheckStatus.NO_DATA);
+        assertThat(status(together, 4, "ts_in")).isEqualTo(CheckStatus.PASSED);
+        CheckResult inDay = check(together.get(days.get(6)), "ts_in");
+        assertThat(List.of(inDay.status(), inDay.unexpectedValues())).containsExactly(CheckStatus.FAILED,
+                List.of("2001-01-06T23:00", "2001-01-08T00:00"));
+        assertThat(inDay.message()).isEqualTo("ts from 2001-01-06T23:00 to 2001-01-08T00:00, outside the partition's interval"
+                + " [2001-01-07T00:00, 2001-01-08T00:00): rows of another interval are filed under this partition");
         assertThat(status(together, 5, "volume")).isEqualTo(CheckStatus.WARNED);
         assertThat(check(together.get(days.get(5)), "volume").message()).contains("row_count 1 is 2.50 % of the previous accepted 40");
         // day 5: (code, n) pairs (a,1) twice among 5 judged rows (the all-NULL pair ignored): 0.6 unique, mostly 0.5 holds

@@ -1,5 +1,7 @@
 package dev.sluice.batch.backfill;
 
+import dev.sluice.batch.job.RunRecord;
+import dev.sluice.batch.job.RunRepository;
 import dev.sluice.batch.job.RunStatus;
 import dev.sluice.core.FaultPoints;
 import dev.sluice.core.DatasetRef;
@@ -51,6 +53,8 @@ public final class BackfillRepository {
     private static final Field<String> CHANGED = DSL.field(DSL.name("changed_dataset"), String.class);
     private static final Field<String> STEPS = DSL.field(DSL.name("steps"), String.class);
     private static final Field<OffsetDateTime> UPDATED = DSL.field(DSL.name("updated_at"), OffsetDateTime.class);
+    private static final Field<String> HOST = DSL.field(DSL.name("host"), String.class);
+    private static final Field<Long> PID = DSL.field(DSL.name("pid"), Long.class);
 
     private final DSLContext dsl;
 
@@ -97,18 +101,31 @@ public final class BackfillRepository {
         return dsl.select(STATUS).from(B).where(ID.eq(id.toString())).fetchOptional(STATUS);
     }
 
+    /**
+     * True when backfill {@code id} is RUNNING but the process of its latest invocation is gone
+     * ({@link RunRecord#processGone}: this host, not alive): killed, also between two partitions
+     * where no attempt of it is left STARTED. The next {@code sluice backfill} of the same range
+     * resumes it. False for an unknown id, another status, another host, or a backfill recorded
+     * before its process was (host or pid NULL).
+     */
+    public boolean processGone(RunId id) {
+        Record r = dsl.select(STATUS, HOST, PID).from(B).where(ID.eq(id.toString())).fetchOne();
+        return r != null && RUNNING.equals(r.get(STATUS)) && RunRecord.processGone(r.get(HOST), r.get(PID), RunRepository.thisHost());
+    }
+
     /** Records a new backfill, RUNNING, first invocation. */
     public void start(RunId id, String pipeline, LocalDate from, LocalDate to, boolean rerun, String specHash, @Nullable String requester,
             @Nullable DatasetRef changed) {
         dsl.insertInto(B).set(ID, id.toString()).set(PIPELINE, pipeline).set(FROM, from.toString()).set(TO, to.toString())
                 .set(CHANGED, changed == null ? null : changed.qualifiedName())
                 .set(RERUN, rerun).set(STATUS, RUNNING).set(INVOCATIONS, 1).set(SPEC_HASH, specHash).set(REQUESTER, requester)
-                .set(STARTED, now()).execute();
+                .set(STARTED, now()).set(HOST, RunRepository.thisHost()).set(PID, ProcessHandle.current().pid()).execute();
     }
 
     /** Marks an unfinished backfill RUNNING again, one invocation more. */
     public void resume(RunId id, String specHash) {
         dsl.update(B).set(STATUS, RUNNING).set(INVOCATIONS, INVOCATIONS.plus(1)).set(SPEC_HASH, specHash)
+                .set(HOST, RunRepository.thisHost()).set(PID, ProcessHandle.current().pid())
                 .setNull(ENDED).setNull(DSL.field(DSL.name("cancel_requested_at"))).setNull(DSL.field(DSL.name("cancel_requested_by"))).where(ID.eq(id.toString())).execute();
     }
 

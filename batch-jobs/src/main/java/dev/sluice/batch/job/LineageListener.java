@@ -197,7 +197,9 @@ final class LineageListener implements JobExecutionListener {
                 nulls.put(column, r.unexpectedCount());
                 rowCount = r.elementCount();
             }
-            if ("expect_table_row_count_to_be_between".equals(r.expectation())) {
+            if ("expect_table_row_count_to_be_between".equals(r.expectation())
+                    || "expect_column_values_to_be_in_partition".equals(r.expectation())) {
+                // both judge every row of the partition: their element count is its row count
                 rowCount = r.elementCount();
             }
         }

@@ -28,8 +28,15 @@ public record RunRecord(RunId runId, String pipeline, String partitionKey, int a
      * process with its pid is alive (a killed run). A run on another host is never judged dead.
      */
     public boolean isOrphaned(String thisHost) {
-        return status == RunStatus.STARTED && thisHost.equals(host) && pid != null
-                && pid != ProcessHandle.current().pid()
+        return status == RunStatus.STARTED && processGone(host, pid, thisHost);
+    }
+
+    /**
+     * True when the process {@code host}/{@code pid} ran on {@code thisHost}, is not this JVM and
+     * is no longer alive; false for a null host or pid and for another host (never judged).
+     */
+    public static boolean processGone(@Nullable String host, @Nullable Long pid, String thisHost) {
+        return thisHost.equals(host) && pid != null && pid != ProcessHandle.current().pid()
                 && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
     }
 }

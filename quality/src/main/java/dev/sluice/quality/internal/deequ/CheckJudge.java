@@ -38,7 +38,8 @@ final class CheckJudge {
      * @param columns every column of the data judged, in order (for schema checks)
      * @param counts row and non-null counts
      * @param rowIdColumn the row id column for samples, or null
-     * @param nominalEnd the partition's nominal end (freshness), or null
+     * @param nominalStart the partition's nominal start, inclusive (in-partition checks), or null
+     * @param nominalEnd the partition's nominal end, exclusive (freshness, in-partition checks), or null
      * @param extreme an aggregate by its {@link OwnAggregates} key: a column's least or greatest
      *     value (freshness, the min/max of a date, timestamp or string), its quantiles; null when
      *     it has none (no values)
@@ -46,8 +47,8 @@ final class CheckJudge {
      *     for the columns of distinct-value checks; empty for a column without values
      * @param history the accepted history of anomaly checks for this partition
      */
-    record PartitionData(Dataset<Row> rows, List<String> columns, Counts counts, @Nullable String rowIdColumn, @Nullable LocalDateTime nominalEnd,
-            Function<String, @Nullable Object> extreme, Function<String, Map<Object, Long>> valueCounts, MetricHistory history) {
+    record PartitionData(Dataset<Row> rows, List<String> columns, Counts counts, @Nullable String rowIdColumn,
+            @Nullable LocalDateTime nominalStart, @Nullable LocalDateTime nominalEnd, Function<String, @Nullable Object> extreme, Function<String, Map<Object, Long>> valueCounts, MetricHistory history) {
     }
 
     private CheckJudge() {
@@ -105,6 +106,7 @@ final class CheckJudge {
             }
             case SCHEMA -> schemaOutcome(spec, data.columns());
             case FRESHNESS -> freshnessOutcome(spec, data);
+            case INTERVAL -> intervalOutcome(spec, data);
             case ANOMALY -> {
                 Double metric = metric(deequ);
                 List<Double> past = data.history().accepted(spec.id());
@@ -325,15 +327,55 @@ final class CheckJudge {
             return new Outcome(false, null, null, 0, 0, List.of(), List.of(),
                     newest == null ? "no values: nothing arrived for the partition" : "the partition has no nominal time");
         }
-        LocalDateTime t = Extremes.time(newest);
-        if (t == null) {
-            throw new InvalidCheckException(spec.id() + ": freshness needs a date or timestamp column; "
-                    + spec.column() + " holds " + newest.getClass().getSimpleName());
-        }
+        LocalDateTime t = time(spec, newest);
         Duration lag = Duration.between(t, end);
+        if (!t.isBefore(end)) {
+            // a newest value at or after the end is not fresh data but data of a later interval
+            return new Outcome(false, (double) lag.toSeconds(), t.toString(), 0, 0, List.of(), List.of(),
+                    "newest " + spec.column() + " " + t + " is at or after the partition's end " + end
+                            + ": values beyond the partition (another interval's data filed under this one?)");
+        }
         boolean held = lag.compareTo(spec.maxLag().orElseThrow()) <= 0;
         return new Outcome(held, (double) lag.toSeconds(), t.toString(), 0, 0, List.of(), List.of(),
                 "newest " + spec.column() + " " + t + " is " + lag + " before the partition's end " + end);
+    }
+
+    /** {@code expect_column_values_to_be_in_partition}: the least and greatest value within [nominal start, nominal end). */
+    private static Outcome intervalOutcome(CheckSpec spec, PartitionData data) {
+        Object least = data.extreme().apply(Extremes.key(false, spec.column()));
+        Object greatest = data.extreme().apply(Extremes.key(true, spec.column()));
+        LocalDateTime start = data.nominalStart();
+        LocalDateTime end = data.nominalEnd();
+        if (start == null || end == null) {
+            return new Outcome(false, null, null, data.counts().rows(), 0, List.of(), List.of(),
+                    "the partition has no nominal time: " + spec.expectation().id() + " judges a time-partitioned table");
+        }
+        if (least == null || greatest == null) {
+            return Outcome.noData(data.counts().rows(), "no values of " + spec.column() + " to judge");
+        }
+        LocalDateTime min = time(spec, least);
+        LocalDateTime max = time(spec, greatest);
+        boolean held = !min.isBefore(start) && max.isBefore(end);
+        List<Object> outside = new ArrayList<>();
+        if (min.isBefore(start)) {
+            outside.add(min.toString());
+        }
+        if (!max.isBefore(end)) {
+            outside.add(max.toString());
+        }
+        String range = min.equals(max) ? "all " + min : "from " + min + " to " + max;
+        return new Outcome(held, null, List.of(min.toString(), max.toString()), data.counts().rows(), 0, outside, List.of(),
+                spec.column() + " " + range + (held ? ", within " : ", outside ") + "the partition's interval [" + start + ", " + end + ")"
+                        + (held ? "" : ": rows of another interval are filed under this partition"));
+    }
+
+    private static LocalDateTime time(CheckSpec spec, Object value) {
+        LocalDateTime t = Extremes.time(value);
+        if (t == null) {
+            throw new InvalidCheckException(spec.id() + ": " + spec.expectation().id() + " needs a date or timestamp column; "
+                    + spec.column() + " holds " + value.getClass().getSimpleName());
+        }
+        return t;
     }
 
     /**

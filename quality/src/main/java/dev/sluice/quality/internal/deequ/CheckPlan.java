@@ -244,6 +244,13 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
             }
             case EXPECT_PARTITION_TO_BE_FRESH -> new CheckPlan(spec, null, null,
                     "newest " + col + " at most " + spec.maxLag().orElseThrow() + " before the partition's end");
+            case EXPECT_COLUMN_VALUES_TO_BE_IN_PARTITION -> {
+                if (!Extremes.comparable(type) || type instanceof StringType) {
+                    throw new InvalidCheckException(name + ": " + e.id() + " needs a date or timestamp column; " + col + " is "
+                            + (type == null ? "missing" : type.simpleString()));
+                }
+                yield new CheckPlan(spec, null, null, "every " + col + " within the partition's nominal interval");
+            }
         };
     }
 
@@ -264,6 +271,15 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
             return Extremes.key(e == Expectation.EXPECT_COLUMN_MAX_TO_BE_BETWEEN, spec.column());
         }
         return null;
+    }
+
+    /** Every aggregate this plan is judged by: {@link #aggregateKey()}, or the least and greatest value of an in-partition check. */
+    List<String> aggregateKeys() {
+        if (spec.expectation() == Expectation.EXPECT_COLUMN_VALUES_TO_BE_IN_PARTITION) {
+            return List.of(Extremes.key(false, spec.column()), Extremes.key(true, spec.column()));
+        }
+        String key = aggregateKey();
+        return key == null ? List.of() : List.of(key);
     }
 
     /** {@code quantile_ranges} of a quantile check. */

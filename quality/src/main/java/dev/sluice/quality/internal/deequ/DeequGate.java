@@ -84,7 +84,8 @@ public final class DeequGate implements QualityGate {
         Counts counts = Counts.of(countAnalyzers, metrics);
         List<CheckResult> results = new ArrayList<>();
         Map<String, Map<Object, Long>> valueCounts = valueCounts(df, checks);
-        CheckJudge.PartitionData data = new CheckJudge.PartitionData(df, List.of(df.columns()), counts, source.rowIdColumn(), source.nominalEnd(),
+        CheckJudge.PartitionData data = new CheckJudge.PartitionData(df, List.of(df.columns()), counts, source.rowIdColumn(),
+                partition.nominalStart(), source.nominalEnd(),
                 extremes(df, plans)::get, column -> valueCounts.getOrDefault(column, Map.of()), history);
         for (CheckPlan p : plans) {
             results.add(CheckJudge.judge(p, deequ.get(p.spec()), data));
@@ -104,7 +105,7 @@ public final class DeequGate implements QualityGate {
 
     /** Every extreme value the plans judge by ({@link CheckPlan#extreme()}), in one aggregate over the rows (one read, not one per check). */
     private static Map<String, Object> extremes(Dataset<Row> df, List<CheckPlan> plans) {
-        List<String> keys = plans.stream().map(CheckPlan::aggregateKey).filter(java.util.Objects::nonNull).distinct().toList();
+        List<String> keys = plans.stream().flatMap(p -> p.aggregateKeys().stream()).distinct().toList();
         Map<String, Object> values = new java.util.HashMap<>();
         if (keys.isEmpty()) {
             return values;

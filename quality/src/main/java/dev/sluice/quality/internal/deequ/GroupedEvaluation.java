@@ -101,7 +101,7 @@ final class GroupedEvaluation {
                     analyzers.addAll((Set) JavaConverters.setAsJavaSetConverter(p.deequ().requiredAnalyzers()).asJava());
                 }
             }
-            List<String> extremes = plans.stream().map(CheckPlan::aggregateKey).filter(java.util.Objects::nonNull).distinct().toList();
+            List<String> extremes = plans.stream().flatMap(p -> p.aggregateKeys().stream()).distinct().toList();
             Map<String, Map<Analyzer<?, Metric<?>>, Metric<?>>> metrics = new HashMap<>();
             Map<String, Map<String, Object>> newest = new HashMap<>();
             scanShareable(df, analyzers, extremes, batch, metrics, newest);
@@ -131,7 +131,8 @@ final class GroupedEvaluation {
                 Counts counts = Counts.of(countAnalyzers, values);
                 Dataset<Row> rows = df.filter(functions.col(PARTITION).equalTo(key)).drop(PARTITION);
                 Map<String, Object> newestHere = newest.getOrDefault(key, Map.of());
-                CheckJudge.PartitionData data = new CheckJudge.PartitionData(rows, allColumns, counts, batch.rowIdColumn(), m.nominalEnd(),
+                CheckJudge.PartitionData data = new CheckJudge.PartitionData(rows, allColumns, counts, batch.rowIdColumn(),
+                        m.partition().nominalStart(), m.nominalEnd(),
                         newestHere::get, column -> valueCounts.getOrDefault(column, Map.of()).getOrDefault(key, Map.of()),
                         checkId -> merged(history, accepted, inBatch, checkId, m.partition()));
                 List<CheckResult> own2 = new ArrayList<>();
