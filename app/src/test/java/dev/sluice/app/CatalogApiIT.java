@@ -266,7 +266,7 @@ class CatalogApiIT {
             runs.start(stopped, "flights", new Partition("2001-01-08"), 0, "h", "ops", null);
             runs.finish(stopped, dev.sluice.batch.job.RunStatus.STOPPED, dev.sluice.batch.job.StopCause.CANCEL, 0,
                     "cancelled by ops", "{}", dev.sluice.lineage.LineageEmitter.Stats.NONE);
-            // a backfill whose process was killed while it ran 2001-01-05: its attempt is left STARTED, its pid gone
+            // a backfill whose process was killed while it ran 2001-01-05: it and its attempt are left RUNNING/STARTED, their pid gone
             var backfills = new dev.sluice.batch.backfill.BackfillRepository(w.dsl());
             dev.sluice.core.RunId killedBackfill = dev.sluice.core.RunId.newId();
             backfills.start(killedBackfill, "flights", java.time.LocalDate.parse("2001-01-05"), java.time.LocalDate.parse("2001-01-06"), false,
@@ -279,6 +279,9 @@ class CatalogApiIT {
             assertThat(gone.waitFor()).isZero();
             w.dsl().update(dev.sluice.batch.job.RunRepository.TABLE).set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("pid"), Long.class), gone.pid())
                     .where(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("run_id")).eq(killed.toString())).execute();
+            w.dsl().update(dev.sluice.batch.backfill.BackfillRepository.BACKFILLS).set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("pid"), Long.class),
+                    gone.pid()).where(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("backfill_id")).eq(killedBackfill.toString())).execute();
+            assertThat(backfills.processGone(killedBackfill)).as("the repository's own judgement").isTrue();
             // a backfill running in this process (2001-01-07)
             dev.sluice.core.RunId liveBackfill = dev.sluice.core.RunId.newId();
             backfills.start(liveBackfill, "flights", java.time.LocalDate.parse("2001-01-07"), java.time.LocalDate.parse("2001-01-07"), false,

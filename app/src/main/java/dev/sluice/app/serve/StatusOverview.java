@@ -58,8 +58,8 @@ import org.jspecify.annotations.Nullable;
  *       known), seconds since the last store.</li>
  * </ul>
  * A run recorded STARTED whose process is gone (same host, its pid not alive: {@link RunRecord#isOrphaned})
- * is {@code KILLED} with {@code process_gone: true}; so is a RUNNING backfill whose newest attempt's
- * process is gone. Thread-safe: every call reads the warehouse anew.
+ * is {@code KILLED} with {@code process_gone: true}; so is a RUNNING backfill whose latest invocation's
+ * process is gone ({@link BackfillRepository#processGone}: also between two partitions). Thread-safe: every call reads the warehouse anew.
  */
 public final class StatusOverview {
 
@@ -157,36 +157,24 @@ public final class StatusOverview {
         }
     }
 
-    /** The RUNNING backfills, each judged by its newest attempt's process (KILLED when gone), with progress by partition status. */
+    /**
+     * The RUNNING backfills, KILLED when the process of their latest invocation is gone (the rule of
+     * {@link BackfillRepository#processGone}, applied to all of them in one query), with progress by partition status.
+     */
     @SuppressWarnings("unchecked")
     private void backfills(Map<String, Map<String, Object>> pipelines) {
         Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
         Map<String, String> pipelineOf = new LinkedHashMap<>();
-        for (Record r : dsl.select(f("backfill_id"), f("pipeline"), f("from_key"), f("to_key"), f("started_at"), f("invocations"))
+        for (Record r : dsl.select(f("backfill_id"), f("pipeline"), f("from_key"), f("to_key"), f("started_at"), f("invocations"), f("host"), f("pid"))
                 .from(BackfillRepository.BACKFILLS).where(f("status").eq("RUNNING")).orderBy(f("pipeline"), f("started_at")).fetch()) {
+            boolean gone = RunRecord.processGone(r.get(6, String.class), r.get(7, Long.class), thisHost);
             byId.put(r.get(0, String.class), row("backfill_id", r.get(0, String.class), "from", r.get(2, String.class), "to", r.get(3, String.class),
-                    "status", "RUNNING", "process_gone", false, "invocations", r.get(5, Integer.class),
+                    "status", gone ? KILLED : "RUNNING", "process_gone", gone, "invocations", r.get(5, Integer.class),
                     "started_at", text(r.get(4, OffsetDateTime.class)), "progress", new TreeMap<String, Integer>()));
             pipelineOf.put(r.get(0, String.class), r.get(1, String.class));
         }
         if (byId.isEmpty()) {
             return;
-        }
-        // each backfill's newest attempt: its process runs the backfill
-        Field<Object> newest = DSL.field(DSL.select(DSL.max(DSL.field(DSL.name("y", "started_at")))).from(RunRepository.TABLE.as("y"))
-                .where(DSL.field(DSL.name("y", "trace_id")).eq(DSL.field(DSL.name("r", "trace_id")))));
-        for (Record r : dsl.select(f("pipeline"), f("run_id"), f("partition_key"), f("attempt"), f("status"), f("spec_hash"), f("started_at"),
-                        f("ended_at"), f("host"), f("pid"), f("trace_id")).from(RunRepository.TABLE.as("r"))
-                .where(f("trace_id").in(byId.keySet()), f("started_at").eq(newest)).fetch()) {
-            RunRecord run = record(r);
-            Long pid = run.pid();
-            // the same rule as RunRecord#isOrphaned, whatever the attempt's status: the backfill's process ran it
-            boolean gone = thisHost.equals(run.host()) && pid != null && pid != ProcessHandle.current().pid()
-                    && ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true);
-            if (gone) {
-                byId.get(run.traceId()).put("status", KILLED);
-                byId.get(run.traceId()).put("process_gone", true);
-            }
         }
         for (Record r : dsl.select(f("backfill_id"), f("status"), DSL.count()).from(BackfillRepository.PARTITIONS)
                 .where(f("backfill_id").in(byId.keySet())).groupBy(f("backfill_id"), f("status")).fetch()) {
