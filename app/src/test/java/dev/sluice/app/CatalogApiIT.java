@@ -342,6 +342,159 @@ class CatalogApiIT {
                         .set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("pid"), Long.class), exited.pid()).execute();
                 JsonNode killed = ok(port, "/api/v1/backfills/" + report.backfillId());
                 assertThat(List.of(killed.get("status").asText(), killed.get("process_gone").asBoolean())).containsExactly("RUNNING", true);
+
+    /**
+     * {@code GET /api/v1/status} over real state: a completed day (2001-01-03: three exact duplicates,
+     * the Bronze uniqueness check WARNED), a day whose Gold gate failed (2001-02-22 under a spec whose
+     * avg_delay_in_range cannot hold), an attempt stopped by a cancel, a backfill whose process is gone
+     * (its attempt left STARTED: KILLED) and one still running in this process, and two hot-path
+     * partitions' stored positions. The clock stands 38 h after the newest publication: the daily
+     * datasets are late (WARN: past 1.5 × 24 h, within the 40 h SLA). Every value is asserted.
+     */
+    @Test
+    void theStatusOverviewSaysWhatIsWrong() throws Exception {
+        PipelineSpec spec = TestHome.flightsSpec(TestHome.freshH2Url(), "sa", "");
+        java.nio.file.Path specDir = java.nio.file.Files.createTempDirectory("status");
+        java.nio.file.Path strictFile = TestHome.copyFlightsSpec(specDir);
+        java.nio.file.Files.writeString(strictFile, java.nio.file.Files.readString(strictFile).replace(
+                "column: avg_delay_min, min_value: -120, max_value: 2880}", "column: avg_delay_min, min_value: -120, max_value: 5}"));
+        PipelineSpec strict = new dev.sluice.config.PipelineSpecLoader(TestHome.environment(TestHome.withSampleData(),
+                spec.warehouse().url(), "sa", "").interpolator()).load(strictFile);
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
+            RunSummary good = runner.run(spec, new Partition("2001-01-03"), RunOptions.plain());
+            assertThat(good.status().name()).isEqualTo("COMPLETED");
+            RunSummary failed = runner.run(strict, new Partition("2001-02-22"), RunOptions.plain());
+            assertThat(failed.status().name()).isEqualTo("FAILED");
+            var runs = new dev.sluice.batch.job.RunRepository(w.dsl());
+            // an attempt stopped by a cancel
+            dev.sluice.core.RunId stopped = dev.sluice.core.RunId.newId();
+            runs.start(stopped, "flights", new Partition("2001-01-08"), 0, "h", "ops", null);
+            runs.finish(stopped, dev.sluice.batch.job.RunStatus.STOPPED, dev.sluice.batch.job.StopCause.CANCEL, 0,
+                    "cancelled by ops", "{}", dev.sluice.lineage.LineageEmitter.Stats.NONE);
+            // a backfill whose process was killed while it ran 2001-01-05: it and its attempt are left RUNNING/STARTED, their pid gone
+            var backfills = new dev.sluice.batch.backfill.BackfillRepository(w.dsl());
+            dev.sluice.core.RunId killedBackfill = dev.sluice.core.RunId.newId();
+            backfills.start(killedBackfill, "flights", java.time.LocalDate.parse("2001-01-05"), java.time.LocalDate.parse("2001-01-06"), false,
+                    "h", "ops", null);
+            dev.sluice.core.RunId killed = dev.sluice.core.RunId.newId();
+            runs.start(killed, "flights", new Partition("2001-01-05"), 0, "h", "ops", killedBackfill.toString());
+            backfills.partition(killedBackfill, new Partition("2001-01-05"), dev.sluice.batch.backfill.Action.RUN,
+                    dev.sluice.batch.backfill.PartitionStatus.RUNNING, killed, null);
+            Process gone = new ProcessBuilder("true").start();
+            assertThat(gone.waitFor()).isZero();
+            w.dsl().update(dev.sluice.batch.job.RunRepository.TABLE).set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("pid"), Long.class), gone.pid())
+                    .where(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("run_id")).eq(killed.toString())).execute();
+            w.dsl().update(dev.sluice.batch.backfill.BackfillRepository.BACKFILLS).set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("pid"), Long.class),
+                    gone.pid()).where(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("backfill_id")).eq(killedBackfill.toString())).execute();
+            assertThat(backfills.processGone(killedBackfill)).as("the repository's own judgement").isTrue();
+            // a backfill running in this process (2001-01-07)
+            dev.sluice.core.RunId liveBackfill = dev.sluice.core.RunId.newId();
+            backfills.start(liveBackfill, "flights", java.time.LocalDate.parse("2001-01-07"), java.time.LocalDate.parse("2001-01-07"), false,
+                    "h", "ops", null);
+            dev.sluice.core.RunId running = dev.sluice.core.RunId.newId();
+            runs.start(running, "flights", new Partition("2001-01-07"), 0, "h", "ops", liveBackfill.toString());
+            backfills.partition(liveBackfill, new Partition("2001-01-07"), dev.sluice.batch.backfill.Action.RUN,
+                    dev.sluice.batch.backfill.PartitionStatus.RUNNING, running, null);
+            // the hot path's stored positions: partition 1's consumer saw 12 records behind at its last store
+            java.time.OffsetDateTime stored = java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+            for (int[] p : new int[][] {{0, 8431, 0}, {1, 8420, 12}}) {
+                w.dsl().insertInto(dev.sluice.warehouse.meta.HotOffsetTable.TABLE).set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("group_id")), "flights-hot")
+                        .set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("topic")), "flights.events")
+                        .set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("kafka_partition")), p[0])
+                        .set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("next_offset")), (long) p[1])
+                        .set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("lag_records")), (long) p[2])
+                        .set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("updated_at")), stored).execute();
+            }
+            // the clock: 38 h after the newest publication
+            java.util.Map<String, java.time.OffsetDateTime> published = new java.util.TreeMap<>();
+            w.dsl().select(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("dataset"), String.class),
+                            org.jooq.impl.DSL.max(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("published_at"), java.time.OffsetDateTime.class)))
+                    .from(dev.sluice.warehouse.meta.PublishedPartitionTable.TABLE).groupBy(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("dataset")))
+                    .forEach(r -> published.put(r.value1(), r.value2()));
+            java.time.Instant newest = published.values().stream().map(java.time.OffsetDateTime::toInstant).max(java.util.Comparator.naturalOrder())
+                    .orElseThrow();
+            Clock clock = Clock.fixed(newest.plus(java.time.Duration.ofHours(38)), java.time.ZoneOffset.UTC);
+            try (LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), TOKEN,
+                    new CatalogApi(w.dsl(), spec, clock), null)) {
+                JsonNode s = ok(server.port(), "/api/v1/status");
+                assertThat(s.get("summary").toString()).isEqualTo("{\"failed_partitions\":1,\"stopped_partitions\":1,\"killed_partitions\":1,"
+                        + "\"running_partitions\":1,\"failed_checks\":1,\"warned_checks\":2,\"late_datasets\":4,\"breached_datasets\":0,"
+                        + "\"running_backfills\":1,\"killed_backfills\":1,\"hot_path_lag_records\":12}");
+
+                JsonNode p = s.get("pipelines");
+                assertThat(p).hasSize(1);
+                JsonNode flights = p.get(0);
+                assertThat(flights.get("pipeline").asText()).isEqualTo("flights");
+                assertThat(flights.get("newest").get("run_id").asText()).isEqualTo(running.toString());
+                assertThat(flights.get("newest").get("partition").asText()).isEqualTo("2001-01-07");
+                assertThat(flights.get("newest").get("status").asText()).isEqualTo("STARTED");
+                assertThat(flights.get("newest").get("process_gone").asBoolean()).isFalse();
+                assertThat(flights.get("newest").get("ended_at").isNull()).isTrue();
+                assertThat(flights.get("last_completed_partition").asText()).isEqualTo("2001-01-03");
+                assertThat(flights.get("freshness").asText()).isEqualTo("WARN");
+                assertThat(flights.get("problems")).extracting(x -> x.get("partition").asText() + " " + x.get("run_id").asText() + " "
+                        + x.get("status").asText() + " gone=" + x.get("process_gone").asBoolean() + " " + x.get("stop_cause").asText()).containsExactly(
+                                "2001-01-05 " + killed + " KILLED gone=true null",
+                                "2001-01-08 " + stopped + " STOPPED gone=false CANCEL",
+                                "2001-02-22 " + failed.runId() + " FAILED gone=false null");
+                assertThat(flights.get("problems").get(1).get("message").asText()).isEqualTo("cancelled by ops");
+                String failure = flights.get("problems").get(2).get("message").asText();
+                assertThat(failure).as("the run's own failure message")
+                        .isEqualTo(ok(server.port(), "/api/v1/runs/" + failed.runId()).get("message").asText())
+                        .startsWith("step gate.gold.airport_daily_delays failed: gold.airport_daily_delays partition 2001-02-22:"
+                                + " check avg_delay_in_range (expect_column_values_to_be_between) failed: 165 of 221 value(s) unexpected");
+                assertThat(flights.get("running")).extracting(x -> x.get("partition").asText() + " " + x.get("run_id").asText())
+                        .containsExactly("2001-01-07 " + running);
+                assertThat(flights.get("backfills")).extracting(x -> x.get("backfill_id").asText() + " " + x.get("from").asText() + "…"
+                        + x.get("to").asText() + " " + x.get("status").asText() + " gone=" + x.get("process_gone").asBoolean() + " "
+                        + x.get("progress")).containsExactlyInAnyOrder(
+                                killedBackfill + " 2001-01-05…2001-01-06 KILLED gone=true {\"RUNNING\":1}",
+                                liveBackfill + " 2001-01-07…2001-01-07 RUNNING gone=false {\"RUNNING\":1}");
+
+                // datasets: a FAILED check first, then the WARNED and the late ones, then the rest, each by name
+                JsonNode d = s.get("datasets");
+                assertThat(d).extracting(x -> x.get("dataset").asText() + " " + x.get("last_partition").asText() + " " + x.get("partitions").asInt())
+                        .containsExactly("gold.airport_daily_delays 2001-01-03 1", "bronze.flights_raw null 0", "gold.airport_monthly_delays 2001-01 1",
+                                "gold.route_daily 2001-01-03 1", "silver.flights 2001-02-22 2", "bronze.airports_raw null 0",
+                                "landing/airports/airports.csv null 0", "landing/flights null 0", "silver.airports none 1");
+                java.util.Set<String> declared = spec.datasets().keySet().stream().map(dev.sluice.core.DatasetRef::qualifiedName)
+                        .collect(java.util.stream.Collectors.toSet());
+                for (JsonNode x : d) {
+                    String name = x.get("dataset").asText();
+                    if (!declared.contains(name)) {
+                        assertThat(x.get("freshness").isNull()).as(name).isTrue();
+                        continue;
+                    }
+                    long tslu = java.time.Duration.between(published.get(name).toInstant(), clock.instant()).toSeconds();
+                    assertThat(x.get("freshness").get("tslu_s").asLong()).as(name).isEqualTo(tslu);
+                    assertThat(x.get("freshness").get("state").asText()).as(name).isEqualTo(name.equals("silver.airports") ? "OK" : "WARN");
+                }
+                assertThat(d.get(0).get("freshness").toString()).isEqualTo("{\"state\":\"WARN\",\"tslu_s\":"
+                        + java.time.Duration.between(published.get("gold.airport_daily_delays").toInstant(), clock.instant()).toSeconds()
+                        + ",\"warn_after\":\"PT36H\",\"sla\":\"PT40H\",\"owner\":\"flights-data-team\"}");
+                List<String> checks = new java.util.ArrayList<>();
+                d.forEach(x -> x.get("failing_checks").forEach(c -> checks.add(x.get("dataset").asText() + " " + c.get("partition").asText() + " "
+                        + c.get("check").asText() + " " + c.get("status").asText() + " " + c.get("run_id").asText())));
+                assertThat(checks).containsExactly(
+                                "gold.airport_daily_delays 2001-02-22 avg_delay_in_range FAILED " + failed.runId(),
+                                "bronze.flights_raw 2001-02-22 no_exact_duplicates WARNED " + failed.runId(),
+                                "bronze.flights_raw 2001-01-03 no_exact_duplicates WARNED " + good.runId());
+                assertThat(d.get(0).get("failing_checks").get(0).get("message").asText())
+                        .startsWith("165 of 221 value(s) unexpected (74.661 %)");
+                assertThat(d.get(1).get("failing_checks").get(1).get("message").asText())
+                        .startsWith("6 of 16948 row(s) share their [date, delay, distance, origin, destination] with another row");
+
+                long age = java.time.Duration.between(stored.toInstant(), clock.instant()).toSeconds();
+                assertThat(s.get("hot_path").get("partitions").toString()).isEqualTo(
+                        "[{\"group\":\"flights-hot\",\"topic\":\"flights.events\",\"partition\":0,\"next_offset\":8431,\"lag_records\":0,"
+                                + "\"last_store_age_s\":" + age + "},{\"group\":\"flights-hot\",\"topic\":\"flights.events\",\"partition\":1,"
+                                + "\"next_offset\":8420,\"lag_records\":12,\"last_store_age_s\":" + age + "}]");
+                assertThat(s.get("hot_path").get("lag_source").asText()).contains("no broker is asked");
+                HttpResponse<String> sub = get(server.port(), "/api/v1/status/x", TOKEN);
+                assertThat(sub.statusCode()).isEqualTo(404);
+                assertThat(JSON.readTree(sub.body()).get("error").asText()).isEqualTo("no such endpoint: /api/v1/status/x");
+                assertThat(get(server.port(), "/api/v1/status", null).statusCode()).isEqualTo(401);
             }
         }
     }
@@ -377,6 +530,7 @@ class CatalogApiIT {
     }
 
     // ---- end of issue 28 items 3 and 4 ----
+
 
     private static JsonNode ok(int port, String path) throws Exception {
         HttpResponse<String> r = get(port, path, TOKEN);

@@ -412,6 +412,126 @@ class PageIT {
     // ---- end of issue 28 items 3 and 4: helpers ----
 
     /**
+     * The home page answers "is everything all right?" at a glance. Over an empty warehouse it says
+     * what to do; after a completed day (2001-01-03: the Bronze uniqueness check WARNED), a day whose
+     * Gold gate failed (2001-02-22) and a hot-path partition 12 records behind, with the clock 38 h after
+     * the newest publication (the daily datasets late), its pills count each problem in its colour,
+     * the pipelines table shows the failed partition with its run, the datasets table puts the failed
+     * check's dataset first, each name linking to its page and each failing check to its run, and
+     * the hot-path table shows the lag. No Content-Security-Policy violation; screenshot {@code 0-home.png}.
+     */
+    @Test
+    void theHomePageShowsWhatIsWrongAtAGlance() throws Exception {
+        Path chromium = tool("sluice.chromium", "/usr/bin/chromium");
+        Path chromedriver = tool("sluice.chromedriver", "/usr/bin/chromedriver");
+        Path shots = Files.createDirectories(TestHome.projectRoot().resolve("app/target/screenshots"));
+        Path specFile = TestHome.copyFlightsSpec(specDir);
+        PipelineSpec good = TestHome.flightsSpec(TestHome.freshH2Url(), "sa", "");
+        Files.writeString(specFile, Files.readString(specFile).replace("column: avg_delay_min, min_value: -120, max_value: 2880}",
+                "column: avg_delay_min, min_value: -120, max_value: 5}"));
+        PipelineSpec strict = new PipelineSpecLoader(TestHome.environment(TestHome.withSampleData(), good.warehouse().url(), "sa", "")
+                .interpolator()).load(specFile);
+        WebDriver browser = chromium(chromium, chromedriver);
+        try (Warehouse w = Warehouse.open(good.warehouse())) {
+            WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+            try (LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), null,
+                    new CatalogApi(w.dsl(), good, Clock.systemUTC()), null)) {
+                browser.get("http://127.0.0.1:" + server.port() + "/#/");
+                wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("pills")));
+                assertThat(browser.findElement(By.xpath("//div[@id='pipelines']//tr[td[1][text()='flights']]/td[2]")).getText())
+                        .isEqualTo("no runs yet: sluice run flights --partition …");
+                assertThat(browser.findElement(By.id("hot-path")).getText())
+                        .isEqualTo("no hot-path consumer has stored a position yet: sluice hot-path flights");
+                assertThat(browser.findElement(By.id("pill-failed_partitions")).getText()).isEqualTo("0 failed partition(s)");
+                assertThat(browser.findElement(By.id("pill-hot_path_lag_records")).getAttribute("class")).isEqualTo("pill pill-none");
+            }
+            PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
+            RunSummary run = runner.run(good, new Partition("2001-01-03"), RunOptions.plain());
+            assertThat(run.status().name()).isEqualTo("COMPLETED");
+            RunSummary failed = runner.run(strict, new Partition("2001-02-22"), RunOptions.plain());
+            assertThat(failed.status().name()).isEqualTo("FAILED");
+            w.dsl().insertInto(dev.sluice.warehouse.meta.HotOffsetTable.TABLE)
+                    .set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("group_id")), "flights-hot")
+                    .set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("topic")), "flights.events")
+                    .set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("kafka_partition")), 0)
+                    .set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("next_offset")), 8431L)
+                    .set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("lag_records")), 12L)
+                    .set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("updated_at")), java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC)).execute();
+            java.time.OffsetDateTime newest = w.dsl().select(org.jooq.impl.DSL.max(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("published_at"),
+                    java.time.OffsetDateTime.class))).from(dev.sluice.warehouse.meta.PublishedPartitionTable.TABLE).fetchOne().value1();
+            Clock clock = Clock.fixed(newest.toInstant().plus(Duration.ofHours(38)), java.time.ZoneOffset.UTC);
+            try (LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), TOKEN,
+                    new CatalogApi(w.dsl(), good, clock), null)) {
+                browser.get("http://127.0.0.1:" + server.port() + "/?token=" + TOKEN + "#/");
+                wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("datasets")));
+                List<String> pills = browser.findElements(By.cssSelector("#pills .pill")).stream()
+                        .map(p -> p.getText() + " | " + p.getAttribute("class")).toList();
+                assertThat(pills).containsExactly("1 failed partition(s) | pill pill-red", "0 killed partition(s) | pill pill-green",
+                        "0 stopped partition(s) | pill pill-green", "1 failed check(s) | pill pill-red", "2 warned check(s) | pill pill-amber",
+                        "4 late dataset(s) | pill pill-amber", "0 killed backfill(s) | pill pill-green", "0 running backfill(s) | pill pill-green",
+                        "12 record(s) of hot-path lag | pill pill-amber");
+
+                List<WebElement> pipelines = browser.findElements(By.xpath("//div[@id='pipelines']//tbody/tr"));
+                assertThat(pipelines).hasSize(1);
+                List<WebElement> cells = pipelines.get(0).findElements(By.tagName("td"));
+                assertThat(cells.get(0).getText()).isEqualTo("flights");
+                WebElement newestRun = cells.get(1).findElement(By.tagName("a"));
+                assertThat(newestRun.getText()).isEqualTo("2001-02-22 FAILED");
+                assertThat(newestRun.getDomAttribute("href")).isEqualTo("#/run/" + failed.runId());
+                assertThat(cells.get(2).getText()).isEqualTo("2001-01-03");
+                assertThat(cells.get(3).getText()).isEqualTo("WARN");
+                WebElement problem = cells.get(4).findElement(By.tagName("a"));
+                assertThat(problem.getText()).isEqualTo("2001-02-22 FAILED");
+                assertThat(problem.getDomAttribute("href")).isEqualTo("#/run/" + failed.runId());
+                assertThat(cells.get(4).getText()).contains("check avg_delay_in_range (expect_column_values_to_be_between) failed: 165 of 221");
+                assertThat(cells.get(5).getText()).isEqualTo("none");
+                assertThat(cells.get(6).getText()).isEqualTo("none");
+
+                // the datasets: the failed check's first, the warned and late ones next, each name a link to its page
+                List<WebElement> names = browser.findElements(By.xpath("//div[@id='datasets']//tbody/tr/td[1]/a"));
+                assertThat(names).extracting(WebElement::getText).containsExactly("gold.airport_daily_delays", "bronze.flights_raw",
+                        "gold.airport_monthly_delays", "gold.route_daily", "silver.flights", "bronze.airports_raw",
+                        "landing/airports/airports.csv", "landing/flights", "silver.airports");
+                assertThat(names).extracting(a -> a.getDomAttribute("href")).containsExactly("#/dataset/gold.airport_daily_delays",
+                        "#/dataset/bronze.flights_raw", "#/dataset/gold.airport_monthly_delays", "#/dataset/gold.route_daily",
+                        "#/dataset/silver.flights", "#/dataset/bronze.airports_raw", "#/dataset/landing%2Fairports%2Fairports.csv",
+                        "#/dataset/landing%2Fflights", "#/dataset/silver.airports");
+                List<String> states = browser.findElements(By.xpath("//div[@id='datasets']//tbody/tr/td[2]")).stream().map(WebElement::getText).toList();
+                assertThat(states).containsExactly("WARN", "-", "WARN", "WARN", "WARN", "-", "-", "-", "OK");
+                List<WebElement> checks = browser.findElements(By.xpath("//div[@id='datasets']//tbody/tr/td[6]//a"));
+                assertThat(checks).extracting(a -> a.getText() + " -> " + a.getDomAttribute("href")).containsExactly(
+                        "2001-02-22 avg_delay_in_range FAILED -> #/run/" + failed.runId(),
+                        "2001-02-22 no_exact_duplicates WARNED -> #/run/" + failed.runId(),
+                        "2001-01-03 no_exact_duplicates WARNED -> #/run/" + run.runId());
+                assertThat(checks.get(0).getAttribute("class")).isEqualTo("status-FAILED");
+                assertThat(browser.findElement(By.xpath("//div[@id='hot-path']//tbody/tr")).getText()).startsWith("flights-hot flights.events 0 12 8431 ");
+                // the pills stand above the pipelines table, side by side without overlapping
+                WebElement table = browser.findElement(By.id("pipelines"));
+                List<WebElement> boxes = browser.findElements(By.cssSelector("#pills .pill"));
+                for (WebElement b : boxes) {
+                    assertThat(b.getRect().getY() + b.getRect().getHeight()).isLessThanOrEqualTo(table.getRect().getY());
+                }
+                for (int i = 1; i < boxes.size(); i++) {
+                    org.openqa.selenium.Rectangle a = boxes.get(i - 1).getRect();
+                    org.openqa.selenium.Rectangle b = boxes.get(i).getRect();
+                    boolean apart = a.getX() + a.getWidth() <= b.getX() || b.getX() + b.getWidth() <= a.getX()
+                            || a.getY() + a.getHeight() <= b.getY() || b.getY() + b.getHeight() <= a.getY();
+                    assertThat(apart).as("pill " + i + " and the one before do not overlap").isTrue();
+                }
+                shot(browser, shots, "0-home");
+                // the search box stays: a search lists the datasets matching it
+                WebElement search = browser.findElement(By.id("search"));
+                search.sendKeys("route");
+                search.submit();
+                wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("results"), "gold.route_daily"));
+                assertThat(cspViolations(browser)).as("the browser's log").isEmpty();
+            }
+        } finally {
+            browser.quit();
+        }
+    }
+
+    /**
      * The executable a system property names (else {@code fallback}); a missing one fails the test at
      * once with the command that installs it, never a skip.
      */

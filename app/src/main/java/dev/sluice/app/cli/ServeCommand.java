@@ -24,8 +24,8 @@ import picocli.CommandLine;
  * must carry it as a bearer token. Runs until the process is stopped (SIGTERM closes it cleanly).
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Serve the page (search datasets, walk lineage, read runs, checks and backfills in a browser), the read-only"
-                + " catalog API (GET /api/v1/datasets?q=, /datasets/{name}, /runs/{id}, /backfills/{id}), the lineage API"
+        description = "Serve the page (what is wrong at a glance, search datasets, walk lineage, read runs, checks and backfills in a browser), the read-only"
+                + " catalog API (GET /api/v1/status, /datasets?q=, /datasets/{name}, /runs/{id}, /backfills/{id}), the lineage API"
                 + " (POST /api/v1/lineage ingests OpenLineage events from other tools) and the metrics (GET /actuator/prometheus).")
 final class ServeCommand implements Callable<Integer> {
 
@@ -70,7 +70,7 @@ final class ServeCommand implements Callable<Integer> {
             stopped.countDown();
         }, "sluice-serve-stop"));
         command.commandLine().getOut().println("sluice serve: listening on http://" + bind + ":" + server.port()
-                + " (GET /api/v1/datasets, /api/v1/datasets/{name}, /api/v1/graph/{name}, /api/v1/runs/{id}, /api/v1/backfills/{id}, /actuator/prometheus; POST /api/v1/lineage" + (token == null || token.isBlank() ? "" : ", bearer token required") + ")");
+                + " (GET /api/v1/status, /api/v1/datasets, /api/v1/datasets/{name}, /api/v1/graph/{name}, /api/v1/runs/{id}, /api/v1/backfills/{id}, /actuator/prometheus; POST /api/v1/lineage" + (token == null || token.isBlank() ? "" : ", bearer token required") + ")");
         command.commandLine().getOut().flush();
         stopped.await();
         return ExitCodes.OK;

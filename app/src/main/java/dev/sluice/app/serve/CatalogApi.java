@@ -32,6 +32,8 @@ import org.jspecify.annotations.Nullable;
  * The read-only JSON API of {@code sluice serve} for data owners' pages and scripts, over the
  * lineage store and the Sluice tables (docs/serve.md, "The catalog API"):
  * <ul>
+ *   <li>{@code GET /api/v1/status}: is everything all right? Summary counts, a row per pipeline, per
+ *       dataset (problems first) and per hot-path partition ({@link StatusOverview} gives the shape);</li>
  *   <li>{@code GET /api/v1/datasets?q=text}: {@code {"datasets": [names]}} containing the text (at most 100);</li>
  *   <li>{@code GET /api/v1/datasets/{name}[?before=<partition>&partitions=N]}: upstream and downstream edges
  *       (3 levels), one page of partitions (newest first, {@code N} of them, default {@value #PAGE}, at most
@@ -88,6 +90,11 @@ public final class CatalogApi {
      */
     public Optional<Map<String, Object>> graph(String name, int upstream, int downstream) {
         return graph.graph(name, upstream, downstream);
+    }
+
+    /** The home page's overview: what is wrong now ({@link StatusOverview#now()}). */
+    public Map<String, Object> status() {
+        return new StatusOverview(dsl, spec, clock).now();
     }
 
     /** Dataset names containing {@code query}. */

@@ -146,7 +146,7 @@ public final class LineageServer implements AutoCloseable {
         return true;
     }
 
-    /** GET /api/v1/datasets[?q=], /api/v1/datasets/{name}, /api/v1/graph/{name}, /api/v1/runs/{id}, /api/v1/backfills/{id}. */
+    /** GET /api/v1/status, /api/v1/datasets[?q=], /api/v1/datasets/{name}, /api/v1/graph/{name}, /api/v1/runs/{id}, /api/v1/backfills/{id}. */
     private void api(HttpExchange x) throws IOException {
         // the exchange is closed after the answer: a catch of the same try would run after the close
         try (x) {
@@ -172,6 +172,13 @@ public final class LineageServer implements AutoCloseable {
             }
             String arg = parts.length > 1 ? URLDecoder.decode(parts[1], StandardCharsets.UTF_8) : null;
             switch (parts[0]) {
+                case "status" -> {
+                    if (arg != null && !arg.isEmpty()) {
+                        reply(x, 404, Map.of("error", "no such endpoint: " + path, "endpoints", ENDPOINTS));
+                    } else {
+                        reply(x, 200, catalog.status());
+                    }
+                }
                 case "datasets" -> {
                     if (arg == null || arg.isEmpty()) {
                         reply(x, 200, catalog.search(query(x, "q")));
@@ -291,7 +298,7 @@ public final class LineageServer implements AutoCloseable {
         }
     }
 
-    private static final List<String> ENDPOINTS = List.of("GET /api/v1/datasets?q=text", "GET /api/v1/datasets/{name}",
+    private static final List<String> ENDPOINTS = List.of("GET /api/v1/status", "GET /api/v1/datasets?q=text", "GET /api/v1/datasets/{name}",
             "GET /api/v1/graph/{name}?upstream=N&downstream=N", "GET /api/v1/runs/{id}", "GET /api/v1/backfills/{id}", "POST /api/v1/lineage");
 
     private static void found(HttpExchange x, Optional<Map<String, Object>> body, String what, @Nullable String id, String hint)

@@ -12,12 +12,15 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Time since last update (TSLU) of each dataset a spec declares under {@code datasets:}: the time
@@ -43,25 +46,36 @@ public final class FreshnessMonitor {
         this.clock = clock;
     }
 
-    /** Every declared dataset's freshness now, in declaration order. */
+    /**
+     * Every declared dataset's freshness now, in declaration order: one query over
+     * {@code sluice.published_partition} for all of them (none per dataset).
+     */
     public List<DatasetFreshness> status(PipelineSpec spec) {
         Instant now = clock.instant();
+        if (spec.datasets().isEmpty()) {
+            return List.of();
+        }
+        Field<String> key = DSL.field(DSL.name("partition_key"), String.class);
+        Field<OffsetDateTime> at = DSL.field(DSL.name("published_at"), OffsetDateTime.class);
+        Map<String, Record> newest = new HashMap<>();
+        for (Record r : dsl.select(DATASET, DSL.max(key), DSL.max(at)).from(PublishedPartitionTable.TABLE)
+                .where(DATASET.in(spec.datasets().keySet().stream().map(DatasetRef::qualifiedName).toList())).groupBy(DATASET).fetch()) {
+            newest.put(r.get(0, String.class), r);
+        }
         List<DatasetFreshness> out = new ArrayList<>();
-        spec.datasets().forEach((ref, policy) -> out.add(of(ref, policy, now)));
+        spec.datasets().forEach((ref, policy) -> out.add(of(ref, policy, newest.get(ref.qualifiedName()), now)));
         return out;
     }
 
-    private DatasetFreshness of(DatasetRef ref, DatasetPolicy policy, Instant now) {
-        Record r = dsl.select(DSL.max(DSL.field(DSL.name("partition_key"))), DSL.max(DSL.field(DSL.name("published_at"))))
-                .from(PublishedPartitionTable.TABLE).where(DSL.field(DSL.name("dataset")).eq(ref.qualifiedName())).fetchOne();
-        if (r == null || r.get(1) == null) {
+    private static DatasetFreshness of(DatasetRef ref, DatasetPolicy policy, @Nullable Record r, Instant now) {
+        if (r == null || r.get(2) == null) {
             return new DatasetFreshness(ref, policy, null, null, null, FreshnessState.NEVER);
         }
-        Instant at = r.get(1, OffsetDateTime.class).toInstant();
+        Instant at = r.get(2, OffsetDateTime.class).toInstant();
         Duration tslu = Duration.between(at, now);
         FreshnessState state = tslu.compareTo(policy.freshnessSla()) > 0 ? FreshnessState.BREACH
                 : tslu.compareTo(policy.warnAfter()) > 0 ? FreshnessState.WARN : FreshnessState.OK;
-        return new DatasetFreshness(ref, policy, r.get(0, String.class), at, tslu, state);
+        return new DatasetFreshness(ref, policy, r.get(1, String.class), at, tslu, state);
     }
 
     /**
