@@ -342,6 +342,9 @@ class CatalogApiIT {
                         .set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("pid"), Long.class), exited.pid()).execute();
                 JsonNode killed = ok(port, "/api/v1/backfills/" + report.backfillId());
                 assertThat(List.of(killed.get("status").asText(), killed.get("process_gone").asBoolean())).containsExactly("RUNNING", true);
+            }
+        }
+    }
 
     /**
      * {@code GET /api/v1/status} over real state: a completed day (2001-01-03: three exact duplicates,
