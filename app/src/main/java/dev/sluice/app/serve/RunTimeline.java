@@ -71,8 +71,9 @@ final class RunTimeline {
      */
     Map<String, Object> ofBackfill(String backfillId, OffsetDateTime startedAt) {
         List<Bar> bars = new ArrayList<>();
-        for (Record r : dsl.resultQuery("SELECT p.partition_key, r.status, r.started_at, r.ended_at, r.run_id FROM sluice.backfill_partition p"
-                + " JOIN sluice.run r ON r.run_id = p.run_id WHERE p.backfill_id = ? AND r.started_at >= ? ORDER BY r.started_at",
+        for (Record r : dsl.resultQuery("SELECT p.partition_key, r.status, r.started_at, r.ended_at, r.run_id FROM "
+                + dsl.render(dev.sluice.batch.backfill.BackfillRepository.PARTITIONS) + " p"
+                + " JOIN " + dsl.render(dev.sluice.batch.job.RunRepository.TABLE) + " r ON r.run_id = p.run_id WHERE p.backfill_id = ? AND r.started_at >= ? ORDER BY r.started_at",
                 backfillId, startedAt).fetch()) {
             OffsetDateTime end = r.get(3, OffsetDateTime.class);
             Bar bar = new Bar(r.get(0, String.class), r.get(1, String.class), r.get(2, OffsetDateTime.class).toInstant(),
@@ -91,8 +92,8 @@ final class RunTimeline {
     List<Map<String, Object>> checks(String runId) {
         List<Map<String, Object>> out = new ArrayList<>();
         for (Record r : dsl.resultQuery("SELECT r.dataset, r.partition_key, r.check_id, r.family, r.boundary, r.severity, r.status, r.metric,"
-                + " r.message FROM sluice.quality_results r WHERE r.run_id = ? AND r.result_id = (SELECT MAX(r2.result_id)"
-                + " FROM sluice.quality_results r2 WHERE r2.run_id = r.run_id AND r2.dataset = r.dataset AND r2.check_id = r.check_id"
+                + " r.message FROM " + dsl.render(dev.sluice.batch.gate.QualityResultRepository.TABLE) + " r WHERE r.run_id = ? AND r.result_id = (SELECT MAX(r2.result_id)"
+                + " FROM " + dsl.render(dev.sluice.batch.gate.QualityResultRepository.TABLE) + " r2 WHERE r2.run_id = r.run_id AND r2.dataset = r.dataset AND r2.check_id = r.check_id"
                 + " AND r2.partition_key = r.partition_key) ORDER BY r.result_id", runId).fetch()) {
             Map<String, Object> c = new LinkedHashMap<>();
             for (String k : List.of("dataset", "partition", "check", "family", "boundary", "severity", "status", "metric", "message")) {
