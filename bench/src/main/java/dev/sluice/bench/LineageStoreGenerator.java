@@ -17,6 +17,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.UUID;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /**
  * Writes a lineage store of {@code runs} recorded runs the way years of hourly pipelines leave it,
@@ -95,20 +96,27 @@ public final class LineageStoreGenerator {
             long hours = g.fill(runs);
             g.flush();
             c.commit();
-            // the graph from the edges, as the migration fills it for a store written before it
-            String graph = dsl.render(LineageGraph.GRAPH);
-            long graphEdges;
-            try (var s = c.createStatement()) {
-                graphEdges = s.executeUpdate("INSERT INTO " + graph + " (input_name, output_name, job, input_namespace, output_namespace,"
-                        + " first_seen, last_seen) SELECT input_name, output_name, job, MIN(input_namespace), MIN(output_namespace),"
-                        + " MIN(event_time), MAX(event_time) FROM " + dsl.render(LineageRepository.EDGES) + " GROUP BY input_name, output_name, job");
-                if (dsl.dialect().family() == org.jooq.SQLDialect.POSTGRES) {
-                    s.execute("ANALYZE");
-                }
-            }
+            long graphEdges = graphFromEdges(DSL.using(c, dsl.dialect(), dsl.settings()));
             c.commit();
             return new Store(g.runs, g.ingested, g.edges, g.events, g.published, graphEdges, hours);
         }
+    }
+
+    /**
+     * Fills the (empty) graph from the edges, as the V26 migration does for a store written before
+     * it: for stores written straight into the edges table. On PostgreSQL also ANALYZEs, as
+     * autovacuum would after a bulk load.
+     *
+     * @return rows of the graph
+     */
+    public static long graphFromEdges(DSLContext dsl) {
+        long n = dsl.execute("INSERT INTO " + dsl.render(LineageGraph.GRAPH) + " (input_name, output_name, job, input_namespace, output_namespace,"
+                + " first_seen, last_seen) SELECT input_name, output_name, job, MIN(input_namespace), MIN(output_namespace),"
+                + " MIN(event_time), MAX(event_time) FROM " + dsl.render(LineageRepository.EDGES) + " GROUP BY input_name, output_name, job");
+        if (dsl.dialect().family() == org.jooq.SQLDialect.POSTGRES) {
+            dsl.execute("ANALYZE");
+        }
+        return n;
     }
 
     private long fill(long target) throws SQLException {

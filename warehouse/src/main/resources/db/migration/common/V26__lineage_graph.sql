@@ -27,6 +27,9 @@ GROUP BY input_name, output_name, job;
 ALTER TABLE sluice.lineage_edge ADD COLUMN input_range_to VARCHAR(40);
 UPDATE sluice.lineage_edge SET input_range_to = input_partition_to WHERE input_partition_from <> input_partition_to;
 CREATE INDEX lineage_edge_input_range_ix ON sluice.lineage_edge (input_name, input_range_to);
+-- (input_name) alone is a prefix of lineage_edge_input_partition_ix (input_name, input_partition_from):
+-- without it H2's planner no longer reads every edge of an input for "which edges read partition p".
+DROP INDEX sluice.lineage_edge_input_ix;
 -- An ingested run's edges by run (purge of other tools' lineage, a run's page).
 CREATE INDEX lineage_edge_run_ix ON sluice.lineage_edge (run_id);
 CREATE INDEX lineage_column_run_ix ON sluice.lineage_column (run_id);

@@ -363,7 +363,9 @@ public final class LineageRepository implements LineageEmitter.Store {
                 var rows = all ? select.where(INPUT.eq(f.getKey())).orderBy(OUTPUT, PARTITION).fetch()
                         : select.where(INPUT.eq(f.getKey()), READ_FROM.in(keys))
                                 .union(DSL.selectDistinct(OUTPUT, PARTITION, JOB, READ_FROM, READ_TO).from(EDGES)
-                                        .where(INPUT.eq(f.getKey()), RANGE_TO.ge(keys.first()), READ_FROM.le(keys.last())))
+                                        .where(INPUT.eq(f.getKey()), RANGE_TO.ge(keys.first()))) // the index of ranges alone; a range
+                                // starting after the last partition is dropped below (a condition on its start would lead H2's planner
+                                // to the index of starts, through every older edge of the input)
                                 .orderBy(OUTPUT, PARTITION).fetch();
                 for (var r : rows) {
                     String held = all ? null : keys.ceiling(r.value4());
