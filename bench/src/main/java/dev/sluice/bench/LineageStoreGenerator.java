@@ -1,6 +1,6 @@
 package dev.sluice.bench;
 
-import dev.sluice.lineage.store.LineageGraph;
+import dev.sluice.lineage.store.DatasetGraph;
 import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.lineage.store.LineageRuns;
 import dev.sluice.warehouse.Warehouse;
@@ -38,8 +38,8 @@ import org.jooq.impl.DSL;
  * and once a month {@code finance.company_monthly} rolls up every pipeline's month (a fan-in of
  * {@value #PIPELINES}). Sluice's step runs have a job run as parent and publish each output
  * partition ({@code sluice.published_partition}). A run is one ingested run or one step run; the
- * last hour is cut where the count is reached. The graph ({@link LineageGraph#GRAPH}) is filled
- * from the edges at the end, as the V26 migration does. Not thread-safe (one store per call).
+ * last hour is cut where the count is reached. The graph ({@link DatasetGraph#GRAPH}) is filled
+ * from the edges at the end, as the V28 migration does. Not thread-safe (one store per call).
  */
 public final class LineageStoreGenerator {
 
@@ -103,14 +103,14 @@ public final class LineageStoreGenerator {
     }
 
     /**
-     * Fills the (empty) graph from the edges, as the V26 migration does for a store written before
+     * Fills the (empty) graph from the edges, as the V28 migration does for a store written before
      * it: for stores written straight into the edges table. On PostgreSQL also ANALYZEs, as
      * autovacuum would after a bulk load.
      *
      * @return rows of the graph
      */
     public static long graphFromEdges(DSLContext dsl) {
-        long n = dsl.execute("INSERT INTO " + dsl.render(LineageGraph.GRAPH) + " (input_name, output_name, job, input_namespace, output_namespace,"
+        long n = dsl.execute("INSERT INTO " + dsl.render(DatasetGraph.GRAPH) + " (input_name, output_name, job, input_namespace, output_namespace,"
                 + " first_seen, last_seen) SELECT input_name, output_name, job, MIN(input_namespace), MIN(output_namespace),"
                 + " MIN(event_time), MAX(event_time) FROM " + dsl.render(LineageRepository.EDGES) + " GROUP BY input_name, output_name, job");
         if (dsl.dialect().family() == org.jooq.SQLDialect.POSTGRES) {

@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@code sluice.lineage_event} and {@code sluice.lineage_edge}: the events Sluice emitted and the
- * dataset edges of completed step runs, with the dataset graph they make ({@link LineageGraph},
+ * dataset edges of completed step runs, with the dataset graph they make ({@link DatasetGraph},
  * written in the transaction of the edges), and the queries over them: upstream and downstream
  * closure (over the graph, one set-based query per level, so its cost follows the graph's size, not
  * the number of runs), impact, and the runs that wrote a dataset. Edges name a dataset
@@ -56,14 +56,14 @@ public final class LineageRepository implements LineageEmitter.Store {
 
     private final DSLContext dsl;
     private final LineageRuns runs;
-    private final LineageGraph graph;
+    private final DatasetGraph graph;
     /** The aliases this repository recorded or found, so that each is written once per instance. */
     private final Map<String, String> aliases = new java.util.concurrent.ConcurrentHashMap<>();
 
     public LineageRepository(DSLContext dsl) {
         this.dsl = dsl;
         this.runs = new LineageRuns(dsl);
-        this.graph = new LineageGraph(dsl);
+        this.graph = new DatasetGraph(dsl);
     }
 
     @Override
@@ -296,7 +296,7 @@ public final class LineageRepository implements LineageEmitter.Store {
      */
     public List<String> datasets(String query, int limit) {
         Field<String> name = DSL.field(DSL.name("name"), String.class);
-        var names = DSL.select(INPUT.as("name")).from(LineageGraph.GRAPH).union(DSL.select(OUTPUT.as("name")).from(LineageGraph.GRAPH))
+        var names = DSL.select(INPUT.as("name")).from(DatasetGraph.GRAPH).union(DSL.select(OUTPUT.as("name")).from(DatasetGraph.GRAPH))
                 .union(DSL.select(DSL.field(DSL.name("name"), String.class)).from(LineageRuns.DATASETS)).asTable("d");
         return dsl.selectDistinct(DSL.field(DSL.name("d", "name"), String.class)).from(names)
                 .where(DSL.lower(DSL.field(DSL.name("d", "name"), String.class)).contains(query.toLowerCase(Locale.ROOT)))
@@ -374,7 +374,7 @@ public final class LineageRepository implements LineageEmitter.Store {
                     }
                     String key = r.value1() + "@" + r.value2();
                     if (!out.containsKey(key) && !(r.value1().equals(dataset) && partitions.contains(r.value2()))) {
-                        out.put(key, new Impacted(r.value1(), r.value2(), LineageGraph.pipeline(r.value3()), level));
+                        out.put(key, new Impacted(r.value1(), r.value2(), DatasetGraph.pipeline(r.value3()), level));
                         next.computeIfAbsent(r.value1(), k -> new LinkedHashSet<>()).add(r.value2());
                     }
                 }

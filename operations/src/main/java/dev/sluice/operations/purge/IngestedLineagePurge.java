@@ -1,6 +1,6 @@
 package dev.sluice.operations.purge;
 
-import dev.sluice.lineage.store.LineageGraph;
+import dev.sluice.lineage.store.DatasetGraph;
 import dev.sluice.lineage.store.LineageRepository;
 import dev.sluice.lineage.store.LineageRuns;
 import dev.sluice.warehouse.Warehouse;
@@ -79,7 +79,7 @@ public final class IngestedLineagePurge {
         for (int i = 0; i < runs.size(); i += BATCH) {
             List<String> some = runs.subList(i, Math.min(runs.size(), i + BATCH));
             Condition edges = DSL.field(DSL.name("e", "run_id"), String.class).in(some);
-            touched.addAll(LineageGraph.of(dsl, edges));
+            touched.addAll(DatasetGraph.of(dsl, edges));
             deleted.add(edges);
             if (dryRun) {
                 n[0] += dsl.fetchCount(LineageRuns.RUNS, RUN.in(some));
@@ -94,7 +94,7 @@ public final class IngestedLineagePurge {
             dsl.deleteFrom(LineageRuns.DATASETS).where(RUN.in(some)).execute();
             n[0] += dsl.deleteFrom(LineageRuns.RUNS).where(RUN.in(some)).execute();
         }
-        n[4] = dryRun ? LineageGraph.wouldPrune(dsl, touched, DSL.or(deleted)) : LineageGraph.prune(dsl, touched);
+        n[4] = dryRun ? DatasetGraph.wouldPrune(dsl, touched, DSL.or(deleted)) : DatasetGraph.prune(dsl, touched);
         Map<String, Long> out = new LinkedHashMap<>();
         for (int i = 0; i < n.length; i++) {
             out.put(CATEGORIES.get(i), n[i]);

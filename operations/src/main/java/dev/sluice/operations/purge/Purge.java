@@ -243,9 +243,9 @@ public final class Purge {
             DSLContext tx = c.dsl();
             List<String> runs = tx.selectDistinct(DSL.field(DSL.name("run_id"), String.class)).from(edges.as("e")).where(oldEdges)
                     .fetch(0, String.class);
-            var touched = dev.sluice.lineage.store.LineageGraph.of(tx, oldEdges);
+            var touched = dev.sluice.lineage.store.DatasetGraph.of(tx, oldEdges);
             long e = tx.deleteFrom(edges.as("e")).where(oldEdges).execute();
-            dev.sluice.lineage.store.LineageGraph.prune(tx, touched); // an input no run left reads any more leaves the graph
+            dev.sluice.lineage.store.DatasetGraph.prune(tx, touched); // an input no run left reads any more leaves the graph
             // column lineage of runs that kept no edge
             for (int i = 0; i < runs.size(); i += 500) {
                 List<String> some = runs.subList(i, Math.min(runs.size(), i + 500));

@@ -26,7 +26,7 @@ import org.jooq.impl.DSL;
  * deletes edges brings it back in line ({@link #prune}). Thread-safe (a new edge inserted by two
  * writers at once is stored once).
  */
-public final class LineageGraph {
+public final class DatasetGraph {
 
     /** {@code sluice.lineage_graph}. */
     public static final Table<?> GRAPH = DSL.table(DSL.name("sluice", "lineage_graph"));
@@ -38,7 +38,7 @@ public final class LineageGraph {
 
     private final DSLContext dsl;
 
-    LineageGraph(DSLContext dsl) {
+    DatasetGraph(DSLContext dsl) {
         this.dsl = dsl;
     }
 
