@@ -40,6 +40,7 @@ class MetadataTableOwnersTest {
             Map.entry("lineage_column", "lineage/src/main/java/dev/sluice/lineage/store/LineageRepository.java"),
             Map.entry("lineage_edge", "lineage/src/main/java/dev/sluice/lineage/store/LineageRepository.java"),
             Map.entry("lineage_event", "lineage/src/main/java/dev/sluice/lineage/store/LineageRepository.java"),
+            Map.entry("lineage_graph", "lineage/src/main/java/dev/sluice/lineage/store/DatasetGraph.java"),
             Map.entry("lineage_run", "lineage/src/main/java/dev/sluice/lineage/store/LineageRuns.java"),
             Map.entry("lineage_run_dataset", "lineage/src/main/java/dev/sluice/lineage/store/LineageRuns.java"),
             Map.entry("missed_partition", "warehouse/src/main/java/dev/sluice/warehouse/meta/MissedPartitionTable.java"),

@@ -35,7 +35,9 @@ import org.springframework.util.FileSystemUtils;
  * seconds-long run over 2 days that skips the whole-process measures: CI runs it so the bench does
  * not rot), {@code --repeats N} (in-process measures, default 3), {@code --process-repeats N}
  * (whole-process measures, default 1: one bulk medallion takes about 10 minutes here),
- * {@code --only a,b} (measure names: bronze, medallion, backfill, lakehouse, growth, overhead, hotpath, lineage),
+ * {@code --only a,b} (measure names: bronze, medallion, backfill, lakehouse, growth, overhead, hotpath, lineage,
+ * lineage-scale: {@link LineageScaleBench}, at the sizes of {@code -Dsluice.bench.lineageSizes} (default
+ * 10000,100000,1000000 runs) on {@code -Dsluice.bench.lineageBackends} (default h2,postgresql); not in the smoke run),
  * {@code --render} (no measure: {@code benchmarks.md} again from {@code --out}'s
  * {@code benchmarks.json} and the current notes).
  *
@@ -108,7 +110,8 @@ public final class BenchSuite {
     }
 
     /** The measures {@code --only} may name. */
-    static final List<String> MEASURES = List.of("bronze", "medallion", "backfill", "lakehouse", "growth", "overhead", "hotpath", "lineage");
+    static final List<String> MEASURES = List.of("bronze", "medallion", "backfill", "lakehouse", "growth", "overhead", "hotpath", "lineage",
+            "lineage-scale");
     private static final String USAGE = "usage: ./sluice-bench [--smoke] [--repeats N] [--process-repeats N] [--only "
             + String.join(",", MEASURES) + "] [--growth 1,3,10] [--days N] [--render]";
 
@@ -450,8 +453,31 @@ public final class BenchSuite {
                     + String.format(Locale.ROOT, "%.1f", details.get("lineage").get("p99_ms").asDouble()) + ")", p50, null, "—", Compare.BELOW, 100.0,
                     "< 100 ms", "ms");
         }
+        if (s.runs("lineage-scale")) {
+            lineageScale(work, s, rows, details);
+        }
         report.put("ended_at", OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toString());
         return report;
+    }
+
+    /** {@link LineageScaleBench}: per backend, size and query a row with its p99 (goal below 100 ms) and p50. */
+    private static void lineageScale(Path work, Settings s, ArrayNode rows, ObjectNode details) throws Exception {
+        if (s.smoke()) {
+            details.put("lineage_scale", "skipped: the smoke run writes no lineage store of a million runs");
+            return;
+        }
+        List<Long> sizes = List.of(System.getProperty("sluice.bench.lineageSizes", "10000,100000,1000000").split(",")).stream()
+                .map(String::trim).map(Long::parseLong).toList();
+        List<String> backends = List.of(System.getProperty("sluice.bench.lineageBackends", "h2,postgresql").split(","));
+        List<LineageScaleBench.Size> measured = LineageScaleBench.measure(Files.createDirectories(work.resolve("lineage-scale")), sizes, backends);
+        details.set("lineage_scale", JSON.valueToTree(measured));
+        for (LineageScaleBench.Size size : measured) {
+            for (LineageScaleBench.Timing t : size.timings()) {
+                row(rows, String.format(Locale.ROOT, "lineage at %,d runs (%s): %s, p99 of %d calls, ms (p50 %.2f)", t.runs(),
+                        t.backend().equals("h2") ? "H2 file" : "PostgreSQL", t.query(), LineageScaleBench.CALLS, t.p50Ms()),
+                        List.of(t.p99Ms()), null, "—", Compare.BELOW, 100.0, "p99 < 100 ms", "ms");
+            }
+        }
     }
 
     /** The JMH run of {@link LineageClosureJmh}: forked in the full run, in this JVM in the smoke run. */

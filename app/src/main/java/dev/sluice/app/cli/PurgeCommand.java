@@ -2,6 +2,7 @@ package dev.sluice.app.cli;
 
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
+import dev.sluice.operations.purge.IngestedLineagePurge;
 import dev.sluice.operations.purge.Purge;
 import dev.sluice.warehouse.Warehouse;
 import java.io.PrintWriter;
@@ -19,7 +20,8 @@ import picocli.CommandLine;
 /**
  * {@code sluice purge <pipeline> --older-than D [--dry-run]}: removes superseded partition versions,
  * superseded Bronze loads, old lineage and old Spring Batch metadata older than D, never of a
- * partition inside the pipeline's backfill window ({@link Purge}).
+ * partition inside the pipeline's backfill window ({@link Purge}); with {@code --ingested-lineage}
+ * instead the lineage other tools posted, of runs older than D ({@link IngestedLineagePurge}).
  */
 @Command(name = "purge", mixinStandardHelpOptions = true,
         description = {"Remove superseded versions and loads, old lineage and job metadata older than a cutoff.",
@@ -38,6 +40,10 @@ final class PurgeCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "count what would go, remove nothing")
     boolean dryRun;
 
+    @Option(names = "--ingested-lineage", description = {"instead: the lineage other tools posted to sluice serve, of runs that ended before now − D",
+            "(runs, events, edges, column lineage; the dataset graph keeps what is still referred to), in PIPELINE's warehouse"})
+    boolean ingestedLineage;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec command;
 
@@ -51,6 +57,13 @@ final class PurgeCommand implements Callable<Integer> {
         PipelineSpec spec = ctx.load(pipeline);
         PrintWriter out = command.commandLine().getOut();
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            if (ingestedLineage) {
+                IngestedLineagePurge.Report r = new IngestedLineagePurge(w, Clock.systemUTC()).run(age, dryRun);
+                out.printf(Locale.ROOT, "%s the lineage other tools posted to %s's warehouse, of runs that ended before %s%n",
+                        dryRun ? "would purge" : "purged", spec.name(), r.cutoff());
+                r.removed().forEach((what, n) -> out.printf(Locale.ROOT, "  %-30s %,12d%n", what, n));
+                return ExitCodes.OK;
+            }
             Purge.Report r = new Purge(w, Clock.systemUTC()).run(spec, age, dryRun);
             if (r.windowStart() == null) {
                 out.println("pipeline " + spec.name() + " declares no backfill_window: every partition may still be backfilled,"

@@ -40,6 +40,15 @@ public final class LineageServer implements AutoCloseable {
 
     /** The largest event accepted, in bytes. */
     public static final int MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+    static {
+        // the JDK server's sockets without Nagle: a kept-alive client's next request otherwise waits on the delayed ACK
+        // of the last answer (about 40 ms per call on Linux). Read once, when the first JDK HttpServer starts: a value
+        // set on the command line (-Dsun.net.httpserver.nodelay=false) is kept.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
     private static final Logger LOG = LoggerFactory.getLogger(LineageServer.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -26,8 +26,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@code sluice.lineage_event} and {@code sluice.lineage_edge}: the events Sluice emitted and the
- * dataset edges of completed step runs, and the queries over them: upstream and downstream
- * closure (one set-based query per level), and the runs that wrote a dataset. Edges name a dataset
+ * dataset edges of completed step runs, with the dataset graph they make ({@link DatasetGraph},
+ * written in the transaction of the edges), and the queries over them: upstream and downstream
+ * closure (over the graph, one set-based query per level, so its cost follows the graph's size, not
+ * the number of runs), impact, and the runs that wrote a dataset. Edges name a dataset
  * by the name Sluice knows it by ({@link LineageDataset#knownAs()}): a lakehouse table, named in
  * its events by its location, by its catalog table; events of other tools naming it by that
  * location are stored under the same name ({@code sluice.lineage_alias}). Statements
@@ -48,15 +50,20 @@ public final class LineageRepository implements LineageEmitter.Store {
     private static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);
     private static final Field<String> READ_FROM = DSL.field(DSL.name("input_partition_from"), String.class);
     private static final Field<String> READ_TO = DSL.field(DSL.name("input_partition_to"), String.class);
+    /** The last partition of a ranged input, null when one partition was read (indexed with the input's name). */
+    private static final Field<String> RANGE_TO = DSL.field(DSL.name("input_range_to"), String.class);
+    private static final Field<String> JOB = DSL.field(DSL.name("job"), String.class);
 
     private final DSLContext dsl;
     private final LineageRuns runs;
+    private final DatasetGraph graph;
     /** The aliases this repository recorded or found, so that each is written once per instance. */
     private final Map<String, String> aliases = new java.util.concurrent.ConcurrentHashMap<>();
 
     public LineageRepository(DSLContext dsl) {
         this.dsl = dsl;
         this.runs = new LineageRuns(dsl);
+        this.graph = new DatasetGraph(dsl);
     }
 
     @Override
@@ -83,16 +90,20 @@ public final class LineageRepository implements LineageEmitter.Store {
                         known.getOrDefault(c.namespace() + "\n" + c.name(), c.name()), c.field(), "DIRECT", c.subtype(), null, c.masking()));
             }
         }
-        for (LineageDataset in : event.inputs()) {
-            for (LineageDataset out : event.outputs()) {
-                String written = out.partitionKey() == null ? event.partition().key() : out.partitionKey();
-                String read = in.partitionKey() == null ? Partition.NONE.key() : in.partitionKey();
-                int slash = read.indexOf('/');
-                insertEdge(event.run().toString(), parent, event.job(), written, slash < 0 ? read : read.substring(0, slash),
-                        slash < 0 ? read : read.substring(slash + 1),
-                        knownNamespace(in), in.knownAs(), knownNamespace(out), out.knownAs(), out.version(), out.rowCount(), at);
+        // the edges and the graph they extend: one transaction
+        dsl.transaction(tx -> {
+            LineageRepository in = new LineageRepository(tx.dsl());
+            for (LineageDataset input : event.inputs()) {
+                for (LineageDataset out : event.outputs()) {
+                    String written = out.partitionKey() == null ? event.partition().key() : out.partitionKey();
+                    String read = input.partitionKey() == null ? Partition.NONE.key() : input.partitionKey();
+                    int slash = read.indexOf('/');
+                    in.insertEdge(event.run().toString(), parent, event.job(), written, slash < 0 ? read : read.substring(0, slash),
+                            slash < 0 ? read : read.substring(slash + 1),
+                            knownNamespace(input), input.knownAs(), knownNamespace(out), out.knownAs(), out.version(), out.rowCount(), at);
+                }
             }
-        }
+        });
     }
 
     private static List<LineageDataset> concat(List<LineageDataset> a, List<LineageDataset> b) {
@@ -273,7 +284,9 @@ public final class LineageRepository implements LineageEmitter.Store {
                 .set(DSL.field(DSL.name("output_version")), version)
                 .set(DSL.field(DSL.name("output_rows")), rows)
                 .set(DSL.field(DSL.name("event_time")), at)
+                .set(RANGE_TO, readFrom.equals(readTo) ? null : readTo)
                 .execute();
+        graph.record(input, output, job, inputNamespace, outputNamespace, at);
     }
 
     /**
@@ -283,7 +296,7 @@ public final class LineageRepository implements LineageEmitter.Store {
      */
     public List<String> datasets(String query, int limit) {
         Field<String> name = DSL.field(DSL.name("name"), String.class);
-        var names = DSL.select(INPUT.as("name")).from(EDGES).union(DSL.select(OUTPUT.as("name")).from(EDGES))
+        var names = DSL.select(INPUT.as("name")).from(DatasetGraph.GRAPH).union(DSL.select(OUTPUT.as("name")).from(DatasetGraph.GRAPH))
                 .union(DSL.select(DSL.field(DSL.name("name"), String.class)).from(LineageRuns.DATASETS)).asTable("d");
         return dsl.selectDistinct(DSL.field(DSL.name("d", "name"), String.class)).from(names)
                 .where(DSL.lower(DSL.field(DSL.name("d", "name"), String.class)).contains(query.toLowerCase(Locale.ROOT)))
@@ -292,11 +305,11 @@ public final class LineageRepository implements LineageEmitter.Store {
 
     /** True when some recorded step run read or wrote a dataset named {@code dataset}, or an ingested run named it. */
     public boolean known(String dataset) {
-        return dsl.fetchExists(DSL.selectOne().from(EDGES).where(INPUT.eq(dataset).or(OUTPUT.eq(dataset))))
+        return graph.knows(dataset)
                 || dsl.fetchExists(DSL.selectOne().from(LineageRuns.DATASETS).where(DSL.field(DSL.name("name"), String.class).eq(dataset)));
     }
 
-    /** An edge of the lineage graph: {@code from} feeds {@code to} through {@code job}. */
+    /** An edge of the lineage graph: {@code from} feeds {@code to} through {@code job}. Values; thread-safe. */
     public record Edge(String from, String to, String job) {
     }
 
@@ -305,33 +318,12 @@ public final class LineageRepository implements LineageEmitter.Store {
      * {@code depth} levels, as edges in discovery order.
      */
     public List<Edge> upstream(String dataset, int depth) {
-        return walk(dataset, depth, true);
+        return graph.walk(dataset, depth, true);
     }
 
     /** The datasets downstream of {@code dataset} (what is built from it), at most {@code depth} levels. */
     public List<Edge> downstream(String dataset, int depth) {
-        return walk(dataset, depth, false);
-    }
-
-    private List<Edge> walk(String dataset, int depth, boolean up) {
-        Map<String, Edge> edges = new LinkedHashMap<>();
-        Set<String> seen = new LinkedHashSet<>(List.of(dataset));
-        Set<String> frontier = Set.of(dataset);
-        Field<String> job = DSL.field(DSL.name("job"), String.class);
-        for (int level = 0; level < depth && !frontier.isEmpty(); level++) {
-            var rows = dsl.selectDistinct(INPUT, OUTPUT, job).from(EDGES).where((up ? OUTPUT : INPUT).in(frontier)).fetch();
-            Set<String> next = new LinkedHashSet<>();
-            for (var r : rows) {
-                Edge e = new Edge(r.value1(), r.value2(), jobName(r.value3()));
-                edges.putIfAbsent(e.from() + "→" + e.to(), e);
-                String other = up ? e.from() : e.to();
-                if (seen.add(other)) {
-                    next.add(other);
-                }
-            }
-            frontier = next;
-        }
-        return new ArrayList<>(edges.values());
+        return graph.walk(dataset, depth, false);
     }
 
     /** A dataset partition built (directly or not) from another: {@code dataset} partition {@code partition}. */
@@ -348,30 +340,41 @@ public final class LineageRepository implements LineageEmitter.Store {
         return impact(dataset, Set.of(partition));
     }
 
-    /** {@link #impact(String, String)} of many partitions of {@code dataset} at once. */
+    /**
+     * {@link #impact(String, String)} of many partitions of {@code dataset} at once. Per level, one
+     * query of the graph finds which datasets of the level feed any other (the rest end there), then
+     * one query per feeding dataset reads its edges of those partitions: those that read one of
+     * them, and the ranged ones (a rollup's) whose range holds one, through the index of the ranges
+     * alone.
+     */
     public List<Impacted> impact(String dataset, Set<String> partitions) {
         Map<String, Impacted> out = new LinkedHashMap<>();
         Map<String, Set<String>> frontier = new LinkedHashMap<>(Map.of(dataset, new LinkedHashSet<>(partitions)));
-        Field<String> job = DSL.field(DSL.name("job"), String.class);
         for (int level = 1; level <= 50 && !frontier.isEmpty(); level++) {
-            // one query per dataset of the level: its partitions at once (a snapshot's 'none' means every partition)
+            Set<String> feeding = graph.feeding(frontier.keySet());
             Map<String, Set<String>> next = new LinkedHashMap<>();
             for (Map.Entry<String, Set<String>> f : frontier.entrySet()) {
-                var where = INPUT.eq(f.getKey());
-                TreeSet<String> keys = new TreeSet<>(f.getValue());
-                boolean all = keys.contains(Partition.NONE.key());
-                if (!all) {
-                    where = where.and(READ_FROM.in(keys).or(READ_FROM.ne(READ_TO).and(READ_FROM.le(keys.last())).and(READ_TO.ge(keys.first()))));
+                if (!feeding.contains(f.getKey())) {
+                    continue; // nothing is built from it
                 }
-                for (var r : dsl.selectDistinct(OUTPUT, PARTITION, job, READ_FROM, READ_TO).from(EDGES).where(where)
-                        .orderBy(OUTPUT, PARTITION).fetch()) {
+                TreeSet<String> keys = new TreeSet<>(f.getValue());
+                boolean all = keys.contains(Partition.NONE.key()); // a snapshot's 'none' means every partition
+                var select = dsl.selectDistinct(OUTPUT, PARTITION, JOB, READ_FROM, READ_TO).from(EDGES);
+                var rows = all ? select.where(INPUT.eq(f.getKey())).orderBy(OUTPUT, PARTITION).fetch()
+                        : select.where(INPUT.eq(f.getKey()), READ_FROM.in(keys))
+                                .union(DSL.selectDistinct(OUTPUT, PARTITION, JOB, READ_FROM, READ_TO).from(EDGES)
+                                        .where(INPUT.eq(f.getKey()), RANGE_TO.ge(keys.first()))) // the index of ranges alone; a range
+                                // starting after the last partition is dropped below (a condition on its start would lead H2's planner
+                                // to the index of starts, through every older edge of the input)
+                                .orderBy(OUTPUT, PARTITION).fetch();
+                for (var r : rows) {
                     String held = all ? null : keys.ceiling(r.value4());
                     if (!all && (held == null || held.compareTo(r.value5()) > 0)) {
                         continue; // a range that holds none of the partitions
                     }
                     String key = r.value1() + "@" + r.value2();
                     if (!out.containsKey(key) && !(r.value1().equals(dataset) && partitions.contains(r.value2()))) {
-                        out.put(key, new Impacted(r.value1(), r.value2(), jobName(r.value3()), level));
+                        out.put(key, new Impacted(r.value1(), r.value2(), DatasetGraph.pipeline(r.value3()), level));
                         next.computeIfAbsent(r.value1(), k -> new LinkedHashSet<>()).add(r.value2());
                     }
                 }
@@ -426,12 +429,6 @@ public final class LineageRepository implements LineageEmitter.Store {
             frontier = next;
         }
         return out;
-    }
-
-    /** A step job's name without the step's dataset (e.g. {@code flights.silver.flights} → {@code flights}). */
-    private static String jobName(String job) {
-        int dot = job.indexOf('.');
-        return dot < 0 ? job : job.substring(0, dot);
     }
 
     /**

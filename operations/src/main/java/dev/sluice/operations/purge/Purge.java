@@ -47,7 +47,8 @@ import org.jspecify.annotations.Nullable;
  *       the current load of every partition, raw, stays ({@code sluice.landed_file} keeps the record
  *       of every file that landed);</li>
  *   <li>lineage events, edges and column lineage of step and job runs before the cutoff, except the
- *       newest edges of each output partition, so that what is published still has its lineage;</li>
+ *       newest edges of each output partition, so that what is published still has its lineage (the
+ *       dataset graph loses the edges no run refers to any more);</li>
  *   <li>Spring Batch metadata of job instances whose attempt ended COMPLETED or ABANDONED before
  *       the cutoff ({@code sluice.run} keeps the history of every attempt), and MISSED partition
  *       records older than the cutoff.</li>
@@ -56,7 +57,8 @@ import org.jspecify.annotations.Nullable;
  * superseded version is its record and its branch, and the tables' snapshots and orphan files older than the
  * cutoff go too ({@link LakehousePurge}: snapshots are per table, so that ends time travel to
  * before the cutoff for every partition). Quartz keeps no history (a fired trigger's row goes when
- * it completes), so there is none to purge. Each category is one transaction. Thread-safe for distinct pipelines.
+ * it completes), so there is none to purge. Lineage other tools posted is purged apart
+ * ({@link IngestedLineagePurge}). Each category is one transaction. Thread-safe for distinct pipelines.
  */
 public final class Purge {
 
@@ -241,7 +243,9 @@ public final class Purge {
             DSLContext tx = c.dsl();
             List<String> runs = tx.selectDistinct(DSL.field(DSL.name("run_id"), String.class)).from(edges.as("e")).where(oldEdges)
                     .fetch(0, String.class);
+            var touched = dev.sluice.lineage.store.DatasetGraph.of(tx, oldEdges);
             long e = tx.deleteFrom(edges.as("e")).where(oldEdges).execute();
+            dev.sluice.lineage.store.DatasetGraph.prune(tx, touched); // an input no run left reads any more leaves the graph
             // column lineage of runs that kept no edge
             for (int i = 0; i < runs.size(); i += 500) {
                 List<String> some = runs.subList(i, Math.min(runs.size(), i + 500));
