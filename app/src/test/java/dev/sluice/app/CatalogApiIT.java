@@ -233,6 +233,15 @@ class CatalogApiIT {
                 assertThat(tooMany.statusCode()).isEqualTo(400);
                 assertThat(JSON.readTree(tooMany.body()).get("error").asText())
                         .isEqualTo("malformed request: partitions must be within 1 and 400, was 401");
+                // a page key that is no partition, a full-width digit, a name longer than any: each a 400 saying why
+                for (String[] bad : new String[][] {
+                        {"gold.airport_daily_delays?before=garbage", "before must be a partition key: partition 'garbage' is not a day"},
+                        {"gold.airport_daily_delays?partitions=%EF%BC%95", "partitions must be a whole number within 1 and 400, was \uFF15"},
+                        {"x".repeat(70_000), "a name or id is at most 1024 characters, was 70000"}}) {
+                    HttpResponse<String> r = get(port, "/api/v1/datasets/" + bad[0], TOKEN);
+                    assertThat(r.statusCode()).as(bad[0].substring(0, Math.min(60, bad[0].length()))).isEqualTo(400);
+                    assertThat(JSON.readTree(r.body()).get("error").asText()).startsWith("malformed request: " + bad[1]);
+                }
             }
         }
     }

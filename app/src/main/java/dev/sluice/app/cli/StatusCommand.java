@@ -176,22 +176,13 @@ final class StatusCommand implements Callable<Integer> {
             String last = new RunRepository(w.dsl()).lastCompletedPartition(spec.name());
             List<DatasetFreshness> datasets = new FreshnessMonitor(w.dsl(), Clock.systemUTC()).status(spec);
             var state = datasets.stream().map(DatasetFreshness::state)
-                    .max(Comparator.comparingInt(StatusCommand::severity));
+                    .max(Comparator.comparingInt(FreshnessState::severity));
             return new PipelineLine(name, last, state.map(x -> x.name().toLowerCase(Locale.ROOT)).orElse(null), failed(w, spec.name()), null);
         } catch (SluiceException | DataAccessException e) {
             return new PipelineLine(name, null, null, List.of(), "its warehouse cannot be read: " + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 
-    /** Worse states rank higher: ok, never, warn, breach. */
-    private static int severity(FreshnessState s) {
-        return switch (s) {
-            case OK -> 0;
-            case NEVER -> 1;
-            case WARN -> 2;
-            case BREACH -> 3;
-        };
-    }
 
     private static String human(Duration d) {
         long h = d.toHours();

@@ -1,5 +1,9 @@
 package dev.sluice.app.serve;
 
+import static dev.sluice.app.serve.ApiRows.a;
+import static dev.sluice.app.serve.ApiRows.f;
+import static dev.sluice.app.serve.ApiRows.row;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.batch.backfill.BackfillRepository;
@@ -334,21 +338,5 @@ public final class CatalogApi {
         } catch (IOException e) {
             return JSON.getNodeFactory().textNode(json);
         }
-    }
-
-    private static Map<String, Object> row(Object... kv) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            m.put((String) kv[i], kv[i + 1]);
-        }
-        return m;
-    }
-
-    private static Field<Object> f(String name) {
-        return DSL.field(DSL.name(name));
-    }
-
-    private static Field<Object> a(String name) {
-        return DSL.field(DSL.name("r", name));
     }
 }

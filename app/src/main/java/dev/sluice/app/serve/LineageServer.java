@@ -40,6 +40,8 @@ public final class LineageServer implements AutoCloseable {
 
     /** The largest event accepted, in bytes. */
     public static final int MAX_BODY_BYTES = 5 * 1024 * 1024;
+    /** The longest dataset name, run id or backfill id in a catalog path, characters; a longer one is a 400. */
+    public static final int MAX_NAME = 1024;
 
     static {
         // the JDK server's sockets without Nagle: a kept-alive client's next request otherwise waits on the delayed ACK
@@ -180,6 +182,10 @@ public final class LineageServer implements AutoCloseable {
                 return;
             }
             String arg = parts.length > 1 ? URLDecoder.decode(parts[1], StandardCharsets.UTF_8) : null;
+            if (arg != null && arg.length() > MAX_NAME) {
+                // no dataset, run or backfill has such a name; refused before any lookup or hint is built for it
+                throw new IllegalArgumentException("a name or id is at most " + MAX_NAME + " characters, was " + arg.length());
+            }
             switch (parts[0]) {
                 case "status" -> {
                     if (arg != null && !arg.isEmpty()) {
@@ -194,8 +200,9 @@ public final class LineageServer implements AutoCloseable {
                     } else {
                         String size = query(x, "partitions");
                         String before = query(x, "before");
-                        found(x, catalog.dataset(arg, before.isEmpty() ? null : before,
-                                size.isEmpty() ? CatalogApi.PAGE : pageSize(size)), "dataset", arg, "/api/v1/datasets?q=" + arg.replaceAll(".*\\.", ""));
+                        found(x, catalog.dataset(arg, before.isEmpty() ? null : partitionKey("before", before),
+                                size.isEmpty() ? CatalogApi.PAGE : pageSize(size)), "dataset", arg,
+                                "/api/v1/datasets?q=" + arg.substring(arg.lastIndexOf('.') + 1));
                     }
                 }
                 case "graph" -> found(x, arg == null || arg.isEmpty() ? Optional.empty()
@@ -218,7 +225,7 @@ public final class LineageServer implements AutoCloseable {
     /** {@code partitions=N} of a dataset's view. */
     private static int pageSize(String text) {
         try {
-            return Integer.parseInt(text.strip());
+            return Integer.parseInt(asciiDigits(text));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("partitions must be a whole number within 1 and " + CatalogApi.MAX_PAGE + ", was " + text);
         }
@@ -231,9 +238,27 @@ public final class LineageServer implements AutoCloseable {
             return LineageGraph.DEFAULT_DEPTH;
         }
         try {
-            return Integer.parseInt(text.strip());
+            return Integer.parseInt(asciiDigits(text));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(parameter + " must be a whole number within 0 and " + LineageGraph.MAX_DEPTH + ", was " + text);
+        }
+    }
+
+    /** {@code text} stripped when it is 1–9 ASCII digits (Integer.parseInt alone takes any Unicode digit, e.g. full-width ５). */
+    private static String asciiDigits(String text) {
+        String t = text.strip();
+        if (!t.matches("[0-9]{1,9}")) {
+            throw new NumberFormatException(text);
+        }
+        return t;
+    }
+
+    /** A query parameter naming a partition ({@link Partition#parseAny}: a day, an hour, a month, a fire instant or none). */
+    private static String partitionKey(String parameter, String text) {
+        try {
+            return dev.sluice.core.Partition.parseAny(text).key();
+        } catch (dev.sluice.core.SluiceException e) {
+            throw new IllegalArgumentException(parameter + " must be a partition key: " + e.getMessage());
         }
     }
 

@@ -1,5 +1,9 @@
 package dev.sluice.app.serve;
 
+import static dev.sluice.app.serve.ApiRows.a;
+import static dev.sluice.app.serve.ApiRows.f;
+import static dev.sluice.app.serve.ApiRows.row;
+
 import dev.sluice.batch.backfill.BackfillRepository;
 import dev.sluice.batch.gate.QualityResultRepository;
 import dev.sluice.batch.job.RunRecord;
@@ -122,7 +126,7 @@ public final class StatusOverview {
         partitions(out);
         backfills(out);
         if (spec != null) {
-            freshness.stream().map(DatasetFreshness::state).max(Comparator.comparingInt(StatusOverview::severity))
+            freshness.stream().map(DatasetFreshness::state).max(Comparator.comparingInt(FreshnessState::severity))
                     .ifPresent(s -> out.get(spec.name()).put("freshness", s.name()));
         }
         return out;
@@ -291,33 +295,8 @@ public final class StatusOverview {
         return run.isOrphaned(thisHost) ? KILLED : run.status().name();
     }
 
-    /** Worse states rank higher: ok, never, warn, breach (as {@code sluice status} ranks them). */
-    private static int severity(FreshnessState s) {
-        return switch (s) {
-            case OK -> 0;
-            case NEVER -> 1;
-            case WARN -> 2;
-            case BREACH -> 3;
-        };
-    }
 
     private static @Nullable String text(@Nullable Object value) {
         return value == null ? null : value.toString();
-    }
-
-    private static Map<String, Object> row(Object... kv) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            m.put((String) kv[i], kv[i + 1]);
-        }
-        return m;
-    }
-
-    private static Field<Object> f(String name) {
-        return DSL.field(DSL.name(name));
-    }
-
-    private static Field<Object> a(String name) {
-        return DSL.field(DSL.name("r", name));
     }
 }
