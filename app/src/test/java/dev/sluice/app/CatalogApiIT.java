@@ -503,6 +503,20 @@ class CatalogApiIT {
                                 + "\"last_store_age_s\":" + age + "},{\"group\":\"flights-hot\",\"topic\":\"flights.events\",\"partition\":1,"
                                 + "\"next_offset\":8420,\"lag_records\":12,\"last_store_age_s\":" + age + "}]");
                 assertThat(s.get("hot_path").get("lag_source").asText()).contains("no broker is asked");
+                // the pages the home page links the killed ones to: the run (no job execution recorded yet: it was a 500,
+                // sorting an immutable empty list) and the backfill, whose row names the run only once it ends
+                JsonNode killedRun = ok(server.port(), "/api/v1/runs/" + killed);
+                assertThat(List.of(killedRun.get("status").asText(), killedRun.get("timeline").get("bars").size())).containsExactly("STARTED", 0);
+                w.dsl().update(dev.sluice.batch.backfill.BackfillRepository.PARTITIONS)
+                        .setNull(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("run_id"))).execute();
+                JsonNode killedFill = ok(server.port(), "/api/v1/backfills/" + killedBackfill);
+                assertThat(killedFill.get("process_gone").asBoolean()).isTrue();
+                assertThat(killedFill.get("partitions").get(0).get("status").asText()).isEqualTo("KILLED");
+                assertThat(killedFill.get("partitions").get(0).get("run_id").asText()).isEqualTo(killed.toString());
+                assertThat(killedFill.get("progress").toString()).isEqualTo("{\"KILLED\":1}");
+                assertThat(killedFill.get("timeline").get("bars")).singleElement().satisfies(bar -> assertThat(
+                        List.of(bar.get("name").asText(), bar.get("status").asText(), bar.get("run_id").asText()))
+                        .containsExactly("2001-01-05", "STARTED", killed.toString()));
                 HttpResponse<String> sub = get(server.port(), "/api/v1/status/x", TOKEN);
                 assertThat(sub.statusCode()).isEqualTo(404);
                 assertThat(JSON.readTree(sub.body()).get("error").asText()).isEqualTo("no such endpoint: /api/v1/status/x");

@@ -219,18 +219,24 @@ public final class CatalogApi {
                 "status", b.get(5), "invocations", b.get(6), "requester", b.get(7), "started_at", String.valueOf(b.get(8)),
                 "ended_at", b.get(9) == null ? null : String.valueOf(b.get(9)));
         // RUNNING with its process gone: killed, also between two partitions (no attempt left STARTED)
-        out.put("process_gone", new BackfillRepository(dsl).processGone(dev.sluice.core.RunId.parse(id)));
+        boolean gone = new BackfillRepository(dsl).processGone(dev.sluice.core.RunId.parse(id));
+        out.put("process_gone", gone);
+        // a partition's run is recorded on the backfill's row when it ends: one running or killed is found by its trace id
+        Map<String, String[]> attempts = timelines.attempts(id);
         List<Map<String, Object>> partitions = new ArrayList<>();
         Map<String, Integer> byStatus = new LinkedHashMap<>();
         for (Record p : dsl.select(f("partition_key"), f("action"), f("status"), f("run_id"), f("message"), f("updated_at"))
                 .from(BackfillRepository.PARTITIONS).where(f("backfill_id").eq(id)).orderBy(f("partition_key")).fetch()) {
-            partitions.add(row("partition", p.get(0), "action", p.get(1), "status", p.get(2), "run_id", p.get(3), "message", p.get(4),
+            String[] attempt = attempts.get(String.valueOf(p.get(0)));
+            Object runId = p.get(3) == null && attempt != null ? attempt[0] : p.get(3);
+            Object status = gone && "RUNNING".equals(p.get(2)) ? "KILLED" : p.get(2);
+            partitions.add(row("partition", p.get(0), "action", p.get(1), "status", status, "run_id", runId, "message", p.get(4),
                     "updated_at", String.valueOf(p.get(5))));
-            byStatus.merge(String.valueOf(p.get(2)), 1, Integer::sum);
+            byStatus.merge(String.valueOf(status), 1, Integer::sum);
         }
         out.put("progress", byStatus);
         out.put("partitions", partitions);
-        out.put("timeline", timelines.ofBackfill(id, b.get(8, java.time.OffsetDateTime.class)));
+        out.put("timeline", timelines.ofBackfill(id));
         return Optional.of(out);
     }
 

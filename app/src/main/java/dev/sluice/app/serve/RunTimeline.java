@@ -1,5 +1,7 @@
 package dev.sluice.app.serve;
 
+import dev.sluice.batch.job.RunRepository;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.jooq.DSLContext;
 import org.jooq.Record;
+import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,7 +44,7 @@ final class RunTimeline {
      */
     Map<String, Object> ofRun(@Nullable Long jobExecutionId) {
         if (jobExecutionId == null) {
-            return timeline(List.of());
+            return timeline(new ArrayList<>()); // sorted in place: not List.of()
         }
         Map<String, Bar> byStep = new LinkedHashMap<>();
         for (Record r : dsl.resultQuery("SELECT s.STEP_NAME, s.STATUS, s.START_TIME, s.END_TIME, s.READ_COUNT, s.WRITE_COUNT,"
@@ -65,23 +68,33 @@ final class RunTimeline {
     }
 
     /**
-     * The partitions backfill {@code backfillId} ran: those whose run started at or after the backfill
-     * did ({@code startedAt}); a partition it skipped (already COMPLETED) has no bar. Each bar also has
-     * {@code run_id}.
+     * The partitions backfill {@code backfillId} ran: the latest attempt of each partition it ran (its
+     * runs carry the backfill's id as trace id, {@code sluice.run.trace_id}), also one still running
+     * or killed before the backfill recorded it; a partition it skipped (already COMPLETED by another
+     * run) has no bar. Each bar also has {@code run_id}.
      */
-    Map<String, Object> ofBackfill(String backfillId, OffsetDateTime startedAt) {
-        List<Bar> bars = new ArrayList<>();
-        for (Record r : dsl.resultQuery("SELECT p.partition_key, r.status, r.started_at, r.ended_at, r.run_id FROM "
-                + dsl.render(dev.sluice.batch.backfill.BackfillRepository.PARTITIONS) + " p"
-                + " JOIN " + dsl.render(dev.sluice.batch.job.RunRepository.TABLE) + " r ON r.run_id = p.run_id WHERE p.backfill_id = ? AND r.started_at >= ? ORDER BY r.started_at",
-                backfillId, startedAt).fetch()) {
+    Map<String, Object> ofBackfill(String backfillId) {
+        Map<String, Bar> byPartition = new LinkedHashMap<>();
+        for (Record r : dsl.select(DSL.field(DSL.name("partition_key")), DSL.field(DSL.name("status")), DSL.field(DSL.name("started_at")),
+                        DSL.field(DSL.name("ended_at")), DSL.field(DSL.name("run_id"))).from(RunRepository.TABLE)
+                .where(DSL.field(DSL.name("trace_id")).eq(backfillId)).orderBy(DSL.field(DSL.name("attempt"))).fetch()) {
             OffsetDateTime end = r.get(3, OffsetDateTime.class);
             Bar bar = new Bar(r.get(0, String.class), r.get(1, String.class), r.get(2, OffsetDateTime.class).toInstant(),
                     end == null ? null : end.toInstant());
             bar.extra.put("run_id", r.get(4, String.class));
-            bars.add(bar);
+            byPartition.put(bar.name, bar); // the latest attempt of each partition
         }
-        return timeline(bars);
+        return timeline(new ArrayList<>(byPartition.values()));
+    }
+
+    /** The latest attempt of each partition backfill {@code backfillId} ran: partition key → [run id, status]. */
+    Map<String, String[]> attempts(String backfillId) {
+        Map<String, String[]> out = new LinkedHashMap<>();
+        for (Record r : dsl.select(DSL.field(DSL.name("partition_key")), DSL.field(DSL.name("run_id")), DSL.field(DSL.name("status")))
+                .from(RunRepository.TABLE).where(DSL.field(DSL.name("trace_id")).eq(backfillId)).orderBy(DSL.field(DSL.name("attempt"))).fetch()) {
+            out.put(r.get(0, String.class), new String[] {r.get(1, String.class), r.get(2, String.class)});
+        }
+        return out;
     }
 
     /**
