@@ -33,7 +33,7 @@ import picocli.CommandLine;
  * partition, time since last update (TSLU), update interval, SLA, tier and state (ok, warn, breach,
  * never); then the partitions a fire skipped on purpose (MISSED) and the attempts that are FAILED
  * now. Without a pipeline: every pipeline of {@code SLUICE_PIPELINES}, one line each (last
- * partition loaded, the worst freshness state of its datasets, failed or stopped partitions); a
+ * partition loaded, the worst freshness state of its datasets, failed, stopped or killed partitions); a
  * pipeline whose warehouse does not exist yet is shown as never run, without creating it.
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
@@ -105,10 +105,18 @@ final class StatusCommand implements Callable<Integer> {
         }
     }
 
-    /** The latest attempts of {@code pipeline} that are FAILED or STOPPED ({@code 2001-02-03 (STOPPED)}), by partition. */
+    /**
+     * The latest attempts of {@code pipeline} that are FAILED, STOPPED or killed (STARTED, their process
+     * gone: {@link RunRepository#killedPartitions}), by partition: {@code 2001-02-03 (STOPPED)},
+     * {@code 2001-02-04 (KILLED)}.
+     */
     private static List<String> failed(Warehouse w, String pipeline) {
-        return new RunRepository(w.dsl()).latestByPartition(pipeline, EnumSet.of(RunStatus.FAILED, RunStatus.STOPPED)).values().stream()
-                .map(l -> l.partitionKey() + (l.status() == RunStatus.STOPPED ? " (STOPPED)" : "")).toList();
+        RunRepository runs = new RunRepository(w.dsl());
+        java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+        runs.latestByPartition(pipeline, EnumSet.of(RunStatus.FAILED, RunStatus.STOPPED)).values()
+                .forEach(l -> out.put(l.partitionKey(), l.partitionKey() + (l.status() == RunStatus.STOPPED ? " (STOPPED)" : "")));
+        runs.killedPartitions(pipeline).forEach(k -> out.put(k, k + " (KILLED)"));
+        return List.copyOf(out.values());
     }
 
     /**

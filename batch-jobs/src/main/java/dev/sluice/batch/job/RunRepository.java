@@ -107,6 +107,21 @@ public final class RunRepository {
         return out;
     }
 
+    /**
+     * The partitions of {@code pipeline} whose newest attempt is STARTED but whose process is gone
+     * ({@link RunRecord#processGone}: this host, not alive): killed, restarted by the next plain run.
+     * Sorted by key.
+     */
+    public List<String> killedPartitions(String pipeline) {
+        Field<Integer> newest = DSL.select(DSL.max(DSL.field(DSL.name("x", "attempt"), Integer.class))).from(T.as("x"))
+                .where(DSL.field(DSL.name("x", "pipeline")).eq(DSL.field(DSL.name("r", "pipeline"))),
+                        DSL.field(DSL.name("x", "partition_key")).eq(DSL.field(DSL.name("r", "partition_key")))).asField();
+        String host = thisHost();
+        return dsl.select(PARTITION, HOST, PID).from(T.as("r"))
+                .where(PIPELINE.eq(pipeline), ATTEMPT.eq(newest), STATUS.eq(RunStatus.STARTED.name())).orderBy(PARTITION).fetch().stream()
+                .filter(r -> RunRecord.processGone(r.value2(), r.value3(), host)).map(r -> r.value1()).toList();
+    }
+
     /** Records a new attempt as STARTED. */
     public void start(RunId run, String pipeline, Partition partition, int attempt, String specHash,
             @Nullable String requester, @Nullable String traceId) {
