@@ -64,7 +64,7 @@ class ServeIT {
 
     private static HttpResponse<String> send(int port, String method, String path, String auth) throws Exception {
         HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .method(method, method.equals("GET") ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString("{not json"));
+                .method(method, method.equals("GET") || method.equals("HEAD") ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString("{not json"));
         if (auth != null) {
             r.header("Authorization", auth);
         }
@@ -94,13 +94,25 @@ class ServeIT {
             asked.put("GET /api/v1/datasets/gold.nope Bearer t0ken", 404);
             asked.put("GET /no-such-page -", 404);
             asked.put("DELETE /api/v1/datasets/x Bearer t0ken", 405);
+            asked.put("HEAD /api/v1/datasets?q=air Bearer t0ken", 405);
+            asked.put("OPTIONS / -", 405);
+            asked.put("POST /actuator/prometheus Bearer t0ken", 405);
+            asked.put("GET /api/v1/lineage Bearer t0ken", 405);
             for (var e : asked.entrySet()) {
                 String[] m = e.getKey().split(" ", 3);
                 HttpResponse<String> r = send(port, m[0], m[1], m[2].equals("-") ? null : m[2]);
                 assertThat(r.statusCode()).as(e.getKey() + ": " + r.body()).isEqualTo(e.getValue());
                 SECURITY_HEADERS.forEach((name, value) -> assertThat(r.headers().allValues(name)).as(e.getKey() + " " + name)
                         .containsExactly(value));
+                if (e.getValue() == 405) {
+                    // every 405 says what is allowed (RFC 9110 §15.5.6); HEAD on the API was a 200 that computed the whole answer
+                    assertThat(r.headers().allValues("Allow")).as(e.getKey()).containsExactly(m[1].equals("/api/v1/lineage") ? "POST" : "GET");
+                }
             }
+            // a '+' in a path is a plus, not a space (the path was form-decoded)
+            HttpResponse<String> plus = send(port, "GET", "/api/v1/datasets/a+b", "Bearer t0ken");
+            assertThat(plus.statusCode()).isEqualTo(404);
+            assertThat(plus.body()).contains("'a+b'");
         }
     }
 

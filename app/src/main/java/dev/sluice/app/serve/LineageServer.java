@@ -105,6 +105,7 @@ public final class LineageServer implements AutoCloseable {
     private void answerLineage(HttpExchange x) throws IOException {
         try {
             if (!"POST".equals(x.getRequestMethod())) {
+                x.getResponseHeaders().set("Allow", "POST");
                 reply(x, 405, Map.of("error", "POST an OpenLineage event here"));
                 return;
             }
@@ -170,7 +171,8 @@ public final class LineageServer implements AutoCloseable {
             if (unauthorized(x)) {
                 return;
             }
-            if (!"GET".equals(x.getRequestMethod()) && !"HEAD".equals(x.getRequestMethod())) {
+            if (!"GET".equals(x.getRequestMethod())) {
+                // HEAD too: the JDK server would compute the whole answer and warn that a HEAD answer has a length
                 x.getResponseHeaders().set("Allow", "GET");
                 reply(x, 405, Map.of("error", "the catalog API is read-only (GET); the only write is POST /api/v1/lineage"));
                 return;
@@ -181,7 +183,8 @@ public final class LineageServer implements AutoCloseable {
                 reply(x, 404, Map.of("error", "no such endpoint: " + path, "endpoints", ENDPOINTS));
                 return;
             }
-            String arg = parts.length > 1 ? URLDecoder.decode(parts[1], StandardCharsets.UTF_8) : null;
+            // a path segment, not a form: '+' is a plus (URLDecoder alone reads it as a space)
+            String arg = parts.length > 1 ? URLDecoder.decode(parts[1].replace("+", "%2B"), StandardCharsets.UTF_8) : null;
             if (arg != null && arg.length() > MAX_NAME) {
                 // no dataset, run or backfill has such a name; refused before any lookup or hint is built for it
                 throw new IllegalArgumentException("a name or id is at most " + MAX_NAME + " characters, was " + arg.length());
@@ -275,6 +278,7 @@ public final class LineageServer implements AutoCloseable {
                 return;
             }
             if (!"GET".equals(x.getRequestMethod())) {
+                x.getResponseHeaders().set("Allow", "GET");
                 reply(x, 405, Map.of("error", "metrics are read with GET"));
                 return;
             }
@@ -313,6 +317,7 @@ public final class LineageServer implements AutoCloseable {
                 return;
             }
             if (!"GET".equals(x.getRequestMethod())) {
+                x.getResponseHeaders().set("Allow", "GET");
                 reply(x, 405, Map.of("error", "the page is read with GET"));
                 return;
             }
