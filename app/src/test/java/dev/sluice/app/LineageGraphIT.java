@@ -54,6 +54,10 @@ class LineageGraphIT {
         dsl.query("INSERT INTO sluice.lineage_edge (run_id, job, partition_key, input_namespace, input_name, output_namespace, output_name,"
                 + " event_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", "r-" + from + to, "job_" + to, "2001-01-01", "test", from, "test", to,
                 OffsetDateTime.parse("2001-01-01T00:00:00Z")).execute();
+        // the dataset graph the walks read, which the store writes with each edge (DatasetGraph)
+        dsl.query("INSERT INTO sluice.lineage_graph (input_name, output_name, job, input_namespace, output_namespace, first_seen, last_seen)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?)", from, to, "job_" + to, "test", "test", OffsetDateTime.parse("2001-01-01T00:00:00Z"),
+                OffsetDateTime.parse("2001-01-01T00:00:00Z")).execute();
     }
 
     @SuppressWarnings("unchecked")

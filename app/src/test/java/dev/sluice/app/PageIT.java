@@ -207,6 +207,10 @@ class PageIT {
                 w.dsl().query("INSERT INTO sluice.lineage_edge (run_id, job, partition_key, input_namespace, input_name, output_namespace,"
                         + " output_name, event_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", java.util.UUID.randomUUID().toString(), "job", "2001-01-01", "t", e[0], "t", e[1],
                         java.time.OffsetDateTime.parse("2001-01-01T00:00:00Z")).execute();
+                // the dataset graph the walks read, which the store writes with each edge (DatasetGraph)
+                w.dsl().query("INSERT INTO sluice.lineage_graph (input_name, output_name, job, input_namespace, output_namespace, first_seen,"
+                        + " last_seen) VALUES (?, ?, ?, ?, ?, ?, ?)", e[0], e[1], "job", "t", "t",
+                        java.time.OffsetDateTime.parse("2001-01-01T00:00:00Z"), java.time.OffsetDateTime.parse("2001-01-01T00:00:00Z")).execute();
             }
             try (LineageServer server = new LineageServer(new InetSocketAddress("127.0.0.1", 0), new LineageRepository(w.dsl()), null,
                     new CatalogApi(w.dsl(), null, Clock.systemUTC()), null)) {
