@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.batch.backfill.BackfillRepository;
 import dev.sluice.batch.gate.QualityResultRepository;
+import dev.sluice.batch.job.RunRecord;
 import dev.sluice.batch.job.RunRepository;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
@@ -211,7 +212,8 @@ public final class CatalogApi {
     /** A backfill's plan and per-partition progress, or empty. */
     public Optional<Map<String, Object>> backfill(String id) {
         Record b = dsl.select(f("backfill_id"), f("pipeline"), f("from_key"), f("to_key"), f("rerun"), f("status"), f("invocations"),
-                f("requester"), f("started_at"), f("ended_at")).from(BackfillRepository.BACKFILLS).where(f("backfill_id").eq(id)).fetchOne();
+                f("requester"), f("started_at"), f("ended_at"), f("host"), f("pid")).from(BackfillRepository.BACKFILLS)
+                .where(f("backfill_id").eq(id)).fetchOne();
         if (b == null) {
             return Optional.empty();
         }
@@ -219,16 +221,16 @@ public final class CatalogApi {
                 "status", b.get(5), "invocations", b.get(6), "requester", b.get(7), "started_at", String.valueOf(b.get(8)),
                 "ended_at", b.get(9) == null ? null : String.valueOf(b.get(9)));
         // RUNNING with its process gone: killed, also between two partitions (no attempt left STARTED)
-        boolean gone = new BackfillRepository(dsl).processGone(dev.sluice.core.RunId.parse(id));
+        boolean gone = "RUNNING".equals(b.get(5)) && RunRecord.processGone(b.get(10, String.class), b.get(11, Long.class), RunRepository.thisHost());
         out.put("process_gone", gone);
         // a partition's run is recorded on the backfill's row when it ends: one running or killed is found by its trace id
-        Map<String, String[]> attempts = timelines.attempts(id);
+        Map<String, RunTimeline.BackfillAttempt> attempts = timelines.attempts(id);
         List<Map<String, Object>> partitions = new ArrayList<>();
         Map<String, Integer> byStatus = new LinkedHashMap<>();
         for (Record p : dsl.select(f("partition_key"), f("action"), f("status"), f("run_id"), f("message"), f("updated_at"))
                 .from(BackfillRepository.PARTITIONS).where(f("backfill_id").eq(id)).orderBy(f("partition_key")).fetch()) {
-            String[] attempt = attempts.get(String.valueOf(p.get(0)));
-            Object runId = p.get(3) == null && attempt != null ? attempt[0] : p.get(3);
+            RunTimeline.BackfillAttempt attempt = attempts.get(String.valueOf(p.get(0)));
+            Object runId = p.get(3) == null && attempt != null ? attempt.runId() : p.get(3);
             Object status = gone && "RUNNING".equals(p.get(2)) ? "KILLED" : p.get(2);
             partitions.add(row("partition", p.get(0), "action", p.get(1), "status", status, "run_id", runId, "message", p.get(4),
                     "updated_at", String.valueOf(p.get(5))));
@@ -236,7 +238,7 @@ public final class CatalogApi {
         }
         out.put("progress", byStatus);
         out.put("partitions", partitions);
-        out.put("timeline", timelines.ofBackfill(id));
+        out.put("timeline", RunTimeline.ofBackfill(attempts));
         return Optional.of(out);
     }
 

@@ -68,33 +68,44 @@ final class RunTimeline {
     }
 
     /**
-     * The partitions backfill {@code backfillId} ran: the latest attempt of each partition it ran (its
-     * runs carry the backfill's id as trace id, {@code sluice.run.trace_id}), also one still running
-     * or killed before the backfill recorded it; a partition it skipped (already COMPLETED by another
-     * run) has no bar. Each bar also has {@code run_id}.
+     * The latest attempt of one partition a backfill ran.
+     *
+     * @param partition the partition key
+     * @param runId the attempt's run id
+     * @param status its {@code sluice.run} status (STARTED while it runs, or when its process was killed)
+     * @param start when it started
+     * @param end when it ended; null while it runs (or once it was killed)
      */
-    Map<String, Object> ofBackfill(String backfillId) {
-        Map<String, Bar> byPartition = new LinkedHashMap<>();
-        for (Record r : dsl.select(DSL.field(DSL.name("partition_key")), DSL.field(DSL.name("status")), DSL.field(DSL.name("started_at")),
-                        DSL.field(DSL.name("ended_at")), DSL.field(DSL.name("run_id"))).from(RunRepository.TABLE)
-                .where(DSL.field(DSL.name("trace_id")).eq(backfillId)).orderBy(DSL.field(DSL.name("attempt"))).fetch()) {
-            OffsetDateTime end = r.get(3, OffsetDateTime.class);
-            Bar bar = new Bar(r.get(0, String.class), r.get(1, String.class), r.get(2, OffsetDateTime.class).toInstant(),
-                    end == null ? null : end.toInstant());
-            bar.extra.put("run_id", r.get(4, String.class));
-            byPartition.put(bar.name, bar); // the latest attempt of each partition
-        }
-        return timeline(new ArrayList<>(byPartition.values()));
+    record BackfillAttempt(String partition, String runId, String status, Instant start, @Nullable Instant end) {
     }
 
-    /** The latest attempt of each partition backfill {@code backfillId} ran: partition key → [run id, status]. */
-    Map<String, String[]> attempts(String backfillId) {
-        Map<String, String[]> out = new LinkedHashMap<>();
-        for (Record r : dsl.select(DSL.field(DSL.name("partition_key")), DSL.field(DSL.name("run_id")), DSL.field(DSL.name("status")))
-                .from(RunRepository.TABLE).where(DSL.field(DSL.name("trace_id")).eq(backfillId)).orderBy(DSL.field(DSL.name("attempt"))).fetch()) {
-            out.put(r.get(0, String.class), new String[] {r.get(1, String.class), r.get(2, String.class)});
+    /**
+     * The partitions backfill {@code backfillId} ran, by partition key: the latest attempt of each
+     * (its runs carry the backfill's id as trace id, {@code sluice.run.trace_id}), also one still
+     * running or killed before the backfill recorded it on its own row; a partition it skipped
+     * (already COMPLETED by another run) is absent. One query.
+     */
+    Map<String, BackfillAttempt> attempts(String backfillId) {
+        Map<String, BackfillAttempt> out = new LinkedHashMap<>();
+        for (Record r : dsl.select(DSL.field(DSL.name("partition_key")), DSL.field(DSL.name("run_id")), DSL.field(DSL.name("status")),
+                        DSL.field(DSL.name("started_at")), DSL.field(DSL.name("ended_at"))).from(RunRepository.TABLE)
+                .where(DSL.field(DSL.name("trace_id")).eq(backfillId)).orderBy(DSL.field(DSL.name("attempt"))).fetch()) {
+            OffsetDateTime end = r.get(4, OffsetDateTime.class);
+            out.put(r.get(0, String.class), new BackfillAttempt(r.get(0, String.class), r.get(1, String.class), r.get(2, String.class),
+                    r.get(3, OffsetDateTime.class).toInstant(), end == null ? null : end.toInstant())); // the latest attempt of each partition
         }
         return out;
+    }
+
+    /** The timeline of a backfill's {@code attempts} ({@link #attempts}): a bar per partition, each with {@code run_id}. */
+    static Map<String, Object> ofBackfill(Map<String, BackfillAttempt> attempts) {
+        List<Bar> bars = new ArrayList<>();
+        for (BackfillAttempt a : attempts.values()) {
+            Bar bar = new Bar(a.partition(), a.status(), a.start(), a.end());
+            bar.extra.put("run_id", a.runId());
+            bars.add(bar);
+        }
+        return timeline(bars);
     }
 
     /**

@@ -140,9 +140,7 @@ public final class StatusOverview {
     /** The partitions whose newest attempt is FAILED, STOPPED or STARTED (running, or killed when its process is gone). */
     @SuppressWarnings("unchecked")
     private void partitions(Map<String, Map<String, Object>> pipelines) {
-        Field<Integer> newest = DSL.select(DSL.max(DSL.field(DSL.name("x", "attempt"), Integer.class))).from(RunRepository.TABLE.as("x"))
-                .where(DSL.field(DSL.name("x", "pipeline")).eq(DSL.field(DSL.name("r", "pipeline"))),
-                        DSL.field(DSL.name("x", "partition_key")).eq(DSL.field(DSL.name("r", "partition_key")))).asField();
+        Field<Integer> newest = RunRepository.newestAttemptOf("r");
         for (Record r : dsl.select(f("pipeline"), f("run_id"), f("partition_key"), f("attempt"), f("status"), f("spec_hash"), f("started_at"),
                         f("ended_at"), f("host"), f("pid"), f("trace_id"), f("stop_cause"), f("exit_message")).from(RunRepository.TABLE.as("r"))
                 .where(f("attempt").eq(newest), f("status").in(RunStatus.FAILED.name(), RunStatus.STOPPED.name(), RunStatus.STARTED.name()))

@@ -89,6 +89,18 @@ public final class RunRepository {
         }
     }
 
+    /**
+     * The newest attempt number of the pipeline and partition of the row of {@link #TABLE} aliased
+     * {@code outer}: a correlated subquery over the same table (aliased {@code x}) for
+     * {@code WHERE outer.attempt = newestAttemptOf(outer)}, which keeps each partition's newest
+     * attempt in the one query.
+     */
+    public static Field<Integer> newestAttemptOf(String outer) {
+        return DSL.select(DSL.max(DSL.field(DSL.name("x", "attempt"), Integer.class))).from(T.as("x"))
+                .where(DSL.field(DSL.name("x", "pipeline")).eq(DSL.field(DSL.name(outer, "pipeline"))),
+                        DSL.field(DSL.name("x", "partition_key")).eq(DSL.field(DSL.name(outer, "partition_key")))).asField();
+    }
+
     /** The newest attempt of every partition of {@code pipeline}, in one query, by partition key. */
     public SortedMap<String, Latest> latestByPartition(String pipeline) {
         return latestByPartition(pipeline, EnumSet.allOf(RunStatus.class));
@@ -96,9 +108,7 @@ public final class RunRepository {
 
     /** The newest attempt of each partition of {@code pipeline} whose status is one of {@code statuses}, by partition key. */
     public SortedMap<String, Latest> latestByPartition(String pipeline, Set<RunStatus> statuses) {
-        Field<Integer> newest = DSL.select(DSL.max(DSL.field(DSL.name("x", "attempt"), Integer.class))).from(T.as("x"))
-                .where(DSL.field(DSL.name("x", "pipeline")).eq(DSL.field(DSL.name("r", "pipeline"))),
-                        DSL.field(DSL.name("x", "partition_key")).eq(DSL.field(DSL.name("r", "partition_key")))).asField();
+        Field<Integer> newest = newestAttemptOf("r");
         SortedMap<String, Latest> out = new TreeMap<>();
         dsl.select(PARTITION, STATUS, STARTED, MESSAGE, STOP_CAUSE).from(T.as("r")).where(PIPELINE.eq(pipeline), ATTEMPT.eq(newest),
                         STATUS.in(statuses.stream().map(Enum::name).toList()))
@@ -113,9 +123,7 @@ public final class RunRepository {
      * Sorted by key.
      */
     public List<String> killedPartitions(String pipeline) {
-        Field<Integer> newest = DSL.select(DSL.max(DSL.field(DSL.name("x", "attempt"), Integer.class))).from(T.as("x"))
-                .where(DSL.field(DSL.name("x", "pipeline")).eq(DSL.field(DSL.name("r", "pipeline"))),
-                        DSL.field(DSL.name("x", "partition_key")).eq(DSL.field(DSL.name("r", "partition_key")))).asField();
+        Field<Integer> newest = newestAttemptOf("r");
         String host = thisHost();
         return dsl.select(PARTITION, HOST, PID).from(T.as("r"))
                 .where(PIPELINE.eq(pipeline), ATTEMPT.eq(newest), STATUS.eq(RunStatus.STARTED.name())).orderBy(PARTITION).fetch().stream()
