@@ -36,7 +36,7 @@ class MetadataTableOwnersTest {
             Map.entry("hot_offset", "warehouse/src/main/java/dev/sluice/warehouse/meta/HotOffsetTable.java"),
             Map.entry("hot_window_lock", "hot-path/src/main/java/dev/sluice/hotpath/WindowTable.java"),
             Map.entry("landed_file", "batch-jobs/src/main/java/dev/sluice/batch/bronze/LandedFileRepository.java"),
-            Map.entry("lineage_alias", "lineage/src/main/java/dev/sluice/lineage/store/LineageRepository.java"),
+            Map.entry("lineage_alias", "lineage/src/main/java/dev/sluice/lineage/store/DatasetAliases.java"),
             Map.entry("lineage_column", "lineage/src/main/java/dev/sluice/lineage/store/LineageRepository.java"),
             Map.entry("lineage_edge", "lineage/src/main/java/dev/sluice/lineage/store/LineageRepository.java"),
             Map.entry("lineage_event", "lineage/src/main/java/dev/sluice/lineage/store/LineageRepository.java"),

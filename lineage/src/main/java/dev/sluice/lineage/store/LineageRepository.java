@@ -44,7 +44,7 @@ public final class LineageRepository implements LineageEmitter.Store {
     /** {@code sluice.lineage_column}: column → column edges of each run. */
     public static final Table<?> COLUMNS = DSL.table(DSL.name("sluice", "lineage_column"));
     /** {@code sluice.lineage_alias}: (namespace, name) of a dataset named by its location → the name it is known by. */
-    public static final Table<?> ALIASES = DSL.table(DSL.name("sluice", "lineage_alias"));
+    public static final Table<?> ALIASES = DatasetAliases.TABLE;
     private static final Field<String> INPUT = DSL.field(DSL.name("input_name"), String.class);
     private static final Field<String> OUTPUT = DSL.field(DSL.name("output_name"), String.class);
     private static final Field<String> PARTITION = DSL.field(DSL.name("partition_key"), String.class);
@@ -57,13 +57,13 @@ public final class LineageRepository implements LineageEmitter.Store {
     private final DSLContext dsl;
     private final LineageRuns runs;
     private final DatasetGraph graph;
-    /** The aliases this repository recorded or found, so that each is written once per instance. */
-    private final Map<String, String> aliases = new java.util.concurrent.ConcurrentHashMap<>();
+    private final DatasetAliases aliases;
 
     public LineageRepository(DSLContext dsl) {
         this.dsl = dsl;
         this.runs = new LineageRuns(dsl);
         this.graph = new DatasetGraph(dsl);
+        this.aliases = new DatasetAliases(dsl);
     }
 
     @Override
@@ -80,7 +80,7 @@ public final class LineageRepository implements LineageEmitter.Store {
         Map<String, String> known = new LinkedHashMap<>();
         for (LineageDataset d : concat(event.inputs(), event.outputs())) {
             if (d.table() != null) {
-                recordAlias(d.namespace(), d.name(), d.knownAs());
+                aliases.record(d.namespace(), d.name(), d.knownAs());
                 known.put(d.namespace() + "\n" + d.name(), d.knownAs());
             }
         }
@@ -117,52 +117,6 @@ public final class LineageRepository implements LineageEmitter.Store {
         return d.table() == null ? d.namespace() : d.table().namespace();
     }
 
-    /** Records that ({@code namespace}, {@code name}) is dataset {@code dataset}; once per alias and instance. */
-    private void recordAlias(String namespace, String name, String dataset) {
-        String key = namespace + "\n" + name;
-        if (dataset.equals(aliases.get(key))) {
-            return;
-        }
-        Field<String> ns = DSL.field(DSL.name("namespace"), String.class);
-        Field<String> nm = DSL.field(DSL.name("name"), String.class);
-        Field<String> ds = DSL.field(DSL.name("dataset"), String.class);
-        try {
-            if (dsl.update(ALIASES).set(ds, dataset).where(ns.eq(namespace), nm.eq(name)).execute() == 0) {
-                dsl.insertInto(ALIASES).columns(ns, nm, ds).values(namespace, name, dataset).execute();
-            }
-        } catch (org.jooq.exception.IntegrityConstraintViolationException raced) {
-            dsl.update(ALIASES).set(ds, dataset).where(ns.eq(namespace), nm.eq(name)).execute(); // another writer inserted it first
-        }
-        aliases.put(key, dataset);
-    }
-
-    /**
-     * The name a dataset of another tool's event is known by: through {@code sluice.lineage_alias}
-     * (a local path normalized first: {@code file://} or {@code file:} namespaces, a trailing slash,
-     * {@code .} and {@code ..} segments), else its own name.
-     */
-    private String knownAs(String rawNamespace, String rawName) {
-        String namespace = rawNamespace;
-        String name = rawName;
-        if (java.util.Set.of("file", "file:", "file://", "file:///").contains(namespace) && name.startsWith("/")) {
-            dev.sluice.lineage.LocationName local = dev.sluice.lineage.LocationName.of(name);
-            namespace = local.namespace();
-            name = local.name();
-        }
-        String key = namespace + "\n" + name;
-        String cached = aliases.get(key);
-        if (cached != null) {
-            return cached;
-        }
-        String dataset = dsl.select(DSL.field(DSL.name("dataset"), String.class)).from(ALIASES)
-                .where(DSL.field(DSL.name("namespace"), String.class).eq(namespace), DSL.field(DSL.name("name"), String.class).eq(name))
-                .fetchOne(0, String.class);
-        if (dataset != null) {
-            aliases.put(key, dataset);
-        }
-        return dataset == null ? rawName : dataset;
-    }
-
     /**
      * Stores an OpenLineage run event received from another tool (already validated): the event
      * as sent; its run, folded again from all of the run's events ({@link LineageRuns}: state,
@@ -195,23 +149,23 @@ public final class LineageRepository implements LineageEmitter.Store {
         if (!insertEvent(runId, parent, job, type, at, partition, json, CanonicalJson.sha256(e))) {
             return false;
         }
-        runs.refresh(runId, this::knownAs);
+        runs.refresh(runId, aliases::knownAs);
         if (!"COMPLETE".equals(type)) {
             return true;
         }
         for (JsonNode out : e.path("outputs")) {
-            String output = knownAs(out.path("namespace").asText(), out.path("name").asText());
+            String output = aliases.knownAs(out.path("namespace").asText(), out.path("name").asText());
             for (ForeignColumns.Row c : ForeignColumns.of(out)) {
                 insertColumn(runId, output, new ForeignColumns.Row(c.outputColumn(), c.inputNamespace(),
-                        knownAs(c.inputNamespace(), c.inputName()), c.inputField(), c.type(), c.subtype(), c.description(), c.masking()));
+                        aliases.knownAs(c.inputNamespace(), c.inputName()), c.inputField(), c.type(), c.subtype(), c.description(), c.masking()));
             }
         }
         for (JsonNode in : e.path("inputs")) {
             for (JsonNode out : e.path("outputs")) {
                 var rows = out.path("outputFacets").path("outputStatistics").path("rowCount");
                 insertEdge(runId, parent, job, partition, partition, partition, in.path("namespace").asText(),
-                        knownAs(in.path("namespace").asText(), in.path("name").asText()),
-                        out.path("namespace").asText(), knownAs(out.path("namespace").asText(), out.path("name").asText()),
+                        aliases.knownAs(in.path("namespace").asText(), in.path("name").asText()),
+                        out.path("namespace").asText(), aliases.knownAs(out.path("namespace").asText(), out.path("name").asText()),
                         out.path("facets").path("version").path("datasetVersion").asText(null), rows.isNumber() ? rows.asLong() : null, at);
             }
         }
