@@ -40,7 +40,7 @@ import org.jooq.impl.DSL;
  *       minus CreateTime ({@link SluiceSinkRun#latency});</li>
  *   <li>the peers as they are, each in its own JVM on the same broker and PostgreSQL: Kafka Connect
  *       + Debezium's JDBC sink ({@link ConnectPeerBench}: N events again, as {@code JsonConverter}
- *       envelopes on a topic of their own; at the same rates but in the smoke run) and Flink
+ *       envelopes on a topic of their own; and at the same rates, except in the smoke run) and Flink
  *       ({@link FlinkPeerBench}, over Sluice's topic itself). A peer not built
  *       ({@code bench/peers/<peer>/target}) is skipped, the reason in {@link Result}.</li>
  * </ol>
