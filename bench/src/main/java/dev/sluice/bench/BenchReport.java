@@ -37,13 +37,15 @@ final class BenchReport {
                 .append("| measure | Sluice | baseline | ratio | goal | met |\n|---|---|---|---|---|---|\n");
         for (JsonNode r : report.get("rows")) {
             md.append("| ").append(r.get("measure").asText()).append(" | ").append(figure(r, "sluice")).append(" | ");
-            if (r.has("baseline_median")) {
+            if (r.path("met").isNull()) {
+                md.append(r.get("baseline").asText()).append(" | —");
+            } else if (r.has("baseline_median")) {
                 md.append(r.get("baseline").asText()).append(": ").append(figure(r, "baseline")).append(" | ")
                         .append(String.format(Locale.ROOT, "%.3g×", r.get("ratio").asDouble()));
             } else {
                 md.append("— | —");
             }
-            md.append(" | ").append(r.get("goal").asText()).append(" | ").append(r.get("met").asBoolean() ? "yes" : "**no**").append(" |\n");
+            md.append(" | ").append(r.get("goal").asText()).append(" | ").append(met(r)).append(" |\n");
         }
         md.append('\n').append(warmUps(report.get("details"))).append(notes());
         return md.toString();
@@ -74,6 +76,11 @@ final class BenchReport {
             w.append(String.format(Locale.ROOT, " lineage closure, first call on a fresh store %.1f ms.", d.at("/lineage/cold_first_call_ms").asDouble()));
         }
         return w.append(" Whole-process measures include the JVM's and Spark's start, alike for both sides.\n\n").toString();
+    }
+
+    /** The met column: yes, no, or not measured (a row whose baseline was skipped). */
+    private static String met(JsonNode r) {
+        return r.path("met").isNull() ? "not measured" : r.get("met").asBoolean() ? "yes" : "**no**";
     }
 
     private static String figure(JsonNode r, String side) {

@@ -35,7 +35,8 @@ import org.springframework.util.FileSystemUtils;
  * seconds-long run over 2 days that skips the whole-process measures: CI runs it so the bench does
  * not rot), {@code --repeats N} (in-process measures, default 3), {@code --process-repeats N}
  * (whole-process measures, default 1: one bulk medallion takes about 10 minutes here),
- * {@code --only a,b} (measure names: bronze, medallion, backfill, lakehouse, growth, overhead, hotpath, lineage,
+ * {@code --only a,b} (measure names: bronze, medallion, backfill, lakehouse, growth, overhead, hotpath,
+ * hotsink: {@link HotSinkBench}, its peers' JVMs included, so not in the smoke run unless named, lineage,
  * lineage-scale: {@link LineageScaleBench}, at the sizes of {@code -Dsluice.bench.lineageSizes} (default
  * 10000,100000,1000000 runs) on {@code -Dsluice.bench.lineageBackends} (default h2,postgresql); not in the smoke run),
  * {@code --render} (no measure: {@code benchmarks.md} again from {@code --out}'s
@@ -110,8 +111,8 @@ public final class BenchSuite {
     }
 
     /** The measures {@code --only} may name. */
-    static final List<String> MEASURES = List.of("bronze", "medallion", "backfill", "lakehouse", "growth", "overhead", "hotpath", "lineage",
-            "lineage-scale");
+    static final List<String> MEASURES = List.of("bronze", "medallion", "backfill", "lakehouse", "growth", "overhead", "hotpath", "hotsink",
+            "lineage", "lineage-scale");
     private static final String USAGE = "usage: ./sluice-bench [--smoke] [--repeats N] [--process-repeats N] [--only "
             + String.join(",", MEASURES) + "] [--growth 1,3,10] [--days N] [--render]";
 
@@ -446,6 +447,13 @@ public final class BenchSuite {
             row(rows, "hot path p99 latency at " + String.format(Locale.ROOT, "%,d", s.hotRate()) + " events/s, ms", r.latencyP99Ms(), null, "—",
                     Compare.BELOW, 500.0, "p99 < 500 ms", "ms");
         }
+        if (s.runs("hotsink") && (!s.smoke() || s.only().contains("hotsink"))) {
+            HotSinkBench.Result r = HotSinkBench.measure(root, home, Files.createDirectories(work.resolve("hotsink")),
+                    s.smoke() ? HotSinkBench.Plan.smokeRun() : HotSinkBench.Plan.fullRun());
+            details.set("hotsink", JSON.valueToTree(r));
+            HotSinkRows.add(rows, r);
+            HotSinkBench.writeRates(root, r);
+        }
         if (s.runs("lineage")) {
             details.set("lineage", lineage(s));
             List<Double> p50 = List.of(details.get("lineage").get("p50_ms").asDouble());
@@ -514,7 +522,7 @@ public final class BenchSuite {
      * when that ratio (without a baseline: Sluice's median) compares with {@code goal} as
      * {@code compare} says.
      */
-    private static void row(ArrayNode rows, String measure, List<Double> sluice, List<Double> baseline, String baselineWhat,
+    static void row(ArrayNode rows, String measure, List<Double> sluice, List<Double> baseline, String baselineWhat,
             Compare compare, double goal, String goalText, String unit) {
         ObjectNode r = rows.addObject();
         Spread sl = Spread.of(sluice);

@@ -98,29 +98,50 @@ public final class ConnectPeerBench {
 
     /** Starts a broker and a PostgreSQL, measures, stops both. */
     public static Result measure(Path root, Path home, Path work, int events, List<Integer> rates, int seconds, int batch) throws Exception {
-        Path lib = root.resolve("bench/peers/connect/target/lib");
-        if (!Files.isDirectory(lib)) {
-            throw new IllegalStateException("no " + lib + ": build the peer first (mvn -f bench/peers/connect/pom.xml package)");
-        }
+        Path lib = lib(root);
         Path broker = work.resolve("broker");
         int port = freePort();
         KafkaDevProcess.start(root.resolve("kafka-dev/target/lib"), broker, port);
         Path pgData = work.resolve("pg");
         try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setDataDirectory(pgData).setCleanDataDirectory(true)
                 .setServerConfig("track_commit_timestamp", "on").setServerConfig("synchronous_commit", "on").start()) {
-            String bootstrap = "127.0.0.1:" + port;
             List<Long> pgPids = List.of(Long.parseLong(Files.readAllLines(pgData.resolve("postmaster.pid")).get(0).trim()));
-            createTable(pg);
-            long published = publish(bootstrap, "peer.throughput", home, events, 0, 0);
-            double[] t = throughput(lib, work, bootstrap, pg, pgPids, "peer.throughput", published, batch);
-            List<double[]> latency = new ArrayList<>();
-            for (int rate : rates) {
-                latency.add(latency(lib, work, bootstrap, pg, "peer.rate" + rate, home, rate, seconds, batch));
-            }
-            return new Result(published, t[0], t[1], t[2], latency);
+            return measure(lib, home, work, "127.0.0.1:" + port, pg, pgPids, events, rates, seconds, batch);
         } finally {
             KafkaDevProcess.stop(broker);
         }
+    }
+
+    /**
+     * The peer's libraries, {@code bench/peers/connect/target/lib}.
+     *
+     * @throws IllegalStateException when the peer is not built
+     */
+    static Path lib(Path root) {
+        Path lib = root.resolve("bench/peers/connect/target/lib");
+        if (!Files.isDirectory(lib)) {
+            throw new IllegalStateException("no " + lib + ": build the peer first (mvn -f bench/peers/connect/pom.xml package)");
+        }
+        return lib;
+    }
+
+    /**
+     * Measures on a running broker and PostgreSQL (started with {@code track_commit_timestamp=on}):
+     * table {@value #TABLE} created in its {@code postgres} database, topics {@code peer.throughput}
+     * and {@code peer.rate<R>} published here.
+     *
+     * @param pgPids the PostgreSQL server's postmaster (its backends are its descendants)
+     */
+    static Result measure(Path lib, Path home, Path work, String bootstrap, EmbeddedPostgres pg, List<Long> pgPids, int events,
+            List<Integer> rates, int seconds, int batch) throws Exception {
+        createTable(pg);
+        long published = publish(bootstrap, "peer.throughput", home, events, 0, 0);
+        double[] t = throughput(lib, work, bootstrap, pg, pgPids, "peer.throughput", published, batch);
+        List<double[]> latency = new ArrayList<>();
+        for (int rate : rates) {
+            latency.add(latency(lib, work, bootstrap, pg, "peer.rate" + rate, home, rate, seconds, batch));
+        }
+        return new Result(published, t[0], t[1], t[2], latency);
     }
 
     /** [events/s, worker cores, PostgreSQL cores] of the worker draining {@code topic}. */

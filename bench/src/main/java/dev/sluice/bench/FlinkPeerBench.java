@@ -71,10 +71,7 @@ public final class FlinkPeerBench {
 
     /** Starts a broker and a PostgreSQL, publishes {@code events} flights, runs the Flink job once, stops both. */
     public static Result measure(Path root, Path home, Path work, int events, String lateness, int parallelism) throws Exception {
-        Path peer = root.resolve("bench/peers/flink/target");
-        if (!Files.isDirectory(peer.resolve("lib")) || !Files.isDirectory(peer.resolve("classes"))) {
-            throw new IllegalStateException("no " + peer + "/lib and classes: build the peer first (mvn -f bench/peers/flink/pom.xml package)");
-        }
+        Path peer = target(root);
         Path broker = work.resolve("broker");
         int port = ConnectPeerBench.freePort();
         KafkaDevProcess.start(root.resolve("kafka-dev/target/lib"), broker, port);
@@ -82,47 +79,74 @@ public final class FlinkPeerBench {
         try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setDataDirectory(pgData).setCleanDataDirectory(true).start()) {
             String bootstrap = "127.0.0.1:" + port;
             List<Long> pgPids = List.of(Long.parseLong(Files.readAllLines(pgData.resolve("postmaster.pid")).get(0).trim()));
-            try (Connection c = pg.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE airport_delays_flink (origin TEXT NOT NULL, window_start TIMESTAMP NOT NULL, flights BIGINT NOT NULL,"
-                        + " avg_delay_min DOUBLE PRECISION NOT NULL, max_delay_min BIGINT NOT NULL, PRIMARY KEY (origin, window_start))");
-            }
             long published = ConnectPeerBench.publish(bootstrap, "peer.flink", home, events, 0, 0, FlinkPeerBench::event);
-            Path log = work.resolve("flink.log");
-            double pgCpu = CpuTime.seconds(pgPids);
-            long start = System.nanoTime();
-            Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx2g",
-                    "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
-                    "-cp", peer.resolve("classes") + java.io.File.pathSeparator + peer.resolve("lib").resolve("*"),
-                    "dev.sluice.bench.peers.flink.FlinkWindowPeer", bootstrap, "peer.flink",
-                    "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres?reWriteBatchedInserts=true", lateness,
-                    Integer.toString(parallelism)))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-            double flinkCpu = 0;
-            while (!p.waitFor(200, TimeUnit.MILLISECONDS)) {
-                flinkCpu = Math.max(flinkCpu, CpuTime.seconds(p.pid())); // read while it lives: /proc forgets it at exit
-            }
-            double wall = (System.nanoTime() - start) / 1e9;
-            double pgCores = (CpuTime.seconds(pgPids) - pgCpu) / wall;
-            Matcher m = RESULT.matcher(Files.readString(log, StandardCharsets.UTF_8));
-            if (p.exitValue() != 0 || !m.find()) {
-                throw new IllegalStateException("the Flink job failed (exit " + p.exitValue() + "); see " + log);
-            }
-            long read = Long.parseLong(m.group(1));
-            long late = Long.parseLong(m.group(2));
-            long windows = Long.parseLong(m.group(3));
-            double seconds = (Long.parseLong(m.group(6)) - Long.parseLong(m.group(4))) / 1e9;
-            try (Connection c = pg.getPostgresDatabase().getConnection(); Statement s = c.createStatement();
-                 ResultSet r = s.executeQuery("SELECT count(*), coalesce(sum(flights), 0) FROM airport_delays_flink")) {
-                r.next();
-                if (read != published || r.getLong(1) != windows || r.getLong(2) + late != published) {
-                    throw new IllegalStateException("Flink's windows do not account for every event: published " + published + ", read "
-                            + read + ", late " + late + ", windows " + r.getLong(1) + " of " + windows + " holding " + r.getLong(2));
-                }
-            }
-            return new Result(read, late, windows, read / seconds, flinkCpu / wall, pgCores);
+            return measure(peer, work, bootstrap, "peer.flink", published, pg, pgPids, lateness, parallelism);
         } finally {
             KafkaDevProcess.stop(broker);
         }
+    }
+
+    /**
+     * The peer's build output, {@code bench/peers/flink/target} (its {@code classes} and {@code lib}).
+     *
+     * @throws IllegalStateException when the peer is not built
+     */
+    static Path target(Path root) {
+        Path peer = root.resolve("bench/peers/flink/target");
+        if (!Files.isDirectory(peer.resolve("lib")) || !Files.isDirectory(peer.resolve("classes"))) {
+            throw new IllegalStateException("no " + peer + "/lib and classes: build the peer first (mvn -f bench/peers/flink/pom.xml package)");
+        }
+        return peer;
+    }
+
+    /**
+     * Runs the Flink job once over {@code topic} of a running broker, which holds {@code published}
+     * events in Sluice's JSON shape ({@link #event}), into table {@code airport_delays_flink} of a
+     * running PostgreSQL's {@code postgres} database (created here).
+     *
+     * @param pgPids the PostgreSQL server's postmaster (its backends are its descendants)
+     * @throws IllegalStateException when the job fails or its windows do not account for every event
+     */
+    static Result measure(Path peer, Path work, String bootstrap, String topic, long published, EmbeddedPostgres pg, List<Long> pgPids,
+            String lateness, int parallelism) throws Exception {
+        try (Connection c = pg.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE airport_delays_flink (origin TEXT NOT NULL, window_start TIMESTAMP NOT NULL, flights BIGINT NOT NULL,"
+                    + " avg_delay_min DOUBLE PRECISION NOT NULL, max_delay_min BIGINT NOT NULL, PRIMARY KEY (origin, window_start))");
+        }
+        Files.createDirectories(work);
+        Path log = work.resolve("flink.log");
+        double pgCpu = CpuTime.seconds(pgPids);
+        long start = System.nanoTime();
+        Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx2g",
+                "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
+                "-cp", peer.resolve("classes") + java.io.File.pathSeparator + peer.resolve("lib").resolve("*"),
+                "dev.sluice.bench.peers.flink.FlinkWindowPeer", bootstrap, topic,
+                "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres?reWriteBatchedInserts=true", lateness,
+                Integer.toString(parallelism)))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        double flinkCpu = 0;
+        while (!p.waitFor(200, TimeUnit.MILLISECONDS)) {
+            flinkCpu = Math.max(flinkCpu, CpuTime.seconds(p.pid())); // read while it lives: /proc forgets it at exit
+        }
+        double wall = (System.nanoTime() - start) / 1e9;
+        double pgCores = (CpuTime.seconds(pgPids) - pgCpu) / wall;
+        Matcher m = RESULT.matcher(Files.readString(log, StandardCharsets.UTF_8));
+        if (p.exitValue() != 0 || !m.find()) {
+            throw new IllegalStateException("the Flink job failed (exit " + p.exitValue() + "); see " + log);
+        }
+        long read = Long.parseLong(m.group(1));
+        long late = Long.parseLong(m.group(2));
+        long windows = Long.parseLong(m.group(3));
+        double seconds = (Long.parseLong(m.group(6)) - Long.parseLong(m.group(4))) / 1e9;
+        try (Connection c = pg.getPostgresDatabase().getConnection(); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT count(*), coalesce(sum(flights), 0) FROM airport_delays_flink")) {
+            r.next();
+            if (read != published || r.getLong(1) != windows || r.getLong(2) + late != published) {
+                throw new IllegalStateException("Flink's windows do not account for every event: published " + published + ", read "
+                        + read + ", late " + late + ", windows " + r.getLong(1) + " of " + windows + " holding " + r.getLong(2));
+            }
+        }
+        return new Result(read, late, windows, read / seconds, flinkCpu / wall, pgCores);
     }
 
     /** Sluice's flight event JSON (what {@code hot_path} of flights.yaml reads). */

@@ -63,4 +63,50 @@ class BenchSuiteTest {
         assertThat(json.get("rows")).hasSize(10);
         assertThat(json.at("/machine/cores").asInt()).isEqualTo(Runtime.getRuntime().availableProcessors());
     }
+
+    /**
+     * {@code ./sluice-bench --smoke --only hotsink}: 20,000 real flights through every side on one
+     * broker and one PostgreSQL. Speeds are not judged; what each side took is: the ceiling parsed
+     * each event's 5 fields, Sluice stored every event once in each warehouse, the latency runs
+     * summarised 80 % of 1 s at each rate. A peer not built here is skipped and says why.
+     */
+    @Test
+    void aSmokeRunOfHotsinkTakesEveryEventOnEachSide() throws Exception {
+        ObjectNode report = BenchSuite.run(HotPathBench.root(), TestHome.withSampleData(), work, BenchSuite.Settings.smoke(List.of("hotsink")));
+        BenchSuite.write(report, work.resolve("out"), "benchmarks-smoke");
+
+        JsonNode d = report.at("/details/hotsink");
+        assertThat(d.at("/events").asLong()).isEqualTo(20_000);
+        assertThat(d.at("/ceiling/records").asLong()).isEqualTo(20_000);
+        assertThat(d.at("/ceiling/fieldsSeen").asLong()).isEqualTo(5 * 20_000);
+        for (String side : List.of("postgres", "h2")) {
+            assertThat(d.at("/" + side + "/events").asLong()).as(side).isEqualTo(20_000);
+            assertThat(d.at("/" + side + "/sinkRows").asLong()).as(side).isEqualTo(20_000);
+            assertThat(d.at("/" + side + "/windowFlights").asLong()).as(side).isPositive().isLessThanOrEqualTo(20_000);
+            assertThat(d.at("/" + side + "/eventsPerSecond").asDouble()).as(side).isPositive();
+        }
+        assertThat(d.at("/postgres/postgresCores").asDouble()).isPositive();
+        assertThat(d.at("/h2/postgresCores").asDouble()).isZero();
+        assertThat(d.at("/postgresLatency/0/rate").asInt()).isEqualTo(10_000);
+        assertThat(d.at("/postgresLatency/0/latencies/samples").asInt()).isEqualTo(8_000);
+        assertThat(d.at("/postgresLatency/1/rate").asInt()).isEqualTo(50_000);
+        assertThat(d.at("/postgresLatency/1/latencies/samples").asInt()).isEqualTo(40_000);
+        for (String peer : List.of("connect", "flink")) {
+            assertThat(d.get(peer).isNull() ? d.get(peer + "Skipped").asText() : "measured").as(peer)
+                    .satisfiesAnyOf(s -> assertThat(s).isEqualTo("measured"), s -> assertThat(s).startsWith("the peer is not built"));
+        }
+        if (!d.get("connect").isNull()) {
+            assertThat(d.at("/connect/events").asLong()).isEqualTo(20_000);
+        }
+        if (!d.get("flink").isNull()) {
+            assertThat(d.at("/flink/events").asLong()).isEqualTo(20_000);
+        }
+
+        assertThat(report.get("rows")).hasSize(8);
+        assertThat(report.get("rows").get(1).get("measure").asText()).endsWith("Sluice vs the JSON-parsing ceiling");
+        JsonNode rates = new ObjectMapper().readTree(HotPathBench.root().resolve("bench/target/hotsink-rates-smoke.json").toFile());
+        assertThat(rates.get("smoke").asBoolean()).isTrue();
+        assertThat(rates.at("/by_warehouse/postgresql/events_per_second").asDouble()).isEqualTo(d.at("/postgres/eventsPerSecond").asDouble());
+        assertThat(Files.readString(work.resolve("out/benchmarks-smoke.md"))).contains("| hot path into an H2 file, events/s (20,000 real flights");
+    }
 }
