@@ -31,8 +31,12 @@ import org.jspecify.annotations.Nullable;
  *   <li>the next offset of every partition the batch read, in {@code sluice.hot_offset}, only ever
  *       moving forward, with the partition's health after the batch: the consumer's lag, the events
  *       stored so far, the batch's latency and the events/s ({@link HotOffsets});</li>
- *   <li>the windows of the events it counts ({@link LiveWindows}).</li>
+ *   <li>the windows of the events it counts ({@link LiveWindows}), merged before the offsets are
+ *       stored.</li>
  * </ul>
+ * On PostgreSQL the events go by COPY through a staging table ({@link PostgresSinkCopy}), on H2 as
+ * a JDBC batch of inserts ({@link SinkEvents}); tumbling and sliding windows by one batched upsert
+ * per window row ({@link WindowIncrement}).
  * The caller's transaction makes these one unit: either all of a batch is in the database with
  * its offsets, or none of it. Thread-safe (stateless besides the table names).
  */

@@ -36,8 +36,10 @@ import org.junit.jupiter.api.io.TempDir;
  * timestamps to the microsecond, floats and doubles with long fractions. Two batches go through
  * {@link HotSink#apply} on each warehouse kind, the second redelivering half of the first and
  * carrying one id twice; then each sink holds each event once with exactly the decoded values
- * (the row as {@link SinkTable#row} gives it, but {@code _ingested_at}), and the tumbling window
- * table (count, sum, min, max, avg, by the upserts) equals the same aggregates computed here.
+ * (the row as {@link SinkTable#row} gives it, but {@code _ingested_at}); the tumbling window
+ * table (count, sum, min, max, avg, by the upserts, without the lock on PostgreSQL) equals the same
+ * aggregates computed here, and the sliding one ({@code distinct_by_content}, under the lock) is
+ * the same on both kinds and counts each event in its three windows.
  */
 class SinkRoundTripIT {
 
@@ -123,6 +125,9 @@ class SinkRoundTripIT {
                     dsl.resultQuery("SELECT code, window_start_s, n, total, lo, hi, mean FROM gold.all_tumbling ORDER BY code, window_start_s")
                             .fetch().forEach(r -> win.add(List.of(r.get(0), ((Number) r.get(1)).longValue(), ((Number) r.get(2)).longValue(),
                                     String.valueOf(r.get(3)), String.valueOf(r.get(4)), String.valueOf(r.get(5)), String.valueOf(r.get(6)))));
+                    dsl.resultQuery("SELECT code, window_start_s, n, total FROM gold.all_sliding ORDER BY code, window_start_s")
+                            .fetch().forEach(r -> win.add(List.of(r.get(0), ((Number) r.get(1)).longValue(), ((Number) r.get(2)).longValue(),
+                                    String.valueOf(r.get(3)))));
                     windows.put(kind, win);
                 }
             }
@@ -135,7 +140,11 @@ class SinkRoundTripIT {
             }
             assertThat(sinks.get("h2")).as("H2's sink: each event once, its decoded values").containsExactlyElementsOf(expected);
             assertThat(sinks.get("postgres")).as("PostgreSQL's sink (COPY): each event once, its decoded values").containsExactlyElementsOf(expected);
-            assertThat(windows.get("postgres")).as("PostgreSQL's windows (upserts)").isEqualTo(windows.get("h2")).isEqualTo(expectedWindows(all));
+            List<List<Object>> tumbling = expectedWindows(all);
+            assertThat(windows.get("h2").subList(0, tumbling.size())).as("H2's tumbling windows (upserts)").isEqualTo(tumbling);
+            assertThat(windows.get("postgres")).as("PostgreSQL's tumbling and sliding windows (upserts)").isEqualTo(windows.get("h2"));
+            assertThat(windows.get("h2").subList(tumbling.size(), windows.get("h2").size()).stream().mapToLong(r -> (Long) r.get(2)).sum())
+                    .as("events in the sliding windows: each in 3 (distinct contents: every event's differs)").isEqualTo(3L * all.size());
         } finally {
             postgres.close();
         }
@@ -196,6 +205,7 @@ class SinkRoundTripIT {
                   allowed_lateness: PT1000H
                   windows:
                     - {table: gold.all_tumbling, kind: tumbling, size: PT60S, group_by: [code], measures: {n: count, total: sum(l), lo: min(d), hi: max(d), mean: avg(i)}}
+                    - {table: gold.all_sliding, kind: sliding, size: PT60S, slide: PT20S, group_by: [code], distinct_by_content: true, measures: {n: count, total: sum(l)}}
                 """);
         return new PipelineSpecLoader(new SluiceEnvironment(Map.of("SLUICE_HOME", home.toString(), "SLUICE_WAREHOUSE_URL", url,
                 "SLUICE_WAREHOUSE_USER", user)).interpolator()).load(specFile);
