@@ -90,10 +90,15 @@ final class PostgresSinkCopy {
         });
     }
 
-    /** The staging table's name: one per sink table, in the session's {@code pg_temp} schema. */
+    /**
+     * The staging table's name: one per sink table (schema and table in the name, so that two sinks
+     * of one name in two schemas never share one), in the session's {@code pg_temp} schema; a name
+     * over PostgreSQL's 63 bytes ends in the qualified name's hash instead.
+     */
     private String stagingName() {
-        String name = "sluice_stage_" + sink.table().getName();
-        return name.length() > 63 ? name.substring(0, 63) : name;
+        String qualified = String.join("_", sink.table().getQualifiedName().getName());
+        String name = "sluice_stage_" + qualified;
+        return name.length() <= 63 ? name : name.substring(0, 50) + "_" + Integer.toHexString(qualified.hashCode());
     }
 
     private static Set<String> written(Connection c, String sql) throws SQLException {

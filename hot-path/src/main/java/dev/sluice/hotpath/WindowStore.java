@@ -85,7 +85,7 @@ final class WindowStore {
         }
         List<EventDecoder.Event> fold = grouped;
         if (window.distinctByContent()) {
-            Set<String> seen = new HashSet<>(alreadyCounted(tx, counted));
+            Set<String> seen = alreadyCounted(tx, counted);
             fold = new ArrayList<>();
             for (EventDecoder.Event e : grouped) {
                 if (seen.add(e.contentHash())) {
@@ -96,13 +96,25 @@ final class WindowStore {
         increment.add(tx, fold, this::groupOf);
     }
 
-    /** The content hashes among {@code counted} that events of the sink other than these already carry, counted (not late). */
-    private List<String> alreadyCounted(DSLContext tx, List<EventDecoder.Event> counted) {
+    /**
+     * The content hashes among {@code counted} that events of the sink other than these already carry,
+     * counted (not late). The sink's events of those hashes are read with their ids and the batch's
+     * own left out here: a {@code NOT (_event_id = ANY(…))} in the query compares each row with every
+     * id of the batch (quadratic in the batch's size).
+     */
+    private Set<String> alreadyCounted(DSLContext tx, List<EventDecoder.Event> counted) {
         Field<String> hash = DSL.field(DSL.name("_content_hash"), String.class);
         Field<String> id = DSL.field(DSL.name("_event_id"), String.class);
-        return tx.selectDistinct(hash).from(sink).where(SinkEvents.in(tx, hash, counted.stream().map(EventDecoder.Event::contentHash).distinct().toList()),
-                DSL.field(DSL.name("_late"), Boolean.class).isFalse(), DSL.not(SinkEvents.in(tx, id, counted.stream().map(EventDecoder.Event::id).toList())))
-                .fetch(hash);
+        Set<String> own = new HashSet<>();
+        counted.forEach(e -> own.add(e.id()));
+        Set<String> out = new HashSet<>();
+        tx.select(hash, id).from(sink).where(SinkEvents.in(tx, hash, counted.stream().map(EventDecoder.Event::contentHash).distinct().toList()),
+                DSL.field(DSL.name("_late"), Boolean.class).isFalse()).forEach(r -> {
+                    if (!own.contains(r.value2())) {
+                        out.add(r.value1());
+                    }
+                });
+        return out;
     }
 
     /** The group values of {@code e}, in {@code group_by} order. */
