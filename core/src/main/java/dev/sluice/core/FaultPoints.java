@@ -39,9 +39,11 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code backfill-partition:<state>}: a backfill partition's state ({@code RUNNING}, then its outcome) just committed;</li>
  *   <li>{@code run-record:started}, {@code run-record:finished}: {@code sluice.run}'s row of the attempt
  *       just marked STARTED (a start or a restart) or ended;</li>
- *   <li>{@code hot-batch:in-transaction}, {@code hot-batch:offsets-stored}, {@code hot-batch:committed}: the hot
- *       path's batch written but its offsets not yet stored, its offsets stored in the same transaction
- *       (not committed), and the transaction committed before the offsets are committed to Kafka.</li>
+ *   <li>{@code hot-batch:in-transaction}, {@code hot-batch:windows-merged}, {@code hot-batch:offsets-stored},
+ *       {@code hot-batch:committed}: the hot path's batch written (events and quarantine) but its windows
+ *       not yet merged, its window rows merged in the same transaction but its offsets not yet stored,
+ *       its offsets stored in the same transaction (not committed), and the transaction committed
+ *       before the offsets are committed to Kafka.</li>
  * </ul>
  * Thread-safe.
  */

@@ -23,8 +23,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code events_stored}: events written to the sink from the partition, cumulative (a
  *       redelivered event is not stored again, so not counted again);</li>
  *   <li>{@code latency_max_ms}, {@code latency_p50_ms}: the batch's greatest and median
- *       event-to-sink latency, ms: the time the offsets are written (the batch's last statement
- *       but its window recomputation, just before the commit) minus each record's Kafka timestamp
+ *       event-to-sink latency, ms: the time the offsets are written (the batch's last statement,
+ *       after its windows are merged, just before the commit) minus each record's Kafka timestamp
  *       (poison included; records without a timestamp left out; null when none had one). With
  *       {@code CreateTime} topics, as Sluice's own producer writes them (timestamp = event time),
  *       a replay of old events reports their age;</li>

@@ -7,7 +7,10 @@ import dev.sluice.core.RunId;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,8 +31,12 @@ import org.jspecify.annotations.Nullable;
  *   <li>the next offset of every partition the batch read, in {@code sluice.hot_offset}, only ever
  *       moving forward, with the partition's health after the batch: the consumer's lag, the events
  *       stored so far, the batch's latency and the events/s ({@link HotOffsets});</li>
- *   <li>the windows of the events it counts ({@link LiveWindows}).</li>
+ *   <li>the windows of the events it counts ({@link LiveWindows}), merged before the offsets are
+ *       stored.</li>
  * </ul>
+ * On PostgreSQL the events go by COPY through a staging table ({@link PostgresSinkCopy}), on H2 as
+ * a JDBC batch of inserts ({@link SinkEvents}); tumbling and sliding windows by one batched upsert
+ * per window row ({@link WindowIncrement}).
  * The caller's transaction makes these one unit: either all of a batch is in the database with
  * its offsets, or none of it. Thread-safe (stateless besides the table names).
  */
@@ -90,6 +97,10 @@ public final class HotSink {
      * {@code topicPartitions} partitions has delivered an event the watermark holds back (a
      * partition not read yet may still bring the oldest events), so nothing is judged late.
      *
+     * In this order: the new events to the sink, the poison and too-late records to the quarantine
+     * (fault point {@code hot-batch:in-transaction}), the windows merged (fault point
+     * {@code hot-batch:windows-merged}), the offsets stored (fault point {@code hot-batch:offsets-stored}).
+     *
      * @param tx the caller's transaction; the batch is written when it commits, and none of it when it
      *     rolls back
      * @param events the batch's valid events, in poll order; those already in the sink are ignored
@@ -108,14 +119,20 @@ public final class HotSink {
         // events already in the sink (a redelivery, a replay) change nothing: not judged late again, not re-windowed
         Lateness.Sorted sorted = lateness.sort(events, sinkEvents.known(tx, events), watermark);
         Set<String> inserted = sorted.fresh().isEmpty() ? Set.of() : sinkEvents.insert(tx, sorted.fresh(), sorted.lateIds());
+        // each written id once: of events sharing an id (a producer's retry in one poll) the sink keeps the first
+        Set<String> once = new HashSet<>();
+        List<Consumed> written = sorted.fresh().stream().filter(c -> inserted.contains(c.event().id()) && once.add(c.event().id())).toList();
         Map<Integer, Integer> storedByPartition = new HashMap<>();
-        sorted.fresh().stream().filter(c -> inserted.contains(c.event().id())).forEach(c -> storedByPartition.merge(c.at().partition(), 1, Integer::sum));
+        written.forEach(c -> storedByPartition.merge(c.at().partition(), 1, Integer::sum));
         List<Poison> quarantined = new ArrayList<>(poison);
         quarantined.addAll(sorted.tooLate());
         quarantine.add(tx, quarantined, consumerRun, now);
         FaultPoints.reach("hot-batch:in-transaction");
+        Set<Consumed> onTime = Collections.newSetFromMap(new IdentityHashMap<>());
+        onTime.addAll(sorted.onTime());
+        windows.count(tx, written.stream().filter(onTime::contains).toList());
+        FaultPoints.reach("hot-batch:windows-merged");
         offsets.advance(tx, hot.topic(), read, sorted.newestByPartition(), storedByPartition, before);
-        windows.count(tx, sorted.onTime().stream().filter(c -> inserted.contains(c.event().id())).toList());
         FaultPoints.reach("hot-batch:offsets-stored");
     }
 

@@ -6,15 +6,14 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
-import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.DataType;
 import org.jooq.Field;
-import org.jooq.Record;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
@@ -23,13 +22,16 @@ import org.jooq.impl.SQLDataType;
  * Incremental maintenance of tumbling and sliding windows: the events a batch adds to the counts
  * are folded into the windows they belong to, instead of recomputing those windows from the sink
  * (which costs a scan of every event of a window per batch: quadratic in a window's size). Per
- * batch: one SELECT of the touched windows, one batched UPDATE, one batched INSERT.
+ * batch: the events aggregated in memory to one row per window ({@link WindowState}), then one
+ * batched upsert: {@code INSERT … ON CONFLICT (group columns, window_start_s) DO UPDATE} on
+ * PostgreSQL, jOOQ's emulation of it on H2 (one {@code MERGE} per row, in one JDBC batch).
  *
  * <p>Per window ({@link WindowState}): count and sum add up, min/max take the extreme, avg keeps
  * its non-null count and sum in the helper columns {@code _n_<measure>} and {@code _sum_<measure>}
  * (a recomputation writes them too), so that avg = sum / n exactly as SQL's AVG. Sums of integer columns are kept as BIGINT (exact);
  * of floating columns as DOUBLE (rounding may differ from a recomputation in the last bits). The
- * caller holds the window table's lock and passes only events that were not counted before.
+ * caller passes only events that were not counted before, and holds the window table's lock where
+ * the upsert alone is not enough ({@link WindowStore#add}).
  * Stateless apart from the spec; thread-safe.
  */
 final class WindowIncrement {
@@ -60,9 +62,14 @@ final class WindowIncrement {
         return out;
     }
 
-    /** Folds {@code events} (each counted for the first time, its group without nulls) into their windows. */
+    /**
+     * Folds {@code events} (each counted for the first time, its group without nulls) into their
+     * windows: aggregated here to one row per window, then one upsert per window row, all in one JDBC
+     * batch, in the order of the windows' keys (group values, then start), so that two batches
+     * upserting the same windows lock their rows in the same order.
+     */
     void add(DSLContext tx, List<EventDecoder.Event> events, Function<EventDecoder.Event, List<Object>> groupOf) {
-        Map<List<Object>, WindowState> delta = new LinkedHashMap<>();
+        Map<List<Object>, WindowState> delta = new TreeMap<>(WindowIncrement::compareKeys);
         for (EventDecoder.Event e : events) {
             List<Object> group = groupOf.apply(e);
             for (long start : starts(e.eventTime().getEpochSecond())) {
@@ -74,69 +81,90 @@ final class WindowIncrement {
         if (delta.isEmpty()) {
             return;
         }
-        Map<List<Object>, WindowState> existing = read(tx, delta);
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        List<Field<?>> measureFields = measureFields();
-        List<Object[]> updates = new ArrayList<>();
-        List<Object[]> inserts = new ArrayList<>();
+        List<Field<?>> target = new ArrayList<>();
+        List<Field<?>> key = new ArrayList<>();
+        for (String g : window.groupBy()) {
+            target.add(DSL.field(DSL.name(g), ColumnTypes.of(windowTable.column(g))));
+            key.add(DSL.field(DSL.name(window.table().schema(), window.table().table(), g))); // qualified: H2's MERGE names both sides' columns alike
+        }
+        target.add(DSL.field(DSL.name("window_start_s"), SQLDataType.BIGINT));
+        key.add(DSL.field(DSL.name(window.table().schema(), window.table().table(), "window_start_s")));
+        target.add(DSL.field(DSL.name("window_end_s"), SQLDataType.BIGINT));
+        target.add(DSL.field(DSL.name("window_start"), SQLDataType.LOCALDATETIME(0)));
+        target.add(DSL.field(DSL.name("window_end"), SQLDataType.LOCALDATETIME(0)));
+        target.addAll(measureFields());
+        target.add(DSL.field(DSL.name("_updated_at"), SQLDataType.TIMESTAMPWITHTIMEZONE));
+        List<Field<?>> placeholders = new ArrayList<>();
+        target.forEach(f -> placeholders.add(DSL.val(null, f.getDataType())));
+        var batch = tx.batch(tx.insertInto(table, target).values(placeholders).onConflict(key).doUpdate().set(merged()));
+        long size = window.size().toSeconds();
         for (Map.Entry<List<Object>, WindowState> d : delta.entrySet()) {
-            WindowState s = existing.get(d.getKey());
-            boolean update = s != null;
-            if (s == null) {
-                s = new WindowState(window);
-            }
-            s.add(d.getValue());
-            List<Object> values = new ArrayList<>(s.measureValues());
-            values.add(now);
-            List<Object> key = d.getKey();
-            long start = (Long) key.get(key.size() - 1);
-            if (update) {
-                values.addAll(key);
-                updates.add(values.toArray());
-            } else {
-                List<Object> row = new ArrayList<>(key.subList(0, key.size() - 1));
-                row.add(start);
-                row.add(start + window.size().toSeconds());
-                row.add(LocalDateTime.ofEpochSecond(start, 0, ZoneOffset.UTC));
-                row.add(LocalDateTime.ofEpochSecond(start + window.size().toSeconds(), 0, ZoneOffset.UTC));
-                row.addAll(values);
-                inserts.add(row.toArray());
+            List<Object> k = d.getKey();
+            long start = (Long) k.get(k.size() - 1);
+            List<Object> row = new ArrayList<>(k);
+            row.add(start + size);
+            row.add(LocalDateTime.ofEpochSecond(start, 0, ZoneOffset.UTC));
+            row.add(LocalDateTime.ofEpochSecond(start + size, 0, ZoneOffset.UTC));
+            row.addAll(d.getValue().measureValues());
+            row.add(now);
+            batch = batch.bind(row.toArray());
+        }
+        batch.execute();
+    }
+
+    /**
+     * The SET of the upsert: each measure of the stored row ({@code t}) merged with the batch's
+     * ({@code excluded}). count adds; sum adds, NULL (no value yet) on either side leaving the
+     * other; min/max the extreme of the non-NULL ones (COALESCE around LEAST/GREATEST, which H2 and
+     * PostgreSQL treat differently with a NULL argument); the avg helpers add (a NULL helper, of a
+     * table from before them, read as 0) and avg is their quotient, NULL for no values.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private Map<Field<?>, Field<?>> merged() {
+        Map<Field<?>, Field<?>> set = new LinkedHashMap<>();
+        var names = window.table();
+        window.measures().forEach((name, m) -> {
+            Field t = DSL.field(DSL.name(names.schema(), names.table(), name), windowTable.type(m));
+            Field x = DSL.excluded(DSL.field(DSL.name(name), windowTable.type(m)));
+            Field<?> value = switch (m.function()) {
+                case "count" -> t.plus(x);
+                case "sum" -> DSL.coalesce(t.plus(x), t, x);
+                case "min" -> DSL.coalesce(DSL.least(t, x), t, x);
+                case "max" -> DSL.coalesce(DSL.greatest(t, x), t, x);
+                default -> {
+                    Field n = helperSum(names.schema(), names.table(), "_n_" + name, SQLDataType.BIGINT);
+                    Field sum = helperSum(names.schema(), names.table(), "_sum_" + name, SQLDataType.DOUBLE);
+                    set.put(DSL.field(DSL.name("_n_" + name), SQLDataType.BIGINT), n);
+                    set.put(DSL.field(DSL.name("_sum_" + name), SQLDataType.DOUBLE), sum);
+                    yield DSL.when(n.eq(DSL.inline(0L)), DSL.inline((Double) null)).otherwise(sum.div(n));
+                }
+            };
+            set.put(DSL.field(DSL.name(name), windowTable.type(m)), value);
+        });
+        set.put(DSL.field(DSL.name("_updated_at"), SQLDataType.TIMESTAMPWITHTIMEZONE),
+                DSL.excluded(DSL.field(DSL.name("_updated_at"), SQLDataType.TIMESTAMPWITHTIMEZONE)));
+        return set;
+    }
+
+    /** {@code COALESCE(t.<helper>, 0) + excluded.<helper>}. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Field<?> helperSum(String schema, String tableName, String helper, DataType<?> type) {
+        Field t = DSL.field(DSL.name(schema, tableName, helper), type);
+        Field x = DSL.excluded(DSL.field(DSL.name(helper), type));
+        return DSL.coalesce(t, DSL.inline(0, type)).plus(x);
+    }
+
+    /** Window keys (group values, comparable and not null, then the start) in their natural order, element by element. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static int compareKeys(List<Object> a, List<Object> b) {
+        for (int i = 0; i < a.size(); i++) {
+            int c = ((Comparable) a.get(i)).compareTo(b.get(i));
+            if (c != 0) {
+                return c;
             }
         }
-        if (!updates.isEmpty()) {
-            var set = new LinkedHashMap<Field<?>, Field<?>>();
-            measureFields.forEach(f -> set.put(f, DSL.val(null, f.getDataType())));
-            set.put(DSL.field(DSL.name("_updated_at")), DSL.val(null, SQLDataType.TIMESTAMPWITHTIMEZONE));
-            List<Condition> where = new ArrayList<>();
-            for (String g : window.groupBy()) {
-                where.add(DSL.field(DSL.name(g)).eq(DSL.val(null, ColumnTypes.of(windowTable.column(g)))));
-            }
-            where.add(DSL.field(DSL.name("window_start_s")).eq(DSL.val(null, SQLDataType.BIGINT)));
-            var batch = tx.batch(tx.update(table).set(set).where(where));
-            for (Object[] u : updates) {
-                batch = batch.bind(u);
-            }
-            batch.execute();
-        }
-        if (!inserts.isEmpty()) {
-            List<Field<?>> target = new ArrayList<>();
-            for (String g : window.groupBy()) {
-                target.add(DSL.field(DSL.name(g), ColumnTypes.of(windowTable.column(g))));
-            }
-            target.add(DSL.field(DSL.name("window_start_s"), SQLDataType.BIGINT));
-            target.add(DSL.field(DSL.name("window_end_s"), SQLDataType.BIGINT));
-            target.add(DSL.field(DSL.name("window_start"), SQLDataType.LOCALDATETIME(0)));
-            target.add(DSL.field(DSL.name("window_end"), SQLDataType.LOCALDATETIME(0)));
-            target.addAll(measureFields);
-            target.add(DSL.field(DSL.name("_updated_at"), SQLDataType.TIMESTAMPWITHTIMEZONE));
-            List<Field<?>> placeholders = new ArrayList<>();
-            target.forEach(f -> placeholders.add(DSL.val(null, f.getDataType())));
-            var batch = tx.batch(tx.insertInto(table, target).values(placeholders));
-            for (Object[] row : inserts) {
-                batch = batch.bind(row);
-            }
-            batch.execute();
-        }
+        return 0;
     }
 
     /** The measure columns and helper columns, in the order {@link WindowState#measureValues} gives them. */
@@ -144,38 +172,6 @@ final class WindowIncrement {
         List<Field<?>> out = new ArrayList<>();
         window.measures().forEach((name, m) -> out.add(DSL.field(DSL.name(name), windowTable.type(m))));
         WindowTable.helpers(window).forEach((name, type) -> out.add(DSL.field(DSL.name(name), type)));
-        return out;
-    }
-
-    /** The stored state of the windows of {@code keys} (group values + start), those that exist. */
-    private Map<List<Object>, WindowState> read(DSLContext tx, Map<List<Object>, WindowState> keys) {
-        Map<List<Object>, List<Long>> startsByGroup = new LinkedHashMap<>();
-        keys.keySet().forEach(k -> startsByGroup.computeIfAbsent(k.subList(0, k.size() - 1), g -> new ArrayList<>()).add((Long) k.get(k.size() - 1)));
-        List<Condition> any = new ArrayList<>();
-        startsByGroup.forEach((g, starts) -> {
-            List<Condition> c = new ArrayList<>();
-            for (int i = 0; i < window.groupBy().size(); i++) {
-                c.add(DSL.field(DSL.name(window.groupBy().get(i))).eq(g.get(i)));
-            }
-            c.add(DSL.field(DSL.name("window_start_s"), Long.class).in(starts));
-            any.add(DSL.and(c));
-        });
-        List<Field<?>> select = new ArrayList<>();
-        for (String g : window.groupBy()) {
-            select.add(DSL.field(DSL.name(g), ColumnTypes.of(windowTable.column(g))));
-        }
-        select.add(DSL.field(DSL.name("window_start_s"), Long.class));
-        select.addAll(measureFields());
-        Map<List<Object>, WindowState> out = new HashMap<>();
-        int groups = window.groupBy().size();
-        for (Record r : tx.select(select).from(table).where(DSL.or(any)).fetch()) {
-            List<Object> key = new ArrayList<>();
-            for (int i = 0; i <= groups; i++) {
-                key.add(r.get(i));
-            }
-            WindowState s = WindowState.of(window, r, groups + 1);
-            out.put(key, s);
-        }
         return out;
     }
 }

@@ -4,7 +4,6 @@ import dev.sluice.config.WindowSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.jooq.Record;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,34 +29,6 @@ final class WindowState {
         this.sum = new double[window.measures().size()];
     }
 
-    /**
-     * The state a window row stores: its measure columns from index {@code first} of {@code r}, in
-     * {@code measures} order, then the helper columns of its avg measures ({@code _n_}, {@code _sum_},
-     * null read as 0), as {@link WindowIncrement} selects them.
-     */
-    static WindowState of(WindowSpec window, Record r, int first) {
-        WindowState s = new WindowState(window);
-        s.count = 0;
-        int col = first;
-        int helper = first + window.measures().size();
-        int i = 0;
-        for (WindowSpec.Measure m : window.measures().values()) {
-            Object v = widen(r.get(col++));
-            switch (m.function()) {
-                case "count" -> s.count = ((Number) v).longValue();
-                case "avg" -> {
-                    Object n = r.get(helper++);
-                    Object sum = r.get(helper++);
-                    s.n[i] = n == null ? 0 : ((Number) n).longValue();
-                    s.sum[i] = sum == null ? 0 : ((Number) sum).doubleValue();
-                }
-                default -> s.values[i] = v;
-            }
-            i++;
-        }
-        return s;
-    }
-
     /** Counts one event, given by its values by column name. */
     void add(Map<String, @Nullable Object> event) {
         count++;
@@ -73,23 +44,6 @@ final class WindowState {
                     }
                 }
                 default -> values[i] = fold(m.function(), values[i], v);
-            }
-            i++;
-        }
-    }
-
-    /** Adds the events {@code other} (a state of the same window spec) counted. */
-    void add(WindowState other) {
-        count += other.count;
-        int i = 0;
-        for (WindowSpec.Measure m : window.measures().values()) {
-            switch (m.function()) {
-                case "count" -> { }
-                case "avg" -> {
-                    n[i] += other.n[i];
-                    sum[i] += other.sum[i];
-                }
-                default -> values[i] = fold(m.function(), values[i], other.values[i]);
             }
             i++;
         }

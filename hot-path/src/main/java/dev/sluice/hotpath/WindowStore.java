@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.SQLDialect;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 
@@ -23,9 +24,22 @@ import org.jooq.impl.DSL;
  * timestamps, UTC, end exclusive (a session ends at its last event + gap). Event times count to the
  * whole second (floor, the sink's {@code _event_epoch_s}): window bounds are whole seconds anyway,
  * and a session gap compares whole seconds (events 1,799.4 s apart may be 1,800 whole seconds
- * apart). An event whose group value is NULL is in no window. Consumers of one group take the
- * table's row of {@code sluice.hot_window_lock} before they rewrite its windows, so two batches
- * never rewrite one window at once. Thread-safe.
+ * apart). An event whose group value is NULL is in no window.
+ *
+ * <p>Consumers of one group take the table's row of {@code sluice.hot_window_lock} before they
+ * change its windows, held to the commit, where two batches at once could otherwise count wrong:
+ * <ul>
+ *   <li>sessions: a recomputation reads the sink and rewrites whole windows;</li>
+ *   <li>{@code distinct_by_content}: a batch asks the sink which contents are counted already,
+ *       and would not see another batch's uncommitted events of the same content;</li>
+ *   <li>any window on H2, whose {@code MERGE} is not atomic against a concurrent insert of the
+ *       same key.</li>
+ * </ul>
+ * A tumbling or sliding window counting every event on PostgreSQL takes no lock: its upsert
+ * ({@code INSERT … ON CONFLICT DO UPDATE}) adds the batch's delta to the newest committed row,
+ * waiting on a concurrent writer's row lock, so two batches adding to one window add up; its rows
+ * are upserted in key order, so two batches never wait on each other's rows in a cycle.
+ * Thread-safe.
  */
 final class WindowStore {
 
@@ -53,7 +67,7 @@ final class WindowStore {
      * Counts {@code counted} (events of the sink counted by the windows from now on, not before):
      * tumbling and sliding windows incrementally ({@link WindowIncrement}), exact duplicates of an
      * event already counted left out when {@code distinct_by_content}; sessions recomputed for the
-     * groups and span the events touch. Takes the table's lock.
+     * groups and span the events touch. Takes the table's lock where it is needed (above).
      */
     void add(DSLContext tx, List<EventDecoder.Event> counted) {
         List<EventDecoder.Event> grouped = counted.stream().filter(e -> groupOf(e).stream().noneMatch(Objects::isNull)).toList();
@@ -66,10 +80,12 @@ final class WindowStore {
             recompute.update(tx, new LinkedHashSet<>(grouped.stream().map(this::groupOf).toList()), minS, maxS);
             return;
         }
-        table.lock(tx);
+        if (window.distinctByContent() || tx.dialect() != SQLDialect.POSTGRES) {
+            table.lock(tx);
+        }
         List<EventDecoder.Event> fold = grouped;
         if (window.distinctByContent()) {
-            Set<String> seen = new HashSet<>(alreadyCounted(tx, counted));
+            Set<String> seen = alreadyCounted(tx, counted);
             fold = new ArrayList<>();
             for (EventDecoder.Event e : grouped) {
                 if (seen.add(e.contentHash())) {
@@ -80,13 +96,25 @@ final class WindowStore {
         increment.add(tx, fold, this::groupOf);
     }
 
-    /** The content hashes among {@code counted} that events of the sink other than these already carry, counted (not late). */
-    private List<String> alreadyCounted(DSLContext tx, List<EventDecoder.Event> counted) {
+    /**
+     * The content hashes among {@code counted} that events of the sink other than these already carry,
+     * counted (not late). The sink's events of those hashes are read with their ids and the batch's
+     * own left out here: a {@code NOT (_event_id = ANY(…))} in the query compares each row with every
+     * id of the batch (quadratic in the batch's size).
+     */
+    private Set<String> alreadyCounted(DSLContext tx, List<EventDecoder.Event> counted) {
         Field<String> hash = DSL.field(DSL.name("_content_hash"), String.class);
         Field<String> id = DSL.field(DSL.name("_event_id"), String.class);
-        return tx.selectDistinct(hash).from(sink).where(hash.in(counted.stream().map(EventDecoder.Event::contentHash).distinct().toList()),
-                DSL.field(DSL.name("_late"), Boolean.class).isFalse(), id.notIn(counted.stream().map(EventDecoder.Event::id).toList()))
-                .fetch(hash);
+        Set<String> own = new HashSet<>();
+        counted.forEach(e -> own.add(e.id()));
+        Set<String> out = new HashSet<>();
+        tx.select(hash, id).from(sink).where(SinkEvents.in(tx, hash, counted.stream().map(EventDecoder.Event::contentHash).distinct().toList()),
+                DSL.field(DSL.name("_late"), Boolean.class).isFalse()).forEach(r -> {
+                    if (!own.contains(r.value2())) {
+                        out.add(r.value1());
+                    }
+                });
+        return out;
     }
 
     /** The group values of {@code e}, in {@code group_by} order. */
