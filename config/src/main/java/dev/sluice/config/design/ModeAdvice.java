@@ -15,13 +15,14 @@ import java.util.Locale;
  *   <caption>advice by declared requirements</caption>
  *   <tr><th>declared</th><th>advice</th></tr>
  *   <tr><td>live numbers (latency &lt; 1 min) and warehouse history</td><td>HYBRID: hot path + batch, reconciled</td></tr>
- *   <tr><td>latency &lt; 1 min, no history</td><td>STREAMING; above 10k events/s, partitions ≥ consumers needed at the
- *       measured per-consumer rate</td></tr>
+ *   <tr><td>latency &lt; 1 min, no history</td><td>STREAMING</td></tr>
  *   <tr><td>1 min ≤ latency &lt; 1 h</td><td>MICRO_BATCH: batch on an hourly or per-fire schedule</td></tr>
  *   <tr><td>latency ≥ 1 h, or daily/weekly reporting</td><td>BATCH</td></tr>
  * </table>
  * A declared latency decides; live numbers without a latency mean a latency under a minute; the
- * reporting cadence decides only when no latency is declared. Immutable.
+ * reporting cadence decides only when no latency is declared. A hot path (HYBRID or STREAMING) whose
+ * peak is above {@link #HIGH_RATE} is sized: consumers = ⌈peak / the per-consumer rate measured
+ * into the pipeline's warehouse kind⌉ ({@link #consumerRate}), partitions ≥ consumers. Immutable.
  *
  * @param mode the recommended mode
  * @param reasons why, one sentence each, in order
@@ -31,12 +32,15 @@ import java.util.Locale;
 public record ModeAdvice(Mode mode, List<String> reasons, List<String> disagreements) {
 
     /**
-     * Events per second one consumer sustains into the sink, measured by {@code HotPathBench}
-     * (15,303/s on 2 cores with an H2 warehouse, 2026-11-30); the default of
-     * {@code requirements.consumer_rate}.
+     * Events per second one hot-path consumer sustains into an H2 warehouse's sink, windows on:
+     * the bench's {@code hotsink} measure (docs/benchmarks.md, "Hot path beside its peers": 500,000
+     * real flight events, 2 consumers on 2 cores, 9,213 events/s together, 2026-12-03), per
+     * consumer, rounded down to hundreds.
      */
-    public static final long MEASURED_CONSUMER_RATE = 15_000;
-    /** Above this peak rate (events/s) a streaming design states its partitions and consumers. */
+    public static final long MEASURED_CONSUMER_RATE_H2 = 4_600;
+    /** The same into a PostgreSQL warehouse's sink (its bulk path): 10,396 events/s for the two, same run. */
+    public static final long MEASURED_CONSUMER_RATE_POSTGRESQL = 5_100;
+    /** Above this peak rate (events/s) a design with a hot path states its partitions and consumers. */
     public static final long HIGH_RATE = 10_000;
 
     public ModeAdvice {
@@ -97,12 +101,6 @@ public record ModeAdvice(Mode mode, List<String> reasons, List<String> disagreem
             reasons.add((latency == null ? "live numbers (no latency declared: taken as under a minute)" : "a latency of " + human(latency)
                     + " (< 1 min)") + " needs a hot path");
             reasons.add("no warehouse history is needed, so no batch path");
-            if (r.peakEventsPerSecond() != null && r.peakEventsPerSecond() > HIGH_RATE) {
-                long consumers = (r.peakEventsPerSecond() + MEASURED_CONSUMER_RATE - 1) / MEASURED_CONSUMER_RATE;
-                reasons.add(String.format(Locale.ROOT, "the peak of %,d events/s is above %,d/s: at the measured %,d events/s per consumer it"
-                        + " needs %d consumers, so the topic needs at least %d partitions", r.peakEventsPerSecond(), HIGH_RATE,
-                        MEASURED_CONSUMER_RATE, consumers, consumers));
-            }
         } else if (subHour) {
             mode = Mode.MICRO_BATCH;
             reasons.add("a latency of " + human(latency) + " (≥ 1 min, < 1 h) is met by batch runs every hour or per fire: no hot path to"
@@ -113,10 +111,30 @@ public record ModeAdvice(Mode mode, List<String> reasons, List<String> disagreem
                     : coarseReporting ? "reporting is " + r.reporting() + ": batch loads of each partition meet it"
                     : "no latency target below an hour is declared: batch");
         }
+        if (subMinute && r.peakEventsPerSecond() != null && r.peakEventsPerSecond() > HIGH_RATE) {
+            String kind = postgres(spec) ? "PostgreSQL" : "H2";
+            long rate = consumerRate(spec);
+            long consumers = (r.peakEventsPerSecond() + rate - 1) / rate;
+            reasons.add(String.format(Locale.ROOT, "the peak of %,d events/s is above %,d/s: at the %,d events/s per consumer measured into"
+                    + " %s it needs %d consumer%s, so the topic needs at least %d partition%s", r.peakEventsPerSecond(), HIGH_RATE, rate,
+                    kind, consumers, consumers == 1 ? "" : "s", consumers, consumers == 1 ? "" : "s"));
+        }
         if (r.peakRowsPerDay() != null) {
             reasons.add(String.format(Locale.ROOT, "peak volume %,d rows/day", r.peakRowsPerDay()));
         }
         return new ModeAdvice(mode, reasons, disagreements(spec, mode));
+    }
+
+    /**
+     * The events/s one consumer sustains into the warehouse {@code spec} writes to: PostgreSQL's
+     * measured rate for a {@code jdbc:postgresql:} URL, H2's otherwise.
+     */
+    public static long consumerRate(PipelineSpec spec) {
+        return postgres(spec) ? MEASURED_CONSUMER_RATE_POSTGRESQL : MEASURED_CONSUMER_RATE_H2;
+    }
+
+    private static boolean postgres(PipelineSpec spec) {
+        return spec.warehouse().url().startsWith("jdbc:postgresql:");
     }
 
     private static List<String> disagreements(PipelineSpec spec, Mode mode) {

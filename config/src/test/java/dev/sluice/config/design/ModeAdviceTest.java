@@ -36,13 +36,28 @@ class ModeAdviceTest {
 
     @Test
     void subMinuteWithoutHistoryIsStreamingAndNamesItsConsumersAboveTenThousandPerSecond() throws Exception {
-        ModeAdvice a = ModeAdvice.of(flights("requirements:\n  latency: PT5S\n  peak_events_per_second: 40000\n  history: false\n"));
+        String requirements = "requirements:\n  latency: PT5S\n  peak_events_per_second: 40000\n  history: false\n";
+        ModeAdvice a = ModeAdvice.of(flights(requirements));
         assertThat(a.mode()).isEqualTo(ModeAdvice.Mode.STREAMING);
         assertThat(a.reasons()).containsExactly("a latency of 5s (< 1 min) needs a hot path", "no warehouse history is needed, so no batch path",
-                "the peak of 40,000 events/s is above 10,000/s: at the measured 15,000 events/s per consumer it needs 3 consumers, so the"
-                        + " topic needs at least 3 partitions");
+                "the peak of 40,000 events/s is above 10,000/s: at the 4,600 events/s per consumer measured into H2 it needs 9 consumers, so"
+                        + " the topic needs at least 9 partitions");
         assertThat(a.disagreements()).containsExactly(
                 "batch layers are declared though no history is needed: a hybrid design, or drop the requirement");
+    }
+
+    @Test
+    void aHotPathIntoPostgresqlIsSizedAtPostgresqlsMeasuredRate() throws Exception {
+        String requirements = "requirements:\n  latency: PT5S\n  peak_events_per_second: 250000\n  history: true\n";
+        ModeAdvice pg = ModeAdvice.of(flights(requirements, Map.of("SLUICE_WAREHOUSE_URL", "jdbc:postgresql://db.example:5432/warehouse")));
+        assertThat(pg.mode()).isEqualTo(ModeAdvice.Mode.HYBRID);
+        assertThat(pg.reasons()).contains("the peak of 250,000 events/s is above 10,000/s: at the 5,100 events/s per consumer measured into"
+                + " PostgreSQL it needs 50 consumers, so the topic needs at least 50 partitions");
+        ModeAdvice h2 = ModeAdvice.of(flights(requirements));
+        assertThat(h2.reasons()).contains("the peak of 250,000 events/s is above 10,000/s: at the 4,600 events/s per consumer measured into"
+                + " H2 it needs 55 consumers, so the topic needs at least 55 partitions");
+        ModeAdvice batch = ModeAdvice.of(flights("requirements:\n  latency: PT6H\n  peak_events_per_second: 250000\n  history: true\n"));
+        assertThat(batch.reasons()).as("a batch design has no consumers to size").noneMatch(s -> s.contains("consumer"));
     }
 
     @Test
@@ -72,6 +87,11 @@ class ModeAdviceTest {
 
     /** The flights spec with its requirements replaced by {@code requirements} (null: as shipped). */
     private PipelineSpec flights(String requirements) throws Exception {
+        return flights(requirements, Map.of());
+    }
+
+    /** As {@link #flights(String)}, the spec interpolated with {@code env}. */
+    private PipelineSpec flights(String requirements, Map<String, String> env) throws Exception {
         Path project = root().resolve("pipelines");
         Files.createDirectories(dir.resolve("contracts"));
         for (String c : List.of("contracts/flights.v1.yaml", "contracts/airports.v1.yaml")) {
@@ -84,7 +104,7 @@ class ModeAdviceTest {
             spec = m.replaceFirst(java.util.regex.Matcher.quoteReplacement(requirements));
         }
         Path file = Files.writeString(dir.resolve("flights.yaml"), spec);
-        return new PipelineSpecLoader(new SluiceEnvironment(Map.of()).interpolator()).load(file);
+        return new PipelineSpecLoader(new SluiceEnvironment(env).interpolator()).load(file);
     }
 
     private static Path root() {
