@@ -4,6 +4,7 @@ import com.sun.management.OperatingSystemMXBean;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.hotpath.LiveConsumer;
 import dev.sluice.warehouse.Warehouse;
+import dev.sluice.warehouse.meta.HotOffsetTable;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -196,7 +197,8 @@ final class SluiceSinkRun {
 
     /** Events stored by the spec's group for its topic so far: the sum of the stored next offsets (0 before the first store). */
     static long stored(PipelineSpec spec, Warehouse w) {
-        Object sum = w.dsl().fetchValue("SELECT coalesce(sum(next_offset), 0) FROM sluice.hot_offset WHERE group_id = ? AND topic = ?",
+        Object sum = w.dsl().fetchValue("SELECT coalesce(sum(next_offset), 0) FROM " + w.dsl().render(HotOffsetTable.TABLE)
+                + " WHERE group_id = ? AND topic = ?",
                 spec.hotPath().groupId(), spec.hotPath().topic());
         return ((Number) sum).longValue();
     }
