@@ -80,6 +80,26 @@ class BackfillIT {
                             .isEqualTo(TableChecksum.of(a.dsl(), t, Partition.daily(d)));
                 }
             }
+            // the monthly rollup: the same rows, rebuilt once per month of each wave (June by 06-29 in the first wave and by
+            // 06-30 in the second, July by 07-01) where the one-by-one run rebuilt June five times
+            TableSpec monthly = many.tables().stream().filter(TableSpec::isRollup).findFirst().orElseThrow();
+            for (String month : List.of("2001-06", "2001-07")) {
+                assertThat(TableChecksum.of(b.dsl(), monthly, Partition.parseAny(month))).as(month)
+                        .isEqualTo(TableChecksum.of(a.dsl(), monthly, Partition.parseAny(month)));
+            }
+            assertThat(published(a.dsl(), "gold.airport_monthly_delays")).containsExactly("2001-06 5", "2001-07 1");
+            assertThat(published(b.dsl(), "gold.airport_monthly_delays")).containsExactly("2001-06 2", "2001-07 1");
+            assertThat(b.dsl().resultQuery("SELECT SUM(flights) FROM gold.airport_monthly_delays WHERE flight_month = '2001-06'")
+                    .fetchOne(0, Long.class)).isEqualTo(b.dsl().resultQuery("SELECT SUM(flights) FROM gold.airport_daily_delays"
+                            + " WHERE flight_date < DATE '2001-07-01'").fetchOne(0, Long.class)).isPositive();
+            // a deferred rollup step wrote nothing and says so in lineage: no output on its COMPLETE event
+            assertThat(report.outcomes()).filteredOn(o -> o.partition().key().equals("2001-06-27")).singleElement()
+                    .satisfies(o -> assertThat(o.summary().steps()).filteredOn(st -> st.step().equals("gold.airport_monthly_delays"))
+                            .singleElement().satisfies(st -> assertThat(st.rowsWritten()).isZero()));
+            assertThat(b.dsl().resultQuery("SELECT partition_key FROM sluice.lineage_event WHERE job = 'flights.gold.airport_monthly_delays'"
+                    + " AND event_type = 'COMPLETE' AND event_json LIKE '%\"outputs\":[]%' ORDER BY partition_key").fetch(0, String.class))
+                    .containsExactly("2001-06-26", "2001-06-27", "2001-06-28");
+
             // the same verdict, metric, counts and message for every check of every partition
             assertThat(results(b.dsl())).isNotEmpty().containsExactlyElementsOf(results(a.dsl()));
             assertThat(results(b.dsl())).contains(
@@ -193,5 +213,11 @@ class BackfillIT {
                 + " WHERE r.result_id = (SELECT MAX(x.result_id) FROM sluice.quality_results x WHERE x.dataset = r.dataset"
                 + " AND x.partition_key = r.partition_key AND x.check_id = r.check_id)"
                 + " ORDER BY r.dataset, r.partition_key, r.check_id").fetch(0, String.class);
+    }
+
+    /** "partition version" of each published partition of {@code dataset}, in partition order. */
+    private static List<String> published(DSLContext dsl, String dataset) {
+        return dsl.resultQuery("SELECT partition_key || ' ' || version FROM sluice.published_partition WHERE dataset = ?"
+                + " ORDER BY partition_key", dataset).fetch(0, String.class);
     }
 }

@@ -379,7 +379,7 @@ public final class Backfill {
             if (tables != null && !tables.contains(t.stepName())) {
                 continue;
             }
-            if (t.layer() != Layer.BRONZE && engine.stagesWaves(t)) {
+            if (t.layer() != Layer.BRONZE && (engine.stagesWaves(t) || t.isRollup())) { // a rollup: rebuilt once per month of the wave
                 shared.add(t.stepName());
             }
             if (t.hasGate() && !t.isRollup()) {

@@ -166,6 +166,8 @@ final class LineageListener implements JobExecutionListener {
             LineageDataset landing = landing(spec.source(table.source()).orElseThrow());
             inputs.add(landing);
             outputs.add(withColumns(table(table, null, done ? se.getWriteCount() : null, done ? Pin.CURRENT : Pin.NONE), table, landing));
+        } else if (ctx.containsKey(StepMetrics.DEFERRED_TO)) {
+            // a rollup step that wrote nothing: the wave's later member rebuilt the partition, reading the whole range
         } else {
             spec.table(table.inputTable().orElseThrow())
                     .ifPresent(in -> inputs.add(table.isRollup() ? rolledUp(in, table) : table(in, null, null, Pin.CURRENT)));

@@ -38,6 +38,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.ExitStatus;
 import org.springframework.batch.core.job.Job;
@@ -62,6 +64,8 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  * Thread-safe.
  */
 public final class MedallionJobFactory {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MedallionJobFactory.class);
 
     private final Warehouse warehouse;
     private final BatchInfrastructure batch;
@@ -317,8 +321,14 @@ public final class MedallionJobFactory {
                 .tasklet((contribution, context) -> {
                     RunControl.get().throwIfStopped(run);
                     StagedWrite s = staged.getAndSet(null);
-                    TransformResult r = s != null ? s.record() : engine.write(table, partition, run);
                     ExecutionContext ctx = contribution.getStepExecution().getExecutionContext();
+                    if (s instanceof WaveSteps.Deferred d) {
+                        ctx.putString(StepMetrics.DEFERRED_TO, d.writer().key());
+                        LOG.info("{}@{}: rebuilt once for the backfill wave, by the run of partition {}", table.stepName(), d.rollup().key(),
+                                d.writer().key());
+                        return RepeatStatus.FINISHED;
+                    }
+                    TransformResult r = s != null ? s.record() : engine.write(table, partition, run);
                     ctx.putLong(StepMetrics.INPUT, r.inputRows());
                     ctx.putLong(StepMetrics.OUTPUT, r.outputRows());
                     ctx.putLong(StepMetrics.QUARANTINED, r.quarantined());
@@ -330,10 +340,11 @@ public final class MedallionJobFactory {
                     return RepeatStatus.FINISHED;
                 }, warehouse.transactionManager())
                 .listener(boundary(spec, run, table.stepName()))
+                .listener(lineage)
+                // the wave's members meet before a rollup's month lock is taken: a member holding it must never wait for the others
+                .listener(staging)
                 .listener(snapshotLock(!table.partitioned() || table.isRollup(),
                         table.isRollup() ? table.stepName() + "@" + table.outputPartition(partition) : table.stepName()))
-                .listener(lineage)
-                .listener(staging)
                 .build();
     }
 }

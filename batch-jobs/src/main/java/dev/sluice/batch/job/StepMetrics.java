@@ -8,6 +8,8 @@ final class StepMetrics {
     static final String COLLAPSED = "sluice.rows.collapsed";
     static final String VERSION = "sluice.partition.version";
     static final String UNCHANGED = "sluice.unchanged";
+    /** A rollup step that wrote nothing: the key of the wave member whose step rebuilt the rollup partition. */
+    static final String DEFERRED_TO = "sluice.deferred.to";
     static final String GATE_WARNINGS = "sluice.gate.warnings";
     static final String GATE_CHECKS = "sluice.gate.checks";
     static final String GATE_ELAPSED_MS = "sluice.gate.elapsed.ms";

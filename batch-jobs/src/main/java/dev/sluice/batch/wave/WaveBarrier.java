@@ -100,6 +100,10 @@ public final class WaveBarrier implements WaveSteps {
         if (!steps.contains(table.stepName()) || !members.contains(partition)) {
             return null;
         }
+        if (table.isRollup()) {
+            Object answer = join(table.stepName(), partition, run, batch -> rollupWriters(table, batch));
+            return answer == WRITES_ALONE ? null : (StagedWrite) answer;
+        }
         Object staged = join(table.stepName(), partition, run, batch -> {
             SortedMap<Partition, RunId> runs = new TreeMap<>();
             batch.forEach(w -> runs.put(w.member, (RunId) w.request));
@@ -109,6 +113,26 @@ public final class WaveBarrier implements WaveSteps {
             return answers;
         });
         return staged == WRITES_ALONE ? null : (StagedWrite) staged;
+    }
+
+    /**
+     * Who rebuilds each rollup partition (a month) among the members waiting at its step: the
+     * latest of them writes it (its step runs {@link LayerEngine#write} after the wave has answered),
+     * the others' steps write nothing ({@link Deferred}). Every other member of the month has then
+     * published its own partition or ended, so the one rebuild reads what every member rebuild read
+     * before, and the month is rebuilt once per wave instead of once per day.
+     */
+    private static Map<Partition, Object> rollupWriters(TableSpec table, List<Waiting> batch) {
+        Map<Partition, Partition> latest = new HashMap<>();
+        for (Waiting w : batch) {
+            latest.merge(table.outputPartition(w.member), w.member, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+        }
+        Map<Partition, Object> answers = new LinkedHashMap<>();
+        for (Waiting w : batch) {
+            Partition writer = latest.get(table.outputPartition(w.member));
+            answers.put(w.member, writer.equals(w.member) ? WRITES_ALONE : new Deferred(table.outputPartition(w.member), writer));
+        }
+        return answers;
     }
 
     /** The answer to a member the wave's job left out: its step writes the partition itself. */

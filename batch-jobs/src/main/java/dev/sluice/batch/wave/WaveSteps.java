@@ -2,6 +2,7 @@ package dev.sluice.batch.wave;
 
 import dev.sluice.batch.engine.LayerEngine;
 import dev.sluice.batch.engine.StagedWrite;
+import dev.sluice.batch.engine.TransformResult;
 import dev.sluice.batch.gate.GateEvaluator;
 import dev.sluice.batch.gate.GateStep;
 import dev.sluice.config.TableSpec;
@@ -13,8 +14,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * How the steps of a partition job that a backfill wave can share are carried out: each alone
  * ({@link #ALONE}), or gathered across the wave's partitions ({@link WaveBarrier}): a gate judges
- * them in one pass, and on an engine that writes waves ({@link LayerEngine#stagesWaves}) a table is
- * written for all of them by one job. Implementations are thread-safe.
+ * them in one pass, on an engine that writes waves ({@link LayerEngine#stagesWaves}) a table is
+ * written for all of them by one job, and a rollup partition (a month) is rebuilt once for the
+ * wave's members in it, by the latest ({@link Deferred}). Implementations are thread-safe.
  */
 public interface WaveSteps {
 
@@ -48,6 +50,21 @@ public interface WaveSteps {
      * @throws RuntimeException what the wave's job threw; the step fails with it
      */
     @Nullable StagedWrite stage(LayerEngine engine, TableSpec table, Partition partition, RunId run);
+
+    /**
+     * A rollup partition's step that writes nothing: {@code writer}, a later member of the same
+     * wave, rebuilds {@code rollup} from every published partition of it once the others have
+     * published theirs ({@link WaveBarrier}). {@link #record} reads and writes no row.
+     *
+     * @param rollup the rollup partition (e.g. the month) this step would have rebuilt
+     * @param writer the wave member whose step rebuilds it
+     */
+    record Deferred(Partition rollup, Partition writer) implements StagedWrite {
+        @Override
+        public TransformResult record() {
+            return new TransformResult(0, 0, 0, 0, 0, false);
+        }
+    }
 
     /** The job of {@code partition} has ended (or never started): it will reach no further step of the wave. */
     default void ended(Partition partition) {

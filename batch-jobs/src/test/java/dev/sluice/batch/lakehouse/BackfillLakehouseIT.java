@@ -62,6 +62,19 @@ class BackfillLakehouseIT {
                     + " || CAST(flights AS VARCHAR(20)) || ' ' || CAST(delayed_15 AS VARCHAR(20)) || ' ' || CAST(max_delay_min AS VARCHAR(20))"
                     + " || ' ' || CAST(total_distance_mi AS VARCHAR(20)) FROM gold.airport_daily_delays ORDER BY 1").fetch(0, String.class);
             assertThat(lakeGold).hasSizeGreaterThan(500).isEqualTo(warehouseGold);
+            // the monthly rollup, rebuilt once per month of the wave (June by 06-30's run, July by 07-01's), equals the
+            // warehouse's, rebuilt by every day's run
+            List<String> lakeMonths = spark.sql("SELECT concat_ws(' ', flight_month, origin, CAST(days AS STRING), CAST(flights AS STRING),"
+                    + " CAST(delayed_15 AS STRING), CAST(max_delay_min AS STRING)) FROM gold.lake_airport_monthly_delays ORDER BY 1")
+                    .as(org.apache.spark.sql.Encoders.STRING()).collectAsList();
+            List<String> warehouseMonths = a.dsl().resultQuery("SELECT flight_month || ' ' || origin || ' ' || CAST(days AS VARCHAR(20))"
+                    + " || ' ' || CAST(flights AS VARCHAR(20)) || ' ' || CAST(delayed_15 AS VARCHAR(20)) || ' '"
+                    + " || CAST(max_delay_min AS VARCHAR(20)) FROM gold.airport_monthly_delays ORDER BY 1").fetch(0, String.class);
+            assertThat(lakeMonths).hasSizeGreaterThan(200).isEqualTo(warehouseMonths).anyMatch(r -> r.startsWith("2001-06 "))
+                    .anyMatch(r -> r.startsWith("2001-07 "));
+            assertThat(report.outcomes()).extracting(o -> o.partition().key() + " " + o.summary().steps().stream()
+                    .filter(st -> st.step().equals("gold.lake_airport_monthly_delays")).mapToLong(st -> st.rowsWritten()).sum())
+                    .as("rollup rows written by each day's run").startsWith("2001-06-28 0", "2001-06-29 0").doesNotContain("2001-06-30 0", "2001-07-01 0");
             for (String t : List.of("silver.lake_flights", "gold.lake_airport_daily_delays", "gold.lake_route_daily")) {
                 List<Row> heads = spark.sql("SELECT name, snapshot_id FROM " + t + ".refs WHERE name LIKE 'sluice_v1_%' ORDER BY name")
                         .collectAsList();
