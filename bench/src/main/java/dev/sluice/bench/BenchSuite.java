@@ -420,7 +420,7 @@ public final class BenchSuite {
                         .map(x -> 100 * x.gateS() / x.wallS()).toList(), null, "—", Compare.AT_MOST, 10.0, "≤ 10 %", "%");
                 List<Double> quick = p.get("quickstart").stream().map(BackfillBench.Sample::wallS).toList();
                 List<Double> lakeQuick = p.get("lake-quickstart").stream().map(BackfillBench.Sample::wallS).toList();
-                row(rows, "`sluice quickstart` from an empty home (sample data fetched, every day run in order), warehouse engine, s", quick, null,
+                row(rows, "`sluice quickstart` from an empty home (sample data fetched, then every day in one backfill), warehouse engine, s", quick, null,
                         "—", Compare.REPORT, 0, "— (reported)", "s");
                 row(rows, "`sluice quickstart --pipeline flights_lake` from an empty home, lakehouse engine, s", lakeQuick, quick,
                         "the warehouse engine's quickstart above", Compare.REPORT, 0, "— (reported)", "s");

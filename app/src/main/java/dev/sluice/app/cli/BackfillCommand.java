@@ -149,32 +149,44 @@ final class BackfillCommand implements Callable<Integer> {
                 out.println("dry run: nothing was run");
                 return ExitCodes.OK;
             }
-            out.flush();
-            BackfillReport report;
-            long warnings;
-            try (ProgressDisplay bar = new ProgressDisplay(spec.name() + " backfill", plan.partitions().size(), TerminalLines.stderr())) {
-                report = backfill.run(spec, plan, new Backfill.Options(parallelism, gateBatch, System.getProperty("user.name")),
-                        outcome -> bar.step(outcome.partition() + " " + outcome.status()));
-                warnings = bar.warnings();
-            }
-            RunReport.printTable(out, report.outcomes());
-            out.printf(Locale.ROOT, "backfill %s %s: %d partition(s) in %s wall time; quality gates %s in %d one-pass"
-                            + " evaluation(s) (%.1f %% of the wall time)%n",
-                    report.backfillId(), report.status(), report.outcomes().size(), RunReport.seconds(report.elapsedMs()),
-                    RunReport.seconds(report.gateMs()), report.gateBatches(),
-                    report.elapsedMs() == 0 ? 0.0 : 100.0 * report.gateMs() / report.elapsedMs());
-            if (report.gateBatches() > 0) {
-                out.println("gate time by step: " + report.gateMsByStep().entrySet().stream()
-                        .map(e -> e.getKey() + " " + RunReport.seconds(e.getValue())).collect(Collectors.joining(", ")));
-            }
-            RunReport.printWarnings(out, warnings, ctx.home());
-            if (!report.completed()) {
-                out.println("Invoking the same command again continues this backfill: completed partitions are skipped,"
-                        + " failed ones restart from their failed step.");
-            }
-            boolean stopped = report.outcomes().stream().anyMatch(o -> o.status() == PartitionStatus.STOPPED);
-            return report.completed() ? ExitCodes.OK : stopped ? ExitCodes.STOPPED : ExitCodes.RUN_FAILED;
+            return runPlanned(backfill, spec, plan, new Backfill.Options(parallelism, gateBatch, System.getProperty("user.name")),
+                    out, ctx.home());
         }
+    }
+
+    /**
+     * Runs {@code plan} with a progress bar on the terminal, then prints each partition's outcome,
+     * the wall time and the gates' share of it, and the warnings.
+     *
+     * @return the exit code: OK when every partition completed (or was skipped), STOPPED when a stop
+     *     ended it, RUN_FAILED otherwise
+     */
+    static int runPlanned(Backfill backfill, PipelineSpec spec, BackfillPlan plan, Backfill.Options options, PrintWriter out, Path home) {
+        out.flush();
+        BackfillReport report;
+        long warnings;
+        try (ProgressDisplay bar = new ProgressDisplay(spec.name() + " backfill", plan.partitions().size(), TerminalLines.stderr())) {
+            report = backfill.run(spec, plan, options,
+                    outcome -> bar.step(outcome.partition() + " " + outcome.status()));
+            warnings = bar.warnings();
+        }
+        RunReport.printTable(out, report.outcomes());
+        out.printf(Locale.ROOT, "backfill %s %s: %d partition(s) in %s wall time; quality gates %s in %d one-pass"
+                        + " evaluation(s) (%.1f %% of the wall time)%n",
+                report.backfillId(), report.status(), report.outcomes().size(), RunReport.seconds(report.elapsedMs()),
+                RunReport.seconds(report.gateMs()), report.gateBatches(),
+                report.elapsedMs() == 0 ? 0.0 : 100.0 * report.gateMs() / report.elapsedMs());
+        if (report.gateBatches() > 0) {
+            out.println("gate time by step: " + report.gateMsByStep().entrySet().stream()
+                    .map(e -> e.getKey() + " " + RunReport.seconds(e.getValue())).collect(Collectors.joining(", ")));
+        }
+        RunReport.printWarnings(out, warnings, home);
+        if (!report.completed()) {
+            out.println("Invoking the same command again continues this backfill: completed partitions are skipped,"
+                    + " failed ones restart from their failed step.");
+        }
+        boolean stopped = report.outcomes().stream().anyMatch(o -> o.status() == PartitionStatus.STOPPED);
+        return report.completed() ? ExitCodes.OK : stopped ? ExitCodes.STOPPED : ExitCodes.RUN_FAILED;
     }
 
     /** The pipeline whose tables include {@code dataset}. */

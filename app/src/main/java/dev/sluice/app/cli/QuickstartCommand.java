@@ -1,9 +1,9 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.app.console.TerminalLines;
+import dev.sluice.batch.backfill.Backfill;
 import dev.sluice.batch.job.PipelineRunner;
-import dev.sluice.batch.job.RunOptions;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.BadInputException;
 import dev.sluice.core.SluiceException;
 import dev.sluice.sampledata.SampleDataInstaller;
 import dev.sluice.warehouse.Warehouse;
@@ -12,6 +12,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Locale;
@@ -22,8 +23,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
 /**
- * {@code sluice quickstart}: sample-data, then the flights pipeline over every flight date the
- * sample laid out (first to last, inclusive), then what to look at next.
+ * {@code sluice quickstart}: sample-data, then a backfill of the flights pipeline over every flight
+ * date the sample laid out (first to last, inclusive; waves of partitions judged and, on the
+ * lakehouse, written together, two at a time by default: what {@code sluice backfill} does), then
+ * what to look at next. Invoked again, it continues an unfinished load and skips the completed days.
  */
 @Command(name = "quickstart", mixinStandardHelpOptions = true, description = "sample-data + run the flights pipeline over every landed flight date.")
 final class QuickstartCommand implements Callable<Integer> {
@@ -32,6 +35,14 @@ final class QuickstartCommand implements Callable<Integer> {
 
     @Option(names = "--pipeline", defaultValue = "flights", description = "the pipeline to run (default: ${DEFAULT-VALUE})")
     String pipeline;
+
+    @Option(names = "--parallelism", paramLabel = "N", defaultValue = "${env:SLUICE_BACKFILL_PARALLELISM:-2}",
+            description = "partitions working at once (default ${DEFAULT-VALUE}; env SLUICE_BACKFILL_PARALLELISM)")
+    int parallelism;
+
+    @Option(names = "--gate-batch", paramLabel = "W", defaultValue = "${env:SLUICE_BACKFILL_GATE_BATCH:-64}",
+            description = "partitions per wave (default ${DEFAULT-VALUE}; env SLUICE_BACKFILL_GATE_BATCH)")
+    int gateBatch;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec command;
@@ -42,18 +53,24 @@ final class QuickstartCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (parallelism < 1 || gateBatch < 1) {
+            throw new BadInputException(parallelism < 1 ? "--parallelism" : "--gate-batch", -1, null, "must be at least 1");
+        }
         PrintWriter out = command.commandLine().getOut();
         long started = System.nanoTime();
         SampleDataInstaller.Result sample = SampleDataCommand.install(ctx, out);
         List<LocalDate> dates = landedDates(sample.landing().resolve("flights"));
         PipelineSpec spec = ctx.load(pipeline);
         int code;
-        try (Warehouse warehouse = Warehouse.open(spec.warehouse())) {
-            PipelineRunner runner = new PipelineRunner(warehouse, ctx.home());
-            out.println("quickstart: running " + spec.name() + " for " + dates.get(0) + " .. " + dates.get(dates.size() - 1));
-            code = RunCommand.runRange(runner, spec, dates.get(0), dates.get(dates.size() - 1),
-                    new RunOptions(false, System.getProperty("user.name"), "quickstart", false), out,
-                    TerminalLines.stderr(), ctx.home());
+        try (Warehouse warehouse = Warehouse.open(spec.warehouse(), Math.max(Warehouse.DEFAULT_POOL_SIZE, parallelism + 4))) {
+            Backfill backfill = new Backfill(new PipelineRunner(warehouse, ctx.home()), Clock.systemUTC());
+            LocalDate first = dates.get(0);
+            LocalDate last = dates.get(dates.size() - 1);
+            out.println("quickstart: running " + spec.name() + " for " + first + " .. " + last + " as a backfill (parallelism "
+                    + parallelism + ", waves of " + gateBatch + " partitions)");
+            GracefulStop.install(() -> { });
+            code = BackfillCommand.runPlanned(backfill, spec, backfill.plan(spec, first, last, false),
+                    new Backfill.Options(parallelism, gateBatch, System.getProperty("user.name")), out, ctx.home());
         }
         out.printf(Locale.ROOT, "quickstart finished in %s%n%n", RunReport.seconds((System.nanoTime() - started) / 1_000_000));
         String lakeTwin = spec.engine().lakehouse() || !Files.isRegularFile(ctx.pipelinesDir().resolve(spec.name() + "_lake.yaml"))

@@ -38,13 +38,15 @@ final class QuickstartHints {
                     Engine: lakehouse. Bronze, Silver and Gold are Apache Iceberg tables under %s, built by Spark SQL;
                     their catalog is in the warehouse database. On one machine the warehouse engine runs this quickstart
                     faster (docs/benchmarks.md, the quickstart rows): this one runs Spark jobs for every table of every
-                    day, and pays off on a Spark cluster (spark.master, docs/cluster.md).
+                    wave of days and commits Iceberg snapshots for every table of every day, and it
+                    pays off on a Spark cluster (spark.master, docs/cluster.md).
                     """.formatted(spec.engine().location()));
         } else {
             out.append("""
                     Engine: warehouse, the shipped default. Bronze, Silver and Gold are tables of the warehouse database,
                     built by set-based SQL through JDBC: on one machine it runs this quickstart faster than the lakehouse
-                    engine, which runs Spark jobs for every table of every day (docs/benchmarks.md, the quickstart rows).
+                    engine, which runs Spark jobs for every table of every wave of days and commits Iceberg snapshots for
+                    every table of every day (docs/benchmarks.md, the quickstart rows).
                     """);
             if (lakeTwin != null) {
                 out.append("The same pipeline as Iceberg tables: ./sluice quickstart --pipeline ").append(lakeTwin)
