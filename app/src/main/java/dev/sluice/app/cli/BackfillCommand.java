@@ -64,14 +64,8 @@ final class BackfillCommand implements Callable<Integer> {
             + " today's (default range: every built partition)")
     boolean stale;
 
-    @Option(names = "--parallelism", paramLabel = "N", defaultValue = "${env:SLUICE_BACKFILL_PARALLELISM:-2}",
-            description = "partitions working at once (default ${DEFAULT-VALUE}; env SLUICE_BACKFILL_PARALLELISM)")
-    int parallelism;
-
-    @Option(names = "--gate-batch", paramLabel = "W", defaultValue = "${env:SLUICE_BACKFILL_GATE_BATCH:-64}",
-            description = "partitions per wave whose quality gates are judged in one Spark pass (default ${DEFAULT-VALUE};"
-                    + " 1 judges each alone; env SLUICE_BACKFILL_GATE_BATCH)")
-    int gateBatch;
+    @CommandLine.Mixin
+    WaveOptions waves;
 
     @Option(names = "--strict", description = "design-rule warnings refuse it too (also SLUICE_STRICT=true)")
     boolean strict;
@@ -91,9 +85,7 @@ final class BackfillCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (parallelism < 1 || gateBatch < 1) {
-            throw new BadInputException(parallelism < 1 ? "--parallelism" : "--gate-batch", -1, null, "must be at least 1");
-        }
+        Backfill.Options options = waves.options(System.getProperty("user.name"));
         DatasetRef changedRef = changed == null ? null : parseDataset(changed);
         if (changedRef != null && stale) {
             throw new BadInputException("--stale", -1, null, "--changed and --stale are two ways to plan a backfill; choose one");
@@ -107,7 +99,7 @@ final class BackfillCommand implements Callable<Integer> {
         }
         GracefulStop.install(() -> { });
         PrintWriter out = command.commandLine().getOut();
-        try (Warehouse warehouse = Warehouse.open(spec.warehouse(), Math.max(Warehouse.DEFAULT_POOL_SIZE, parallelism + 4))) {
+        try (Warehouse warehouse = Warehouse.open(spec.warehouse(), waves.poolSize(Warehouse.DEFAULT_POOL_SIZE))) {
             Backfill backfill = new Backfill(new PipelineRunner(warehouse, ctx.home()), Clock.systemUTC());
             if (from == null || to == null) {
                 if (!stale) {
@@ -149,8 +141,7 @@ final class BackfillCommand implements Callable<Integer> {
                 out.println("dry run: nothing was run");
                 return ExitCodes.OK;
             }
-            return runPlanned(backfill, spec, plan, new Backfill.Options(parallelism, gateBatch, System.getProperty("user.name")),
-                    out, ctx.home());
+            return runPlanned(backfill, spec, plan, options, out, ctx.home());
         }
     }
 
@@ -245,7 +236,7 @@ final class BackfillCommand implements Callable<Integer> {
                 plan.partitions().size(), plan.toRun().size(), plan.count(Action.RUN), plan.count(Action.RESTART),
                 plan.count(Action.RERUN), plan.count(Action.RESUME), plan.count(Action.SKIP), plan.count(Action.MISSING));
         out.println((plan.changed() == null ? "steps of each partition, in order: " : "steps re-run (each partition runs those of the tables it names): ") + String.join(" → ", plan.steps()));
-        out.printf(Locale.ROOT, "parallelism %d; quality gates judged in waves of %d partition(s)%n", parallelism, gateBatch);
+        out.printf(Locale.ROOT, "parallelism %d; quality gates judged in waves of %d partition(s)%n", waves.parallelism, waves.gateBatch);
         out.printf(Locale.ROOT, "%-12s %-8s %s%n", "partition", "action", "why");
         for (PlannedPartition p : plan.partitions()) {
             out.printf(Locale.ROOT, "%-12s %-8s %s%n", p.partition(), p.action().name().toLowerCase(Locale.ROOT), p.reason());

@@ -3,7 +3,6 @@ package dev.sluice.app.cli;
 import dev.sluice.batch.backfill.Backfill;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.config.PipelineSpec;
-import dev.sluice.core.BadInputException;
 import dev.sluice.core.SluiceException;
 import dev.sluice.sampledata.SampleDataInstaller;
 import dev.sluice.warehouse.Warehouse;
@@ -36,13 +35,8 @@ final class QuickstartCommand implements Callable<Integer> {
     @Option(names = "--pipeline", defaultValue = "flights", description = "the pipeline to run (default: ${DEFAULT-VALUE})")
     String pipeline;
 
-    @Option(names = "--parallelism", paramLabel = "N", defaultValue = "${env:SLUICE_BACKFILL_PARALLELISM:-2}",
-            description = "partitions working at once (default ${DEFAULT-VALUE}; env SLUICE_BACKFILL_PARALLELISM)")
-    int parallelism;
-
-    @Option(names = "--gate-batch", paramLabel = "W", defaultValue = "${env:SLUICE_BACKFILL_GATE_BATCH:-64}",
-            description = "partitions per wave (default ${DEFAULT-VALUE}; env SLUICE_BACKFILL_GATE_BATCH)")
-    int gateBatch;
+    @CommandLine.Mixin
+    WaveOptions waves;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec command;
@@ -53,24 +47,22 @@ final class QuickstartCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (parallelism < 1 || gateBatch < 1) {
-            throw new BadInputException(parallelism < 1 ? "--parallelism" : "--gate-batch", -1, null, "must be at least 1");
-        }
+        Backfill.Options options = waves.options(System.getProperty("user.name"));
         PrintWriter out = command.commandLine().getOut();
         long started = System.nanoTime();
         SampleDataInstaller.Result sample = SampleDataCommand.install(ctx, out);
         List<LocalDate> dates = landedDates(sample.landing().resolve("flights"));
         PipelineSpec spec = ctx.load(pipeline);
         int code;
-        try (Warehouse warehouse = Warehouse.open(spec.warehouse(), Math.max(Warehouse.DEFAULT_POOL_SIZE, parallelism + 4))) {
+        try (Warehouse warehouse = Warehouse.open(spec.warehouse(), waves.poolSize(Warehouse.DEFAULT_POOL_SIZE))) {
             Backfill backfill = new Backfill(new PipelineRunner(warehouse, ctx.home()), Clock.systemUTC());
             LocalDate first = dates.get(0);
             LocalDate last = dates.get(dates.size() - 1);
             out.println("quickstart: running " + spec.name() + " for " + first + " .. " + last + " as a backfill (parallelism "
-                    + parallelism + ", waves of " + gateBatch + " partitions)");
+                    + options.parallelism() + ", waves of " + options.gateBatch() + " partitions)");
             GracefulStop.install(() -> { });
             code = BackfillCommand.runPlanned(backfill, spec, backfill.plan(spec, first, last, false),
-                    new Backfill.Options(parallelism, gateBatch, System.getProperty("user.name")), out, ctx.home());
+                    options, out, ctx.home());
         }
         out.printf(Locale.ROOT, "quickstart finished in %s%n%n", RunReport.seconds((System.nanoTime() - started) / 1_000_000));
         String lakeTwin = spec.engine().lakehouse() || !Files.isRegularFile(ctx.pipelinesDir().resolve(spec.name() + "_lake.yaml"))
