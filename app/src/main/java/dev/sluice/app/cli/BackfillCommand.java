@@ -161,7 +161,7 @@ final class BackfillCommand implements Callable<Integer> {
                     outcome -> bar.step(outcome.partition() + " " + outcome.status()));
             warnings = bar.warnings();
         }
-        RunReport.printTable(out, report.outcomes());
+        RunReport.printTable(out, report.outcomes(), report.elapsedMs());
         out.printf(Locale.ROOT, "backfill %s %s: %d partition(s) in %s wall time; quality gates %s in %d one-pass"
                         + " evaluation(s) (%.1f %% of the wall time)%n",
                 report.backfillId(), report.status(), report.outcomes().size(), RunReport.seconds(report.elapsedMs()),

@@ -123,9 +123,9 @@ final class RunCommand implements Callable<Integer> {
         long started = System.nanoTime();
         RangeRun.Result result = RangeRun.run(runner, spec, from, to, options, terminal);
         List<PartitionOutcome> outcomes = result.outcomes();
-        RunReport.printTable(out, outcomes);
-        out.printf(Locale.ROOT, "%d partitions in %s wall time%n", outcomes.size(),
-                RunReport.seconds((System.nanoTime() - started) / 1_000_000));
+        long wallMs = (System.nanoTime() - started) / 1_000_000;
+        RunReport.printTable(out, outcomes, wallMs);
+        out.printf(Locale.ROOT, "%d partitions in %s wall time%n", outcomes.size(), RunReport.seconds(wallMs));
         RunReport.printWarnings(out, result.warnings(), home);
         boolean failed = outcomes.stream().anyMatch(o -> o.status() == PartitionStatus.FAILED);
         boolean refused = outcomes.stream().anyMatch(o -> o.status().equals("REFUSED"));

@@ -52,11 +52,15 @@ final class RunReport {
         }
     }
 
-    /** One line per partition, then totals. */
-    static void printTable(PrintWriter out, List<PartitionOutcome> outcomes) {
+    /**
+     * One line per partition, then totals. A partition's elapsed is its job's wall time (in a
+     * backfill wave, its waits for the wave's other partitions included), so the total row gives
+     * {@code wallMs}, the wall time of the whole range or backfill, not their sum.
+     */
+    static void printTable(PrintWriter out, List<PartitionOutcome> outcomes, long wallMs) {
         out.printf(Locale.ROOT, "%-12s %-10s %10s %10s %10s %6s %6s %9s %8s%n", "partition", "status", "read", "bronze",
                 "silver", "dups", "quar.", "gold", "elapsed");
-        long read = 0, bronze = 0, silver = 0, dups = 0, quarantined = 0, gold = 0, ms = 0;
+        long read = 0, bronze = 0, silver = 0, dups = 0, quarantined = 0, gold = 0;
         for (PartitionOutcome o : outcomes) {
             RunSummary s = o.summary();
             if (s == null) {
@@ -72,10 +76,9 @@ final class RunReport {
             dups += s.duplicatesCollapsed();
             quarantined += s.quarantined();
             gold += s.goldRows();
-            ms += s.elapsedMs();
         }
         out.printf(Locale.ROOT, "%-12s %-10s %,10d %,10d %,10d %,6d %,6d %,9d %8s%n", "total", "", read, bronze, silver,
-                dups, quarantined, gold, seconds(ms));
+                dups, quarantined, gold, seconds(wallMs));
         for (PartitionOutcome o : outcomes) {
             if (o.summary() != null && o.summary().failure() != null) {
                 out.println(o.partition() + ": " + o.summary().failure());
