@@ -25,7 +25,13 @@ import org.jooq.impl.SQLDataType;
  * <p>Columns: a Bronze table has the contract's columns, then {@link #BRONZE_METADATA}; a
  * Silver/Gold table has its declared columns, then {@link #REFINED_METADATA}. A Silver/Gold table
  * keeps every kept version of each partition in {@code schema.table_versions}; the view
- * {@code schema.table} shows the published one. Stateless and thread-safe.
+ * {@code schema.table} shows the published one.
+ *
+ * <p>Thread-safe: creations in one JVM run one at a time. H2 does not serialise concurrent DDL on
+ * its metadata (two sessions' {@code CREATE SCHEMA IF NOT EXISTS} failed with "object already
+ * exists", two {@code CREATE OR REPLACE VIEW} with "Row not found in primary index SYS_DATA";
+ * {@code LayerTablesConcurrencyIT}), and the partition runs of a backfill wave all prepare at once.
+ * Between processes a statement that finds the object created meanwhile is run again.
  */
 public final class LayerTables {
 
@@ -35,11 +41,27 @@ public final class LayerTables {
     /** Metadata columns of every Silver/Gold table, in order. */
     public static final List<String> REFINED_METADATA = List.of("_partition", "_run_id", "_version");
 
+    /** Creations in this JVM, one at a time (see the class comment). */
+    private static final Object DDL = new Object();
+    /** Runs of one DDL statement before its error is thrown: the first, then retries. */
+    private static final int ATTEMPTS = 3;
+
     private LayerTables() {
     }
 
-    /** Creates every missing schema, table and index of {@code spec}. Idempotent. */
+    /**
+     * Creates every missing schema, table and index of {@code spec}, and (re)creates the views of
+     * the published versions. Idempotent.
+     *
+     * @throws DataAccessException when a statement fails {@value #ATTEMPTS} times
+     */
     public static void create(DSLContext dsl, PipelineSpec spec) {
+        synchronized (DDL) {
+            createAll(dsl, spec);
+        }
+    }
+
+    private static void createAll(DSLContext dsl, PipelineSpec spec) {
         for (TableSpec t : spec.tables()) {
             idempotent(() -> dsl.createSchemaIfNotExists(DSL.name(t.table().schema())).execute());
             List<Field<?>> fields = new ArrayList<>();
@@ -69,13 +91,18 @@ public final class LayerTables {
 
     /**
      * Runs an {@code IF NOT EXISTS} statement; when another process created the object between the
-     * check and the creation ("already exists"), runs it once more, which then finds it.
+     * check and the creation ("already exists"), runs it again, which then finds it.
      */
     private static void idempotent(Runnable ddl) {
-        try {
-            ddl.run();
-        } catch (DataAccessException e) {
-            ddl.run();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                ddl.run();
+                return;
+            } catch (DataAccessException e) {
+                if (attempt == ATTEMPTS) {
+                    throw e;
+                }
+            }
         }
     }
 
