@@ -16,6 +16,7 @@ import org.jooq.DataType;
 import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.RowN;
+import org.jooq.SQLDialect;
 import org.jooq.Table;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
@@ -24,19 +25,24 @@ import org.jooq.impl.SQLDataType;
 /**
  * The Silver quarantine rules of {@code hot_path.rules_from}, applied to decoded events: the rules
  * are SQL over the source's columns, so a batch of events is judged in one read-only query over a
- * {@code VALUES} table with those columns ({@code SELECT i, CASE WHEN rule1 THEN 1 … END FROM
- * (VALUES …) e(i, columns…)}), reference lookups such as {@code silver.airports} included. An event
- * is judged exactly as Silver judges the same row; first match wins, as in Silver. Immutable and
- * thread-safe.
+ * table of the batch with those columns ({@code SELECT i, CASE WHEN rule1 THEN 1 … END FROM … e(i,
+ * columns…)}), reference lookups such as {@code silver.airports} included. On PostgreSQL and H2 the
+ * table is the batch's column arrays unnested by one constant statement ({@link RulesStatement});
+ * elsewhere, or for a batch the arrays cannot carry, a {@code VALUES} table of the batch's values.
+ * An event is judged exactly as Silver judges the same row; first match wins, as in Silver.
+ * Immutable and thread-safe.
  */
 public final class EventRules {
 
     /** Bind values per statement at most (PostgreSQL allows 32,767). */
     private static final int MAX_BINDS = 30_000;
+    /** Events per array statement at most: bounds the arrays' size in one message (a batch is max.poll.records). */
+    private static final int MAX_ARRAY = 10_000;
 
     private final ContractSpec contract;
     private final List<QuarantineRule> rules;
     private final String from;
+    private final RulesStatement statement;
 
     /**
      * @param from the Silver table the rules are declared on (for messages)
@@ -45,6 +51,7 @@ public final class EventRules {
         this.contract = contract;
         this.rules = List.copyOf(rules);
         this.from = from;
+        this.statement = new RulesStatement(contract.columns(), this.rules);
     }
 
     /** True when there is no rule to apply. */
@@ -64,11 +71,32 @@ public final class EventRules {
         if (rules.isEmpty() || events.isEmpty()) {
             return out;
         }
+        if (RulesStatement.supports(dsl) && RulesStatement.carries(events)) {
+            judgeByArrays(dsl, events, out);
+            return out;
+        }
         int perStatement = Math.max(1, MAX_BINDS / (contract.columns().size() + 1));
         for (int from0 = 0; from0 < events.size(); from0 += perStatement) {
             judge(dsl, events, from0, Math.min(events.size(), from0 + perStatement), out);
         }
         return out;
+    }
+
+    /** The batch by {@link RulesStatement}, in pieces of at most {@link #MAX_ARRAY} events. */
+    private void judgeByArrays(DSLContext dsl, List<EventDecoder.Event> events, Map<Integer, EventDecoder.Violation> out) {
+        String sql = statement.sql(dsl);
+        boolean pg = dsl.family() == SQLDialect.POSTGRES;
+        Map<Integer, Integer> matched = new HashMap<>();
+        try {
+            dsl.connection(c -> {
+                for (int lo = 0; lo < events.size(); lo += MAX_ARRAY) {
+                    statement.run(c, sql, pg, events, lo, Math.min(events.size(), lo + MAX_ARRAY), matched);
+                }
+            });
+        } catch (DataAccessException ex) {
+            throw refused(ex);
+        }
+        matched.forEach((event, r) -> out.put(event, violation(rules.get(r))));
     }
 
     private void judge(DSLContext dsl, List<EventDecoder.Event> events, int lo, int hi, Map<Integer, EventDecoder.Violation> out) {
@@ -97,13 +125,20 @@ public final class EventRules {
         }
         try {
             for (Record row : dsl.select(index, which.otherwise(DSL.inline(-1))).from(e).where(any).fetch()) {
-                QuarantineRule rule = rules.get(row.get(1, Integer.class));
-                out.put(row.get(0, Integer.class), new EventDecoder.Violation(rule.id(), rule.reason() + " (rule " + rule.id() + " of " + from + ")"));
+                out.put(row.get(0, Integer.class), violation(rules.get(row.get(1, Integer.class))));
             }
         } catch (DataAccessException ex) {
-            throw new SluiceException("the quarantine rules of " + from + " cannot judge events: " + firstLine(ex.getMessage())
-                    + " (a rule reading a reference table needs its batch load first, e.g. sluice run <pipeline>)", ex);
+            throw refused(ex);
         }
+    }
+
+    private EventDecoder.Violation violation(QuarantineRule rule) {
+        return new EventDecoder.Violation(rule.id(), rule.reason() + " (rule " + rule.id() + " of " + from + ")");
+    }
+
+    private SluiceException refused(DataAccessException ex) {
+        return new SluiceException("the quarantine rules of " + from + " cannot judge events: " + firstLine(ex.getMessage())
+                + " (a rule reading a reference table needs its batch load first, e.g. sluice run <pipeline>)", ex);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -9,9 +9,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -50,10 +47,7 @@ final class PostgresSinkCopy {
     static boolean encodable(List<List<Object>> rows) {
         for (List<Object> row : rows) {
             for (Object v : row) {
-                if (v instanceof String s && s.indexOf('\0') >= 0
-                        || v instanceof LocalDateTime t && (t.getYear() < 1 || t.getYear() > 9999)
-                        || v instanceof LocalDate d && (d.getYear() < 1 || d.getYear() > 9999)
-                        || v instanceof OffsetDateTime o && (o.getYear() < 1 || o.getYear() > 9999)) {
+                if (!PostgresArrays.carries(v)) {
                     return false;
                 }
             }

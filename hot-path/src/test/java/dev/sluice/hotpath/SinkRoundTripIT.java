@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.ContractSpec;
 import dev.sluice.config.PipelineSpec;
-import dev.sluice.config.PipelineSpecLoader;
-import dev.sluice.config.SluiceEnvironment;
 import dev.sluice.core.RunId;
 import dev.sluice.warehouse.Warehouse;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -51,23 +49,6 @@ class SinkRoundTripIT {
 
     @Test
     void copyAndRowPathsStoreTheSameValues() throws Exception {
-        Files.createDirectories(home.resolve("contracts"));
-        Files.writeString(home.resolve("contracts/all.v1.yaml"), """
-                contract: all
-                version: 1
-                columns:
-                  - {name: at, type: timestamp, nullable: false}
-                  - {name: code, type: string, nullable: false}
-                  - {name: note, type: string}
-                  - {name: i, type: int}
-                  - {name: l, type: long}
-                  - {name: f, type: float, lossy: true}
-                  - {name: d, type: double, lossy: true}
-                  - {name: b, type: boolean}
-                  - {name: on_day, type: date}
-                  - {name: ts, type: timestamp}
-                  - {name: amount, type: "decimal(12,3)"}
-                """);
         List<String> values = new ArrayList<>();
         ObjectMapper json = new ObjectMapper();
         for (int n = 0; n < 60; n++) {
@@ -187,27 +168,16 @@ class SinkRoundTripIT {
     }
 
     private PipelineSpec spec(String url, String user) throws Exception {
-        Path specFile = Files.writeString(home.resolve("all.yaml"), """
-                pipeline: all
-                warehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: "${SLUICE_WAREHOUSE_USER}", password: ""}
-                sources:
-                  - {name: all, format: csv, path: "${SLUICE_HOME}/landing/all.csv", partitioned: false, contract: contracts/all.v1.yaml}
-                layers:
-                  bronze: [{table: bronze.all_raw, source: all}]
-                  silver: [{table: silver.all_codes, input: bronze.all_raw, partition: none, key: [code], columns: {code: string}, sql: "SELECT DISTINCT code FROM {input} t"}]
-                  gold: [{table: gold.codes, input: silver.all_codes, partition: none, key: [code], columns: {code: string}, sql: "SELECT code FROM {input} s"}]
-                hot_path:
-                  topic: all
-                  bootstrap_servers: 127.0.0.1:9
-                  source: all
-                  event_time: at
-                  sink: bronze.all_events
-                  allowed_lateness: PT1000H
-                  windows:
-                    - {table: gold.all_tumbling, kind: tumbling, size: PT60S, group_by: [code], measures: {n: count, total: sum(l), lo: min(d), hi: max(d), mean: avg(i)}}
-                    - {table: gold.all_sliding, kind: sliding, size: PT60S, slide: PT20S, group_by: [code], distinct_by_content: true, measures: {n: count, total: sum(l)}}
+        return TestPipelines.write(home, "all", TestPipelines.ALL_TYPES, url, user, """
+                topic: all
+                bootstrap_servers: 127.0.0.1:9
+                source: all
+                event_time: at
+                sink: bronze.all_events
+                allowed_lateness: PT1000H
+                windows:
+                  - {table: gold.all_tumbling, kind: tumbling, size: PT60S, group_by: [code], measures: {n: count, total: sum(l), lo: min(d), hi: max(d), mean: avg(i)}}
+                  - {table: gold.all_sliding, kind: sliding, size: PT60S, slide: PT20S, group_by: [code], distinct_by_content: true, measures: {n: count, total: sum(l)}}
                 """);
-        return new PipelineSpecLoader(new SluiceEnvironment(Map.of("SLUICE_HOME", home.toString(), "SLUICE_WAREHOUSE_URL", url,
-                "SLUICE_WAREHOUSE_USER", user)).interpolator()).load(specFile);
     }
 }

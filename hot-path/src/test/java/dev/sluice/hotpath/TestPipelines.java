@@ -1,0 +1,56 @@
+package dev.sluice.hotpath;
+
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.PipelineSpecLoader;
+import dev.sluice.config.SluiceEnvironment;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/** Small pipelines written into a test's home for the hot path's database-level tests. */
+final class TestPipelines {
+
+    /** A contract of every column type (a timestamp {@code at} for the event time, a string {@code code} to group by). */
+    static final String ALL_TYPES = """
+            columns:
+              - {name: at, type: timestamp, nullable: false}
+              - {name: code, type: string, nullable: false}
+              - {name: note, type: string}
+              - {name: i, type: int}
+              - {name: l, type: long}
+              - {name: f, type: float, lossy: true}
+              - {name: d, type: double, lossy: true}
+              - {name: b, type: boolean}
+              - {name: on_day, type: date}
+              - {name: ts, type: timestamp}
+              - {name: amount, type: "decimal(12,3)"}
+            """;
+
+    private TestPipelines() {
+    }
+
+    /**
+     * Writes contract {@code name} ({@code columns}, as {@link #ALL_TYPES}) and pipeline {@code name}
+     * into {@code home}: a Bronze table of a source {@code name}, a Silver and a Gold reference table,
+     * and {@code hotPath} (the YAML under {@code hot_path:}, not indented; null: none); loads it on
+     * the warehouse {@code url} (password empty).
+     */
+    static PipelineSpec write(Path home, String name, String columns, String url, String user, String hotPath) throws IOException {
+        Files.createDirectories(home.resolve("contracts"));
+        Files.writeString(home.resolve("contracts/" + name + ".v1.yaml"), "contract: " + name + "\nversion: 1\n" + columns);
+        String yaml = """
+                pipeline: %1$s
+                warehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: "${SLUICE_WAREHOUSE_USER}", password: ""}
+                sources:
+                  - {name: %1$s, format: csv, path: "${SLUICE_HOME}/landing/%1$s.csv", partitioned: false, contract: contracts/%1$s.v1.yaml}
+                layers:
+                  bronze: [{table: bronze.%1$s_raw, source: %1$s}]
+                  silver: [{table: silver.%1$s_codes, input: bronze.%1$s_raw, partition: none, key: [code], columns: {code: string}, sql: "SELECT DISTINCT code FROM {input} t"}]
+                  gold: [{table: gold.codes, input: silver.%1$s_codes, partition: none, key: [code], columns: {code: string}, sql: "SELECT code FROM {input} s"}]
+                """.formatted(name) + (hotPath == null ? "" : "hot_path:\n" + hotPath.indent(2));
+        Path specFile = Files.writeString(home.resolve(name + ".yaml"), yaml);
+        return new PipelineSpecLoader(new SluiceEnvironment(Map.of("SLUICE_HOME", home.toString(), "SLUICE_WAREHOUSE_URL", url,
+                "SLUICE_WAREHOUSE_USER", user)).interpolator()).load(specFile);
+    }
+}
