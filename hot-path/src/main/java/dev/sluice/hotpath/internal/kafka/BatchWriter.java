@@ -1,6 +1,7 @@
 package dev.sluice.hotpath.internal.kafka;
 
 import dev.sluice.core.SluiceException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
@@ -9,6 +10,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
@@ -20,7 +23,7 @@ import org.slf4j.MDC;
  * is written (its offsets would skip the failed batch's records); the consumer rethrows the failure
  * ({@link #throwIfFailed}). A written batch leaves the offsets to commit to Kafka ({@link #written}),
  * which the consumer's thread takes ({@link #takeWritten}): {@code KafkaConsumer} is single-threaded.
- * {@link #submit}, {@link #inFlight}, {@link #drain}, {@link #takeWritten}, {@link #throwIfFailed}
+ * {@link #submit}, {@link #inFlight}, {@link #awaitOldest}, {@link #drain}, {@link #takeWritten}, {@link #throwIfFailed}
  * and {@link #shutdown} belong to the consumer's thread; {@link #written} to the writer's.
  */
 final class BatchWriter {
@@ -69,6 +72,26 @@ final class BatchWriter {
     /** On the writer thread, in a batch's {@code write}: the batch is written; {@code commit} are its offsets for Kafka. */
     void written(Map<TopicPartition, OffsetAndMetadata> commit) {
         written.add(commit);
+    }
+
+    /**
+     * Waits until the oldest batch in flight is finished, at most {@code timeout}; returns at once
+     * when none is in flight, and early when interrupted (the flag kept).
+     */
+    void awaitOldest(Duration timeout) {
+        Future<?> oldest = inFlight.peek();
+        if (oldest == null) {
+            return;
+        }
+        try {
+            oldest.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            // still writing: the caller polls to keep its group membership and asks again
+        } catch (ExecutionException e) {
+            failure = e.getCause();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Waits until the writer has written (or refused) every batch handed to it; returns early when interrupted. */
