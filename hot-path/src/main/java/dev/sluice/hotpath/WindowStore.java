@@ -30,12 +30,13 @@ import org.jooq.impl.DSL;
  * change its windows, held to the commit, where two batches at once could otherwise count wrong:
  * <ul>
  *   <li>sessions: a recomputation reads the sink and rewrites whole windows;</li>
- *   <li>{@code distinct_by_content}: a batch asks the sink which contents are counted already,
- *       and would not see another batch's uncommitted events of the same content;</li>
+ *   <li>{@code distinct_by_content} on H2: a batch asks the sink which contents are counted
+ *       already, and would not see another batch's uncommitted events of the same content (on
+ *       PostgreSQL a batch claims its contents instead, {@link WindowContents}, and takes no lock);</li>
  *   <li>any window on H2, whose {@code MERGE} is not atomic against a concurrent insert of the
  *       same key.</li>
  * </ul>
- * A tumbling or sliding window counting every event on PostgreSQL takes no lock: its upsert
+ * A tumbling or sliding window on PostgreSQL takes no lock: its upsert
  * ({@code INSERT … ON CONFLICT DO UPDATE}) adds the batch's delta to the newest committed row,
  * waiting on a concurrent writer's row lock, so two batches adding to one window add up; its rows
  * are upserted in key order, so two batches never wait on each other's rows in a cycle.
@@ -47,6 +48,7 @@ final class WindowStore {
     private final WindowTable table;
     private final WindowIncrement increment;
     private final WindowRecompute recompute;
+    private final WindowContents contents;
     private final Table<?> sink;
 
     /** @param sink the sink table ({@link SinkTable#table}) */
@@ -55,12 +57,25 @@ final class WindowStore {
         this.table = new WindowTable(window, contract);
         this.increment = new WindowIncrement(window, table);
         this.recompute = new WindowRecompute(window, contract, table, sink);
+        this.contents = new WindowContents(window, sink);
         this.sink = sink;
     }
 
-    /** Creates the window table and its lock row when they do not exist ({@link WindowTable#create}). */
+    /**
+     * Creates the window table and its lock row when they do not exist ({@link WindowTable#create}),
+     * and on PostgreSQL the table of the contents a {@code distinct_by_content} tumbling or sliding
+     * window has counted ({@link WindowContents}).
+     */
     void create(DSLContext dsl) {
         table.create(dsl);
+        if (claimsContents(dsl)) {
+            contents.create(dsl);
+        }
+    }
+
+    /** Whether contents are claimed ({@link WindowContents}) rather than looked up under the lock. */
+    private boolean claimsContents(DSLContext dsl) {
+        return window.distinctByContent() && window.kind() != WindowSpec.Kind.SESSION && dsl.dialect() == SQLDialect.POSTGRES;
     }
 
     /**
@@ -80,15 +95,17 @@ final class WindowStore {
             recompute.update(tx, new LinkedHashSet<>(grouped.stream().map(this::groupOf).toList()), minS, maxS);
             return;
         }
-        if (window.distinctByContent() || tx.dialect() != SQLDialect.POSTGRES) {
+        boolean claims = claimsContents(tx);
+        if (!claims && (window.distinctByContent() || tx.dialect() != SQLDialect.POSTGRES)) {
             table.lock(tx);
         }
         List<EventDecoder.Event> fold = grouped;
         if (window.distinctByContent()) {
-            Set<String> seen = alreadyCounted(tx, counted);
+            Set<String> fresh = claims ? contents.claim(tx, grouped.stream().map(EventDecoder.Event::contentHash).toList()) : null;
+            Set<String> seen = claims ? new HashSet<>() : alreadyCounted(tx, counted);
             fold = new ArrayList<>();
             for (EventDecoder.Event e : grouped) {
-                if (seen.add(e.contentHash())) {
+                if ((fresh == null || fresh.contains(e.contentHash())) && seen.add(e.contentHash())) {
                     fold.add(e); // the first of its content
                 }
             }
