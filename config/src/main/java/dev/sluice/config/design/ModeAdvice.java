@@ -34,12 +34,12 @@ public record ModeAdvice(Mode mode, List<String> reasons, List<String> disagreem
     /**
      * Events per second one hot-path consumer sustains into an H2 warehouse's sink, windows on:
      * the bench's {@code hotsink} measure (docs/benchmarks.md, "Hot path beside its peers": 500,000
-     * real flight events, 2 consumers on 2 cores, 9,213 events/s together, 2026-12-03), per
-     * consumer, rounded down to hundreds.
+     * real flight events, 2 consumers on 2 cores, {@code max_poll_records} 2,000, 12,401 events/s
+     * together, 2026-12-04), per consumer, rounded down to hundreds.
      */
-    public static final long MEASURED_CONSUMER_RATE_H2 = 4_600;
-    /** The same into a PostgreSQL warehouse's sink (its bulk path): 10,396 events/s for the two, same run. */
-    public static final long MEASURED_CONSUMER_RATE_POSTGRESQL = 5_100;
+    public static final long MEASURED_CONSUMER_RATE_H2 = 6_200;
+    /** The same into a PostgreSQL warehouse's sink (its bulk path, contents claimed): 27,609 events/s for the two, same run. */
+    public static final long MEASURED_CONSUMER_RATE_POSTGRESQL = 13_800;
     /** Above this peak rate (events/s) a design with a hot path states its partitions and consumers. */
     public static final long HIGH_RATE = 10_000;
 
