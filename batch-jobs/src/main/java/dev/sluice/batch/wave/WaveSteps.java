@@ -54,15 +54,17 @@ public interface WaveSteps {
     /**
      * A rollup partition's step that writes nothing: {@code writer}, a later member of the same
      * wave, rebuilds {@code rollup} from every published partition of it once the others have
-     * published theirs ({@link WaveBarrier}). {@link #record} reads and writes no row.
+     * published theirs ({@link WaveBarrier}). The step completes without recording a version
+     * (the tasklet returns on it); {@link #record} is never called.
      *
      * @param rollup the rollup partition (e.g. the month) this step would have rebuilt
      * @param writer the wave member whose step rebuilds it
      */
     record Deferred(Partition rollup, Partition writer) implements StagedWrite {
+        /** @throws IllegalStateException always: a deferred step has no write to record */
         @Override
         public TransformResult record() {
-            return new TransformResult(0, 0, 0, 0, 0, false);
+            throw new IllegalStateException(rollup + " is rebuilt by the run of partition " + writer + ", not recorded by this step");
         }
     }
 
