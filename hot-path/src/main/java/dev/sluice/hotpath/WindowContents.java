@@ -30,8 +30,18 @@ final class WindowContents {
 
     /** @param sink the sink table ({@link SinkTable#table}) */
     WindowContents(WindowSpec window, Table<?> sink) {
-        this.table = DSL.table(DSL.name(window.table().schema(), window.table().table() + "_contents"));
+        this.table = DSL.table(DSL.name(window.table().schema(), name(window.table().table())));
         this.sink = sink;
+    }
+
+    /**
+     * {@code <table>_contents}; a name over PostgreSQL's 63 bytes ends in the window table's name's
+     * hash instead, so that two long window names never share one contents table.
+     */
+    static String name(String windowTable) {
+        String name = windowTable + "_contents";
+        return name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= 63 ? name
+                : windowTable.substring(0, Math.min(windowTable.length(), 40)) + "_contents_" + Integer.toHexString(windowTable.hashCode());
     }
 
     /**

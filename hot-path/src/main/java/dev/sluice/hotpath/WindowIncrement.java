@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -80,7 +81,8 @@ final class WindowIncrement {
     void add(DSLContext tx, List<EventDecoder.Event> events, Function<EventDecoder.Event, List<Object>> groupOf) {
         Map<List<Object>, WindowState> delta = new TreeMap<>(WindowIncrement::compareKeys);
         for (EventDecoder.Event e : events) {
-            List<Object> group = groupOf.apply(e);
+            List<Object> group = new ArrayList<>();
+            groupOf.apply(e).forEach(v -> group.add(asStored(v)));
             for (long start : starts(e.eventTime().getEpochSecond())) {
                 List<Object> key = new ArrayList<>(group);
                 key.add(start);
@@ -213,6 +215,25 @@ final class WindowIncrement {
         Field t = DSL.field(DSL.name(schema, tableName, helper), type);
         Field x = DSL.excluded(DSL.field(DSL.name(helper), type));
         return DSL.coalesce(t, DSL.inline(0, type)).plus(x);
+    }
+
+    /**
+     * A group value as the window table's key column holds it, so that two values Java tells apart
+     * but the database takes as one key (-0.0 and 0.0; timestamps within one microsecond) fold into
+     * one window row: one upsert statement must not touch a row twice (PostgreSQL refuses "ON
+     * CONFLICT DO UPDATE command cannot affect row a second time").
+     */
+    private static Object asStored(Object v) {
+        if (v instanceof Double d && d == 0.0) {
+            return 0.0d;
+        }
+        if (v instanceof Float f && f == 0.0f) {
+            return 0.0f;
+        }
+        if (v instanceof LocalDateTime t) {
+            return t.truncatedTo(ChronoUnit.MICROS);
+        }
+        return v;
     }
 
     /** Window keys (group values, comparable and not null, then the start) in their natural order, element by element. */
