@@ -12,7 +12,6 @@ import dev.sluice.hotpath.LivePublisher;
 import dev.sluice.warehouse.Warehouse;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,10 +44,7 @@ class BrokerRestartIT {
 
     @Test
     void aBrokerKilledAndRestartedLosesAndDuplicatesNothing() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = KafkaDevPorts.free();
         SluiceEnvironment env = new SluiceEnvironment(Map.of("SLUICE_HOME", home.toString(), "SLUICE_WAREHOUSE_URL", TestHome.freshH2Url(),
                 "SLUICE_PIPELINES", TestHome.projectRoot().resolve("pipelines").toString(),
                 "SLUICE_KAFKA_BOOTSTRAP", "127.0.0.1:" + port, "SLUICE_FLIGHTS_TOPIC", "restart.events",

@@ -13,7 +13,6 @@ import dev.sluice.hotpath.LiveConsumer;
 import dev.sluice.warehouse.Warehouse;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -78,10 +77,7 @@ class EarthquakesHotPathIT {
 
     @Test
     void slidingWindowsAndSessionsOfTheWholeFeedEqualAnIndependentReference() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = KafkaDevPorts.free();
         Path sample = TestHome.withSampleData();
         Files.createSymbolicLink(home.resolve("landing"), sample.resolve("landing"));
         Map<String, String> vars = new HashMap<>(Map.of("SLUICE_HOME", home.toString(), "SLUICE_WAREHOUSE_URL", TestHome.freshH2Url(),

@@ -14,7 +14,6 @@ import dev.sluice.hotpath.LiveConsumer;
 import dev.sluice.warehouse.Warehouse;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -44,10 +43,7 @@ class HotPathEndToEndIT {
 
     @Test
     void liveWindowsOfARealDayAgreeWithTheBatchMart() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = KafkaDevPorts.free();
         java.nio.file.Files.createSymbolicLink(home.resolve("landing"), TestHome.withSampleData().resolve("landing"));
         String url = TestHome.freshH2Url();
         Map<String, String> vars = new HashMap<>(Map.of("SLUICE_HOME", home.toString(), "SLUICE_WAREHOUSE_URL", url,

@@ -12,7 +12,6 @@ import dev.sluice.hotpath.LivePublisher;
 import dev.sluice.warehouse.Warehouse;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,10 +50,7 @@ class HotPathKillIT {
 
     @Test
     void killsAtEachHotPathFaultPointLoseAndDuplicateNothing() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = KafkaDevPorts.free();
         Map<String, String> vars = new HashMap<>(Map.of("SLUICE_HOME", home.toString(),
                 "SLUICE_WAREHOUSE_URL", TestHome.freshH2Url() + ";WRITE_DELAY=0",
                 "SLUICE_PIPELINES", TestHome.projectRoot().resolve("pipelines").toString(),

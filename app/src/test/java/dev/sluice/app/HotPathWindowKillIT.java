@@ -13,7 +13,6 @@ import dev.sluice.warehouse.Warehouse;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,10 +60,7 @@ class HotPathWindowKillIT {
 
     @Test
     void killsAfterTheWindowMergeLoseAndDuplicateNothing() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = KafkaDevPorts.free();
         try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
             Map<String, String> vars = new HashMap<>(Map.of("SLUICE_HOME", home.toString(),
                     "SLUICE_WAREHOUSE_URL", postgres.getJdbcUrl("postgres", "postgres"), "SLUICE_WAREHOUSE_USER", "postgres",

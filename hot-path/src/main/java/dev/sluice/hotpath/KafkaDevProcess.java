@@ -33,7 +33,8 @@ public final class KafkaDevProcess {
      * @param lib the directory of the broker's jars ({@code kafka-dev/target/lib})
      * @param dir data, log and pid file
      * @return the broker's pid
-     * @throws SluiceException when it does not listen within 60 s (naming its log)
+     * @throws SluiceException when the controller's port ({@code port + 1}) is taken, or it does not
+     *     listen within 60 s (naming its log)
      * @throws IOException when the directory cannot be written
      */
     public static long start(Path lib, Path dir, int port) throws IOException {
@@ -42,6 +43,7 @@ public final class KafkaDevProcess {
             return running.get();
         }
         Files.createDirectories(dir);
+        requireFree(port + 1, "its KRaft controller's port (the client port + 1)");
         Path log = dir.resolve("broker.log");
         Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
                 "-cp", lib.resolve("*").toString(), "dev.sluice.kafkadev.KafkaDevBroker", dir.toString(), Integer.toString(port),
@@ -57,6 +59,16 @@ public final class KafkaDevProcess {
             LockSupport.parkNanos(200_000_000L); // polling the port until the broker listens
         }
         return p.pid();
+    }
+
+    /** Throws, naming the port and what it is for, when {@code port} cannot be bound on the loopback interface now. */
+    private static void requireFree(int port, String what) {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+            // free: closed again at once (SO_REUSEADDR, the JDK's default here, lets the broker bind it right after)
+        } catch (IOException e) {
+            throw new SluiceException("kafka-dev cannot start: 127.0.0.1:" + port + ", " + what + ", is in use (" + e.getMessage()
+                    + "); choose another --port");
+        }
     }
 
     /**
