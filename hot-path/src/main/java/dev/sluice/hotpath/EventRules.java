@@ -71,7 +71,7 @@ public final class EventRules {
         if (rules.isEmpty() || events.isEmpty()) {
             return out;
         }
-        if (RulesStatement.supports(dsl) && RulesStatement.carries(events)) {
+        if (RulesStatement.supports(dsl) && RulesStatement.carries(dsl, events)) {
             judgeByArrays(dsl, events, out);
             return out;
         }

@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
@@ -29,12 +30,13 @@ import org.jspecify.annotations.Nullable;
  * {@code UNNEST(array, …)}, each array made from the decoded Java values and cast to the column's
  * type ({@code CAST(? AS type ARRAY)}). {@link #carries} says when a batch holds a value the text
  * form cannot carry (a NUL character, a year outside 1..9999); the caller then takes the
- * {@code VALUES} path. Immutable and thread-safe.
+ * {@code VALUES} path. Thread-safe (the rendered SQL is cached per dialect).
  */
 final class RulesStatement {
 
     private final List<ColumnSpec> columns;
     private final List<QuarantineRule> rules;
+    private final Map<SQLDialect, String> sql = new ConcurrentHashMap<>();
 
     RulesStatement(List<ColumnSpec> columns, List<QuarantineRule> rules) {
         this.columns = List.copyOf(columns);
@@ -46,8 +48,15 @@ final class RulesStatement {
         return dsl.family() == SQLDialect.POSTGRES || dsl.family() == SQLDialect.H2;
     }
 
-    /** Whether every value of {@code events} has a text form PostgreSQL reads back as the same value ({@link PostgresArrays#carries}). */
-    static boolean carries(List<EventDecoder.Event> events) {
+    /**
+     * Whether the statement can carry every value of {@code events} on {@code dsl}'s dialect: on
+     * PostgreSQL, whether each value has a text form it reads back as the same value
+     * ({@link PostgresArrays#carries}); on H2 always (its arrays are made of the Java values).
+     */
+    static boolean carries(DSLContext dsl, List<EventDecoder.Event> events) {
+        if (dsl.family() != SQLDialect.POSTGRES) {
+            return true;
+        }
         for (EventDecoder.Event e : events) {
             for (Object v : e.values().values()) {
                 if (!PostgresArrays.carries(v)) {
@@ -58,8 +67,12 @@ final class RulesStatement {
         return true;
     }
 
-    /** The statement's SQL on {@code dsl}'s dialect: the same string for every batch. */
+    /** The statement's SQL on {@code dsl}'s dialect: the same string for every batch, rendered once per dialect. */
     String sql(DSLContext dsl) {
+        return sql.computeIfAbsent(dsl.family(), f -> render(dsl));
+    }
+
+    private String render(DSLContext dsl) {
         boolean pg = dsl.family() == SQLDialect.POSTGRES;
         StringBuilder arrays = new StringBuilder(pg ? "CAST(? AS integer[])" : "CAST(? AS INTEGER ARRAY)");
         StringBuilder names = new StringBuilder(dsl.render(DSL.name("_event_index")));

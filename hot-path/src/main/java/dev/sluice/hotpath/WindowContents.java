@@ -8,6 +8,7 @@ import java.util.TreeSet;
 import org.jooq.DSLContext;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The contents a {@code distinct_by_content} tumbling or sliding window has counted, on PostgreSQL:
@@ -27,6 +28,8 @@ final class WindowContents {
 
     private final Table<?> table;
     private final Table<?> sink;
+    /** The claim's SQL, rendered at the first claim (the same for every batch); racing first claims render it alike. */
+    private volatile @Nullable String claimSql;
 
     /** @param sink the sink table ({@link SinkTable#table}) */
     WindowContents(WindowSpec window, Table<?> sink) {
@@ -75,10 +78,14 @@ final class WindowContents {
         if (sorted.isEmpty()) {
             return Set.of();
         }
+        String sql = claimSql;
+        if (sql == null) {
+            sql = "INSERT INTO " + tx.render(table) + " (" + tx.render(DSL.name("_content_hash")) + ") SELECT * FROM unnest({0})"
+                    + " ON CONFLICT DO NOTHING RETURNING " + tx.render(DSL.name("_content_hash"));
+            claimSql = sql;
+        }
         Set<String> claimed = new HashSet<>();
-        tx.resultQuery("INSERT INTO " + tx.render(table) + " (" + tx.render(DSL.name("_content_hash")) + ") SELECT * FROM unnest({0})"
-                + " ON CONFLICT DO NOTHING RETURNING " + tx.render(DSL.name("_content_hash")),
-                DSL.val(sorted.toArray(String[]::new), org.jooq.impl.SQLDataType.VARCHAR.array())).fetch()
+        tx.resultQuery(sql, DSL.val(sorted.toArray(String[]::new), org.jooq.impl.SQLDataType.VARCHAR.array())).fetch()
                 .forEach(r -> claimed.add(r.get(0, String.class)));
         return claimed;
     }
