@@ -15,7 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
 import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -85,12 +87,35 @@ public final class HotSink {
     /**
      * Creates the sink table ({@link SinkTable}) and then each window table with its lock row, those
      * that do not exist; a table that exists is left as it is (a window table gains missing helper
-     * columns). Idempotent.
+     * columns). Idempotent, and safe when consumers start together: creations take turns, within a
+     * JVM on a lock and on PostgreSQL across processes on a transaction-scoped advisory lock
+     * ({@code pg_advisory_xact_lock}), the creation then one transaction. PostgreSQL's
+     * {@code CREATE … IF NOT EXISTS} is not atomic across sessions: two consumers creating the same
+     * table at once failed one ("duplicate key value violates unique constraint
+     * pg_type_typname_nsp_index", {@code HotSinkCreateIT}).
+     *
+     * @throws DataAccessException when a statement fails
      */
     public void create(DSLContext dsl) {
-        sinkTable.create(dsl);
-        windows.create(dsl);
+        synchronized (CREATING) {
+            if (dsl.family() == SQLDialect.POSTGRES) {
+                dsl.transaction(c -> {
+                    c.dsl().resultQuery("SELECT pg_advisory_xact_lock({0})", DSL.inline(CREATE_LOCK_KEY)).fetch();
+                    sinkTable.create(c.dsl());
+                    windows.create(c.dsl());
+                });
+            } else {
+                sinkTable.create(dsl);
+                windows.create(dsl);
+            }
+        }
     }
+
+    /** The JVM's lock for {@link #create}. */
+    private static final Object CREATING = new Object();
+
+    /** The advisory lock key of {@link #create} on PostgreSQL (a constant: the bytes of "sluiceHP"). */
+    private static final long CREATE_LOCK_KEY = 0x736c756963654850L;
 
     /**
      * Applies one batch in {@code tx} (the caller's transaction). Until every one of the topic's

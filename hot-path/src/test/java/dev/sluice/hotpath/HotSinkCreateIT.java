@@ -1,0 +1,94 @@
+package dev.sluice.hotpath;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.warehouse.Warehouse;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Consumers starting together on a fresh PostgreSQL database each create the hot path's tables
+ * ({@link HotSink#create}: the sink's schema and table, the window table with its lock row, the
+ * contents table of a {@code distinct_by_content} window seeded from the sink). Four creators
+ * (each its own connection pool, as four processes would have; Sluice's metadata tables migrated first, one at a time by Flyway's lock) released together, 8 rounds, a
+ * new database each: every creation succeeds and leaves each table once, the window's lock row
+ * once. PostgreSQL's {@code CREATE … IF NOT EXISTS} is not atomic across sessions (a second
+ * session's create of the same name can fail on the catalog's unique index, "duplicate key value
+ * violates unique constraint pg_type_typname_nsp_index").
+ */
+class HotSinkCreateIT {
+
+    private static final int CREATORS = 4;
+    private static final int ROUNDS = 8;
+
+    @TempDir
+    Path home;
+
+    @Test
+    void creatorsStartingTogetherAllSucceed() throws Exception {
+        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
+            for (int round = 0; round < ROUNDS; round++) {
+                String db = "fresh" + round;
+                try (var c = postgres.getPostgresDatabase().getConnection(); var st = c.createStatement()) {
+                    st.execute("CREATE DATABASE " + db);
+                }
+                PipelineSpec spec = TestPipelines.write(java.nio.file.Files.createDirectories(home.resolve(db)), "dup", """
+                        columns:
+                          - {name: at, type: timestamp, nullable: false}
+                          - {name: code, type: string, nullable: false}
+                          - {name: v, type: long}
+                        """, postgres.getJdbcUrl("postgres", db), "postgres", """
+                        topic: dup
+                        bootstrap_servers: 127.0.0.1:9
+                        source: dup
+                        event_time: at
+                        sink: bronze.dup_events
+                        allowed_lateness: PT1H
+                        windows:
+                          - {table: gold.dup_windows, kind: tumbling, size: PT60S, group_by: [code], distinct_by_content: true, measures: {n: count}}
+                          - {table: gold.dup_sessions, kind: session, gap: PT60S, group_by: [code], measures: {n: count}}
+                        """);
+                ExecutorService pool = Executors.newFixedThreadPool(CREATORS);
+                try {
+                    CyclicBarrier start = new CyclicBarrier(CREATORS);
+                    List<Future<?>> creators = new ArrayList<>();
+                    for (int i = 0; i < CREATORS; i++) {
+                        creators.add(pool.submit(() -> {
+                            try (Warehouse w = Warehouse.open(spec.warehouse(), 2)) {
+                                HotSink sink = new HotSink("dup", spec.hotPath(), spec.source("dup").orElseThrow().contract());
+                                w.dsl().selectOne().fetch(); // the connection is open before the creators are released
+                                start.await(30, TimeUnit.SECONDS);
+                                sink.create(w.dsl());
+                            }
+                            return null;
+                        }));
+                    }
+                    for (Future<?> f : creators) {
+                        f.get(2, TimeUnit.MINUTES);
+                    }
+                } finally {
+                    pool.shutdownNow();
+                }
+                try (Warehouse w = Warehouse.open(spec.warehouse(), 2)) {
+                    assertThat(w.dsl().resultQuery("SELECT table_schema || '.' || table_name FROM information_schema.tables"
+                            + " WHERE table_schema IN ('bronze', 'gold') ORDER BY 1").fetch(0, String.class))
+                            .as("round %d", round)
+                            .containsExactly("bronze.dup_events", "gold.dup_sessions", "gold.dup_windows", "gold.dup_windows_contents");
+                    assertThat(w.dsl().resultQuery("SELECT window_table FROM sluice.hot_window_lock ORDER BY 1").fetch(0, String.class))
+                            .as("round %d: one lock row per window", round).containsExactly("gold.dup_sessions", "gold.dup_windows");
+                    assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM gold.dup_windows_contents").fetchOne(0, Long.class)).isZero();
+                }
+            }
+        }
+    }
+}
