@@ -16,6 +16,7 @@ import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,8 +24,13 @@ import org.junit.jupiter.api.Test;
  * others of its wave wait at a gate or have completed — is continued by the same command: same
  * backfill, two invocations, every partition's Silver and Gold checksum-identical to an
  * uninterrupted backfill, no duplicate Bronze row, and the quality results of a one-pass wave.
+ * Killed twice in a row at the wave's rollup barrier (where the month's days wait for the one of
+ * them that rebuilds {@code gold.airport_monthly_delays}), the third invocation ends with the same
+ * month as the uninterrupted backfill.
  */
 class BackfillKillIT {
+
+    private static final String ROLLUP_BARRIER = "wave:gold.airport_monthly_delays";
 
     private static final LocalDate FROM = LocalDate.parse("2001-03-01");
     private static final LocalDate TO = LocalDate.parse("2001-03-04");
@@ -54,6 +60,10 @@ class BackfillKillIT {
                     sums.put(t + " " + d, TableChecksum.of(w.dsl(), spec.table(DatasetRef.parse(t)).orElseThrow(), Partition.daily(d)));
                 }
             }
+            sums.put("gold.airport_monthly_delays 2001-03", TableChecksum.of(w.dsl(),
+                    spec.table(DatasetRef.parse("gold.airport_monthly_delays")).orElseThrow(), Partition.parseAny("2001-03")));
+            sums.put("monthly rows", w.dsl().resultQuery("SELECT COUNT(*) || ' ' || SUM(flights) || ' ' || MAX(days) FROM gold.airport_monthly_delays"
+                    + " WHERE flight_month = '2001-03'").fetchOne(0, String.class));
             sums.put("bronze rows", Long.toString(w.dsl().fetchCount(w.dsl().selectFrom("bronze.flights_raw"))));
             sums.put("distinct bronze rows", w.dsl().resultQuery(
                     "SELECT COUNT(*) FROM (SELECT DISTINCT _partition, _source_pos FROM bronze.flights_raw) d").fetchOne(0, String.class));
@@ -65,13 +75,19 @@ class BackfillKillIT {
         return sums;
     }
 
-    @Test
-    void aBackfillKilledMidwayIsContinuedByTheSameCommandToTheSameResult() throws Exception {
+    private static Map<String, String> expected;
+
+    @BeforeAll
+    static void uninterrupted() {
         String reference = TestHome.freshH2Url();
         backfillInProcess(reference);
-        Map<String, String> expected = state(reference);
+        expected = state(reference);
         assertThat(expected.get("bronze rows")).isEqualTo(expected.get("distinct bronze rows"));
+        assertThat(expected.get("monthly rows")).as("the month holds the four days").matches("[1-9]\\d* [1-9]\\d* 4");
+    }
 
+    @Test
+    void aBackfillKilledMidwayIsContinuedByTheSameCommandToTheSameResult() throws Exception {
         String url = TestHome.freshH2Url() + ";WRITE_DELAY=0";
         FaultPointKill.killAt("in-transaction:gold.route_daily#2", env(url), BACKFILL);
 
@@ -82,6 +98,22 @@ class BackfillKillIT {
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             assertThat(w.dsl().resultQuery("SELECT status || ' ' || invocations FROM sluice.backfill").fetch(0, String.class))
                     .containsExactly("COMPLETED 2");
+        }
+    }
+
+    @Test
+    void aBackfillKilledTwiceAtTheRollupBarrierEndsWithTheSameMonth() throws Exception {
+        String url = TestHome.freshH2Url() + ";WRITE_DELAY=0";
+        FaultPointKill.killAt(ROLLUP_BARRIER, env(url), BACKFILL); // the first day at the barrier
+        FaultPointKill.killAt(ROLLUP_BARRIER + "#2", env(url), BACKFILL); // the continuation, a second day there
+
+        String out = backfillInProcess(url);
+        assertThat(out).contains("(continued)").contains("COMPLETED: 4 partition(s)");
+        assertThat(state(url)).isEqualTo(expected);
+        PipelineSpec spec = TestHome.flightsSpec(url, "sa", "");
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            assertThat(w.dsl().resultQuery("SELECT status || ' ' || invocations FROM sluice.backfill").fetch(0, String.class))
+                    .containsExactly("COMPLETED 3");
         }
     }
 }

@@ -19,9 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Consumers starting together on a fresh PostgreSQL database each create the hot path's tables
  * ({@link HotSink#create}: the sink's schema and table, the window table with its lock row, the
- * contents table of a {@code distinct_by_content} window seeded from the sink). Four creators
- * (each its own connection pool, as four processes would have; Sluice's metadata tables migrated first, one at a time by Flyway's lock) released together, 8 rounds, a
- * new database each: every creation succeeds and leaves each table once, the window's lock row
+ * contents table of a {@code distinct_by_content} window seeded from the sink). Four creators,
+ * each with its own connection pool as four processes would have (Sluice's metadata tables are
+ * migrated first, one at a time under Flyway's lock), released together, 8 rounds, a new database
+ * each: every creation succeeds and leaves each table once, each window's lock row
  * once. PostgreSQL's {@code CREATE … IF NOT EXISTS} is not atomic across sessions (a second
  * session's create of the same name can fail on the catalog's unique index, "duplicate key value
  * violates unique constraint pg_type_typname_nsp_index").
