@@ -91,13 +91,18 @@ class BackfillKillIT {
         String url = TestHome.freshH2Url() + ";WRITE_DELAY=0";
         FaultPointKill.killAt("in-transaction:gold.route_daily#2", env(url), BACKFILL);
 
+        continuesToTheUninterruptedResult(url, 2);
+    }
+
+    /** The same command run on {@code url} ends the backfill, its {@code invocations}-th, with the uninterrupted backfill's state. */
+    private static void continuesToTheUninterruptedResult(String url, int invocations) {
         String out = backfillInProcess(url);
         assertThat(out).contains("(continued)").contains("COMPLETED: 4 partition(s)");
         assertThat(state(url)).isEqualTo(expected);
         PipelineSpec spec = TestHome.flightsSpec(url, "sa", "");
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             assertThat(w.dsl().resultQuery("SELECT status || ' ' || invocations FROM sluice.backfill").fetch(0, String.class))
-                    .containsExactly("COMPLETED 2");
+                    .containsExactly("COMPLETED " + invocations);
         }
     }
 
@@ -107,13 +112,6 @@ class BackfillKillIT {
         FaultPointKill.killAt(ROLLUP_BARRIER, env(url), BACKFILL); // the first day at the barrier
         FaultPointKill.killAt(ROLLUP_BARRIER + "#2", env(url), BACKFILL); // the continuation, a second day there
 
-        String out = backfillInProcess(url);
-        assertThat(out).contains("(continued)").contains("COMPLETED: 4 partition(s)");
-        assertThat(state(url)).isEqualTo(expected);
-        PipelineSpec spec = TestHome.flightsSpec(url, "sa", "");
-        try (Warehouse w = Warehouse.open(spec.warehouse())) {
-            assertThat(w.dsl().resultQuery("SELECT status || ' ' || invocations FROM sluice.backfill").fetch(0, String.class))
-                    .containsExactly("COMPLETED 3");
-        }
+        continuesToTheUninterruptedResult(url, 3);
     }
 }

@@ -43,22 +43,11 @@ class HotSinkCreateIT {
                 try (var c = postgres.getPostgresDatabase().getConnection(); var st = c.createStatement()) {
                     st.execute("CREATE DATABASE " + db);
                 }
-                PipelineSpec spec = TestPipelines.write(java.nio.file.Files.createDirectories(home.resolve(db)), "dup", """
-                        columns:
-                          - {name: at, type: timestamp, nullable: false}
-                          - {name: code, type: string, nullable: false}
-                          - {name: v, type: long}
-                        """, postgres.getJdbcUrl("postgres", db), "postgres", """
-                        topic: dup
-                        bootstrap_servers: 127.0.0.1:9
-                        source: dup
-                        event_time: at
-                        sink: bronze.dup_events
-                        allowed_lateness: PT1H
-                        windows:
-                          - {table: gold.dup_windows, kind: tumbling, size: PT60S, group_by: [code], distinct_by_content: true, measures: {n: count}}
-                          - {table: gold.dup_sessions, kind: session, gap: PT60S, group_by: [code], measures: {n: count}}
-                        """);
+                PipelineSpec spec = TestPipelines.write(java.nio.file.Files.createDirectories(home.resolve(db)), "dup",
+                        TestPipelines.CODED_VALUES, postgres.getJdbcUrl("postgres", db), "postgres", TestPipelines.hotPath("dup", "PT1H", """
+                        - {table: gold.dup_windows, kind: tumbling, size: PT60S, group_by: [code], distinct_by_content: true, measures: {n: count}}
+                        - {table: gold.dup_sessions, kind: session, gap: PT60S, group_by: [code], measures: {n: count}}
+                        """));
                 ExecutorService pool = Executors.newFixedThreadPool(CREATORS);
                 try {
                     CyclicBarrier start = new CyclicBarrier(CREATORS);

@@ -27,7 +27,33 @@ final class TestPipelines {
               - {name: amount, type: "decimal(12,3)"}
             """;
 
+    /** A contract of an event time {@code at}, a group {@code code} and a value {@code v} (long). */
+    static final String CODED_VALUES = """
+            columns:
+              - {name: at, type: timestamp, nullable: false}
+              - {name: code, type: string, nullable: false}
+              - {name: v, type: long}
+            """;
+
     private TestPipelines() {
+    }
+
+    /**
+     * A hot path's YAML (for {@link #write}'s {@code hotPath}) over source {@code name}: topic
+     * {@code name} on a broker nobody listens on (the tests apply batches themselves), event time
+     * {@code at}, sink {@code bronze.<name>_events}, {@code allowedLateness}, then {@code windows}
+     * (the YAML list under {@code windows:}, not indented).
+     */
+    static String hotPath(String name, String allowedLateness, String windows) {
+        return """
+                topic: %1$s
+                bootstrap_servers: 127.0.0.1:9
+                source: %1$s
+                event_time: at
+                sink: bronze.%1$s_events
+                allowed_lateness: %2$s
+                windows:
+                """.formatted(name, allowedLateness) + windows.indent(2);
     }
 
     /**

@@ -67,21 +67,10 @@ class WindowContentsIT {
             for (String kind : List.of("postgres", "h2")) {
                 String url = kind.equals("h2") ? "jdbc:h2:file:" + home.resolve("wh-" + UUID.randomUUID()).toAbsolutePath()
                         : postgres.getJdbcUrl("postgres", "postgres");
-                PipelineSpec spec = TestPipelines.write(home, "dup", """
-                        columns:
-                          - {name: at, type: timestamp, nullable: false}
-                          - {name: code, type: string, nullable: false}
-                          - {name: v, type: long}
-                        """, url, kind.equals("h2") ? "sa" : "postgres", """
-                        topic: dup
-                        bootstrap_servers: 127.0.0.1:9
-                        source: dup
-                        event_time: at
-                        sink: bronze.dup_events
-                        allowed_lateness: PT1000H
-                        windows:
-                          - {table: gold.dup_windows, kind: tumbling, size: PT60S, group_by: [code], distinct_by_content: true, measures: {n: count, total: sum(v)}}
-                        """);
+                PipelineSpec spec = TestPipelines.write(home, "dup", TestPipelines.CODED_VALUES, url, kind.equals("h2") ? "sa" : "postgres",
+                        TestPipelines.hotPath("dup", "PT1000H", """
+                        - {table: gold.dup_windows, kind: tumbling, size: PT60S, group_by: [code], distinct_by_content: true, measures: {n: count, total: sum(v)}}
+                        """));
                 ContractSpec contract = spec.source("dup").orElseThrow().contract();
                 EventDecoder decoder = new EventDecoder(contract, "at");
                 List<List<HotSink.Consumed>> partitions = List.of(new ArrayList<>(), new ArrayList<>());

@@ -36,16 +36,9 @@ class WindowKeysIT {
                       - {name: code, type: string, nullable: false}
                       - {name: g, type: double, lossy: true}
                       - {name: t, type: timestamp}
-                    """, postgres.getJdbcUrl("postgres", "postgres"), "postgres", """
-                    topic: keys
-                    bootstrap_servers: 127.0.0.1:9
-                    source: keys
-                    event_time: at
-                    sink: bronze.keys_events
-                    allowed_lateness: PT1000H
-                    windows:
-                      - {table: gold.keys_windows, kind: tumbling, size: PT60S, group_by: [g, t], measures: {n: count}}
-                    """);
+                    """, postgres.getJdbcUrl("postgres", "postgres"), "postgres", TestPipelines.hotPath("keys", "PT1000H", """
+                    - {table: gold.keys_windows, kind: tumbling, size: PT60S, group_by: [g, t], measures: {n: count}}
+                    """));
             ContractSpec contract = spec.source("keys").orElseThrow().contract();
             EventDecoder decoder = new EventDecoder(contract, "at");
             List<String> values = List.of(
