@@ -28,8 +28,12 @@ import org.jooq.impl.SQLDataType;
  *   <li>{@code _event_epoch_s} BIGINT: the event time in whole epoch seconds (floor), indexed;</li>
  *   <li>{@code _late} BOOLEAN: too late, so left out of the windows.</li>
  * </ul>
- * {@code _content_hash} is indexed too (a window counting each content once looks duplicates up by
- * it). Immutable and thread-safe.
+ * On H2 {@code _content_hash} is indexed too (a window counting each content once looks duplicates
+ * up by it); not on PostgreSQL, where such a window claims contents in a table of its own
+ * ({@link WindowContents}) and nothing looks the sink up by content: the index cost a B-tree entry
+ * of a random 64-character key per event (measured, 2 consumers, 500,000 flights: 22,477 and 22,994
+ * events/s with it, 24,390 and 31,023 without). A sink created before keeps its index; dropping it
+ * ({@code DROP INDEX <schema>.<table>_content_ix}) is safe. Immutable and thread-safe.
  */
 final class SinkTable {
 
@@ -77,9 +81,12 @@ final class SinkTable {
                 .execute();
         dsl.createIndexIfNotExists(DSL.name(sink.table() + "_time_ix")).on(table, DSL.field(DSL.name("_event_epoch_s")))
                 .execute();
-        // exact duplicates are looked up by content when a window counts each content once
-        dsl.createIndexIfNotExists(DSL.name(sink.table() + "_content_ix")).on(table, DSL.field(DSL.name("_content_hash")))
-                .execute();
+        // exact duplicates are looked up by content when a window counts each content once, on H2; PostgreSQL's windows
+        // claim contents in a table of their own (WindowContents) and sessions group a time range: no lookup by content
+        if (dsl.family() != org.jooq.SQLDialect.POSTGRES) {
+            dsl.createIndexIfNotExists(DSL.name(sink.table() + "_content_ix")).on(table, DSL.field(DSL.name("_content_hash")))
+                    .execute();
+        }
     }
 
     /** Every column, typed, in the order of {@link #row}. */

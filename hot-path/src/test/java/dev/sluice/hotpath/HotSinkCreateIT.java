@@ -77,6 +77,9 @@ class HotSinkCreateIT {
                     assertThat(w.dsl().resultQuery("SELECT window_table FROM sluice.hot_window_lock ORDER BY 1").fetch(0, String.class))
                             .as("round %d: one lock row per window", round).containsExactly("gold.dup_sessions", "gold.dup_windows");
                     assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM gold.dup_windows_contents").fetchOne(0, Long.class)).isZero();
+                    assertThat(w.dsl().resultQuery("SELECT indexname FROM pg_indexes WHERE schemaname = 'bronze' ORDER BY 1").fetch(0, String.class))
+                            .as("the sink's indexes: no content index on PostgreSQL (windows claim contents instead)")
+                            .containsExactly("dup_events_pkey", "dup_events_time_ix");
                 }
             }
         }
