@@ -92,7 +92,11 @@ public final class HotSink {
      * ({@code pg_advisory_xact_lock}), the creation then one transaction. PostgreSQL's
      * {@code CREATE … IF NOT EXISTS} is not atomic across sessions: two consumers creating the same
      * table at once failed one ("duplicate key value violates unique constraint
-     * pg_type_typname_nsp_index", {@code HotSinkCreateIT}).
+     * pg_type_typname_nsp_index", {@code HotSinkCreateIT}). The one transaction holds the locks its
+     * statements take until it commits: a {@code CREATE INDEX IF NOT EXISTS} on an existing sink
+     * (SHARE) and a window table's {@code ADD COLUMN IF NOT EXISTS} (ACCESS EXCLUSIVE), normally for
+     * milliseconds, but for the whole seeding of a new contents table from the sink when one is made
+     * (the first start after an upgrade, with the other consumers stopped as hot-path.md says).
      *
      * @throws DataAccessException when a statement fails
      */
@@ -115,7 +119,7 @@ public final class HotSink {
     private static final Object CREATING = new Object();
 
     /** The advisory lock key of {@link #create} on PostgreSQL (a constant: the bytes of "sluiceHP"). */
-    private static final long CREATE_LOCK_KEY = 0x736c756963654850L;
+    static final long CREATE_LOCK_KEY = 0x736c756963654850L;
 
     /**
      * Applies one batch in {@code tx} (the caller's transaction). Until every one of the topic's

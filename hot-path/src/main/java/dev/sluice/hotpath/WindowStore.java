@@ -75,7 +75,7 @@ final class WindowStore {
 
     /** Whether contents are claimed ({@link WindowContents}) rather than looked up under the lock. */
     private boolean claimsContents(DSLContext dsl) {
-        return window.distinctByContent() && window.kind() != WindowSpec.Kind.SESSION && dsl.dialect() == SQLDialect.POSTGRES;
+        return window.distinctByContent() && window.kind() != WindowSpec.Kind.SESSION && dsl.family() == SQLDialect.POSTGRES;
     }
 
     /**

@@ -70,9 +70,13 @@ class EventRulesIT {
                 PipelineSpec spec = TestPipelines.write(home, "all", TestPipelines.ALL_TYPES, url, kind.equals("h2") ? "sa" : "postgres", null);
                 ContractSpec contract = spec.source("all").orElseThrow().contract();
                 List<EventDecoder.Event> events = events(contract);
-                if (kind.equals("h2")) { // H2's arrays carry what PostgreSQL's text cannot: a NUL character
-                    events.add(event(new EventDecoder(contract, "at"), 60, "{\"at\": \"2001-01-01T00:00:00\", \"code\": \"A\", \"note\": \"漢\\u0000x\"}"));
-                    events.add(event(new EventDecoder(contract, "at"), 61, "{\"at\": \"2001-01-01T00:00:00\", \"code\": \"A\", \"note\": \"\\u0000\"}"));
+                // H2's arrays carry what PostgreSQL's text cannot: a NUL character, a year past 9999
+                List<EventDecoder.Event> uncarried = List.of(
+                        event(new EventDecoder(contract, "at"), 60, "{\"at\": \"2001-01-01T00:00:00\", \"code\": \"A\", \"note\": \"漢\\u0000x\"}"),
+                        event(new EventDecoder(contract, "at"), 61, "{\"at\": \"2001-01-01T00:00:00\", \"code\": \"A\", \"note\": \"\\u0000\"}"),
+                        event(new EventDecoder(contract, "at"), 62, "{\"at\": \"2001-01-01T00:00:00\", \"code\": \"A\", \"ts\": \"+10000-01-01T00:00:00\"}"));
+                if (kind.equals("h2")) {
+                    events.addAll(uncarried);
                 }
                 EventRules rules = new EventRules(contract, RULES.stream().map(r -> new QuarantineRule(r.id(), r.when(), r.id() + " holds")).toList(),
                         "silver.all");
@@ -80,6 +84,10 @@ class EventRulesIT {
                     w.dsl().execute("CREATE SCHEMA ref");
                     w.dsl().execute("CREATE TABLE ref.codes (ref_code VARCHAR(10))");
                     w.dsl().execute("INSERT INTO ref.codes VALUES ('A'), ('B\tb')");
+                    for (EventDecoder.Event u : uncarried) {
+                        assertThat(RulesStatement.carries(w.dsl(), List.of(u))).as(kind + ": the array statement takes %s", u.values())
+                                .isEqualTo(kind.equals("h2"));
+                    }
                     Map<Integer, String> expected = expected(events);
                     assertThat(expected.values()).as("the batch exercises every rule").containsAll(RULES.stream().map(Rule::id).toList());
                     assertThat(judged(rules.judge(w.dsl(), events))).as(kind).isEqualTo(expected);

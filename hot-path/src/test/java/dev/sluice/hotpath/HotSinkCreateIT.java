@@ -84,4 +84,47 @@ class HotSinkCreateIT {
             }
         }
     }
+
+    /**
+     * Across processes the JVM's lock does not help: another session holding the advisory lock
+     * ({@link HotSink#CREATE_LOCK_KEY}) keeps a creator waiting, with nothing created, until it lets go.
+     */
+    @Test
+    void aCreatorWaitsWhileAnotherSessionHoldsTheAdvisoryLock() throws Exception {
+        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
+            String url = postgres.getJdbcUrl("postgres", "postgres");
+            PipelineSpec spec = TestPipelines.write(home, "dup", TestPipelines.CODED_VALUES, url, "postgres", TestPipelines.hotPath("dup", "PT1H", """
+                    - {table: gold.dup_windows, kind: tumbling, size: PT60S, group_by: [code], distinct_by_content: true, measures: {n: count}}
+                    """));
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try (Warehouse w = Warehouse.open(spec.warehouse(), 2); java.sql.Connection other = postgres.getPostgresDatabase().getConnection();
+                    java.sql.Statement st = other.createStatement()) {
+                st.execute("SELECT pg_advisory_lock(" + HotSink.CREATE_LOCK_KEY + ")");
+                HotSink sink = new HotSink("dup", spec.hotPath(), spec.source("dup").orElseThrow().contract());
+                Future<?> creating = pool.submit(() -> sink.create(w.dsl()));
+                long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+                while (waiting(st) == 0) { // polled: the creator's session shows up waiting for the lock
+                    assertThat(System.nanoTime()).as("the creator waits for the advisory lock within a minute").isLessThan(deadline);
+                    assertThat(creating.isDone()).as("the creator ended without waiting").isFalse();
+                    Thread.sleep(20);
+                }
+                try (java.sql.ResultSet r = st.executeQuery("SELECT to_regclass('bronze.dup_events') IS NULL")) {
+                    assertThat(r.next() && r.getBoolean(1)).as("nothing created while the lock is held elsewhere").isTrue();
+                }
+                st.execute("SELECT pg_advisory_unlock(" + HotSink.CREATE_LOCK_KEY + ")");
+                creating.get(1, TimeUnit.MINUTES);
+                assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM gold.dup_windows_contents").fetchOne(0, Long.class)).isZero();
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    /** Sessions waiting for an advisory lock. */
+    private static int waiting(java.sql.Statement st) throws java.sql.SQLException {
+        try (java.sql.ResultSet r = st.executeQuery("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")) {
+            r.next();
+            return r.getInt(1);
+        }
+    }
 }
