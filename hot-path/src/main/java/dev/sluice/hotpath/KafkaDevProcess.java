@@ -17,9 +17,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The local single-node KRaft broker of {@code sluice kafka-dev}, as its own JVM
  * ({@code dev.sluice.kafkadev.KafkaDevBroker} from the kafka-dev module's libraries: Kafka's Scala
- * 2.13 never shares a classpath with Spark's 2.12), loopback only, controller on port + 1. Data,
- * log ({@code broker.log}) and pid file ({@code broker.pid}) under one directory, so a restart on
- * the same directory keeps the topics. Used by the CLI, the tests and the benchmarks. Stateless;
+ * 2.13 never shares a classpath with Spark's 2.12), loopback only. Data, log ({@code broker.log}),
+ * pid file ({@code broker.pid}) and the KRaft controller's port ({@code controller.port}: a free
+ * port picked at the first start, kept because the formatted quorum names it) under one directory,
+ * so a restart on the same directory keeps the topics. Used by the CLI, the tests and the benchmarks. Stateless;
  * the pid file is the state.
  */
 public final class KafkaDevProcess {
@@ -33,8 +34,8 @@ public final class KafkaDevProcess {
      * @param lib the directory of the broker's jars ({@code kafka-dev/target/lib})
      * @param dir data, log and pid file
      * @return the broker's pid
-     * @throws SluiceException when the controller's port ({@code port + 1}) is taken, or it does not
-     *     listen within 60 s (naming its log)
+     * @throws SluiceException when the controller's recorded port is taken, or it does not listen
+     *     within 60 s (naming its log)
      * @throws IOException when the directory cannot be written
      */
     public static long start(Path lib, Path dir, int port) throws IOException {
@@ -43,11 +44,11 @@ public final class KafkaDevProcess {
             return running.get();
         }
         Files.createDirectories(dir);
-        requireFree(port + 1, "its KRaft controller's port (the client port + 1)");
+        int controller = controllerPort(dir, port);
         Path log = dir.resolve("broker.log");
         Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
                 "-cp", lib.resolve("*").toString(), "dev.sluice.kafkadev.KafkaDevBroker", dir.toString(), Integer.toString(port),
-                Integer.toString(port + 1)))
+                Integer.toString(controller)))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         Files.writeString(dir.resolve("broker.pid"), Long.toString(p.pid()), StandardCharsets.UTF_8);
         long end = System.nanoTime() + 60_000_000_000L;
@@ -61,13 +62,39 @@ public final class KafkaDevProcess {
         return p.pid();
     }
 
-    /** Throws, naming the port and what it is for, when {@code port} cannot be bound on the loopback interface now. */
-    private static void requireFree(int port, String what) {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
-            // free: closed again at once (SO_REUSEADDR, the JDK's default here, lets the broker bind it right after)
+    /**
+     * The controller's port of the broker in {@code dir}: the one recorded in {@code controller.port};
+     * for a directory formatted before that file existed, {@code port + 1} (the earlier rule); else a
+     * free loopback port, recorded (written whole, then moved in place) before the broker formats its
+     * quorum with it. A recorded port must be free now.
+     */
+    private static int controllerPort(Path dir, int port) throws IOException {
+        Path file = dir.resolve("controller.port");
+        int controller;
+        if (Files.exists(file)) {
+            String text = Files.readString(file, StandardCharsets.UTF_8).trim();
+            try {
+                controller = Integer.parseInt(text);
+            } catch (NumberFormatException e) {
+                throw new SluiceException("kafka-dev cannot start: " + file + " holds '" + text + "', not a port");
+            }
+        } else {
+            if (Files.exists(dir.resolve("data/meta.properties"))) {
+                controller = port + 1;
+            } else {
+                try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                    controller = s.getLocalPort();
+                }
+            }
+            Path tmp = dir.resolve("controller.port.tmp");
+            Files.writeString(tmp, Integer.toString(controller), StandardCharsets.UTF_8);
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        }
+        try (java.net.ServerSocket s = new java.net.ServerSocket(controller, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return controller; // free: closed again at once (SO_REUSEADDR, the JDK's default here, lets the broker bind it right after)
         } catch (IOException e) {
-            throw new SluiceException("kafka-dev cannot start: 127.0.0.1:" + port + ", " + what + ", is in use (" + e.getMessage()
-                    + "); choose another --port");
+            throw new SluiceException("kafka-dev cannot start: 127.0.0.1:" + controller + ", its KRaft controller's port (recorded in "
+                    + file + "), is in use (" + e.getMessage() + ")");
         }
     }
 
