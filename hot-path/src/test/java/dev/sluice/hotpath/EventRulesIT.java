@@ -2,8 +2,6 @@ package dev.sluice.hotpath;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.ContractSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.QuarantineRule;
@@ -118,27 +116,11 @@ class EventRulesIT {
     }
 
     private static List<EventDecoder.Event> events(ContractSpec contract) throws Exception {
-        ObjectMapper json = new ObjectMapper();
         EventDecoder decoder = new EventDecoder(contract, "at");
+        List<String> json = TestPipelines.allTypesJson(60, TEXTS, n -> (n == 58 ? "" : "-") + "1234.56789012345" + n);
         List<EventDecoder.Event> events = new ArrayList<>();
-        for (int n = 0; n < 60; n++) {
-            ObjectNode v = json.createObjectNode();
-            v.put("at", "2001-01-01T00:%02d:%02d.%06d".formatted(n / 20, n % 60, n * 12_345 % 1_000_000));
-            v.put("code", List.of("A", "B\tb", "C\"c").get(n % 3));
-            if (n % 7 == 3) {
-                List.of("note", "i", "l", "f", "d", "b", "on_day", "ts", "amount").forEach(v::putNull);
-            } else {
-                v.put("note", TEXTS[n % TEXTS.length]);
-                v.put("i", n * 1_000_003 % 2_000_000 - 1_000_000);
-                v.put("l", n * 9_876_543_210_123L);
-                v.set("f", json.readTree("0.1" + n));
-                v.set("d", json.readTree((n == 58 ? "" : "-") + "1234.56789012345" + n));
-                v.put("b", n % 2 == 0);
-                v.put("on_day", "2001-02-%02d".formatted(n % 28 + 1));
-                v.put("ts", "1999-12-31T23:59:59.%06d".formatted(999_999 - n));
-                v.set("amount", json.readTree("-12345.6%02d".formatted(n)));
-            }
-            events.add(event(decoder, n, v.toString()));
+        for (int n = 0; n < json.size(); n++) {
+            events.add(event(decoder, n, json.get(n)));
         }
         return events;
     }

@@ -3,10 +3,15 @@ package dev.sluice.hotpath;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.config.SluiceEnvironment;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /** Small pipelines written into a test's home for the hot path's database-level tests. */
 final class TestPipelines {
@@ -36,6 +41,37 @@ final class TestPipelines {
             """;
 
     private TestPipelines() {
+    }
+
+    /**
+     * {@code count} events of {@link #ALL_TYPES} as JSON, event n at 2001-01-01 00:mm:ss plus n's
+     * microseconds, {@code code} one of {@code A}, a tab, a quote; every 7th (n % 7 == 3) with its
+     * other values null, the others with note {@code texts[n % texts.length]}, extreme ints and
+     * longs, microsecond timestamps, decimals and {@code d} as {@code doubleText} gives it.
+     */
+    static List<String> allTypesJson(int count, String[] texts, IntFunction<String> doubleText) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        List<String> out = new ArrayList<>();
+        for (int n = 0; n < count; n++) {
+            ObjectNode v = json.createObjectNode();
+            v.put("at", "2001-01-01T00:%02d:%02d.%06d".formatted(n / 20, n % 60, n * 12_345 % 1_000_000));
+            v.put("code", List.of("A", "B\tb", "C\"c").get(n % 3));
+            if (n % 7 == 3) {
+                List.of("note", "i", "l", "f", "d", "b", "on_day", "ts", "amount").forEach(v::putNull);
+            } else {
+                v.put("note", texts[n % texts.length]);
+                v.put("i", n * 1_000_003 % 2_000_000 - 1_000_000);
+                v.put("l", n * 9_876_543_210_123L);
+                v.set("f", json.readTree("0.1" + n));
+                v.set("d", json.readTree(doubleText.apply(n)));
+                v.put("b", n % 2 == 0);
+                v.put("on_day", "2001-02-%02d".formatted(n % 28 + 1));
+                v.put("ts", "1999-12-31T23:59:59.%06d".formatted(999_999 - n));
+                v.set("amount", json.readTree("-12345.6%02d".formatted(n)));
+            }
+            out.add(v.toString());
+        }
+        return out;
     }
 
     /**
