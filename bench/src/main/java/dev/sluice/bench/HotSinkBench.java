@@ -26,7 +26,8 @@ import org.jooq.impl.DSL;
 /**
  * The {@code hotsink} measure (issue #29): Sluice's hot path into PostgreSQL and into H2 beside
  * its peers, on ONE kafka-dev broker (a KRaft broker in its own JVM) and ONE embedded PostgreSQL
- * (zonky, real binaries, {@code track_commit_timestamp=on}), the same events for every side: N
+ * (zonky, real binaries, {@code track_commit_timestamp=on}, {@code synchronous_commit=on},
+ * {@code pg_stat_statements} loaded: its overhead is in every side's figures), the same events for every side: N
  * real flights (the sample's landed days in date order, {@link ConnectPeerBench#publish}) in
  * Sluice's flight-event JSON ({@link FlinkPeerBench#event}), on a topic of 3 partitions. In turn:
  * <ol>
@@ -51,6 +52,9 @@ import org.jooq.impl.DSL;
 public final class HotSinkBench {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Statements kept in {@link Result#postgresStatements}. */
+    static final int STATEMENTS = 12;
 
     private HotSinkBench() {
     }
@@ -83,13 +87,15 @@ public final class HotSinkBench {
      *
      * @param ceiling the JSON-parsing consumer
      * @param postgres Sluice into PostgreSQL
+     * @param postgresStatements where PostgreSQL's time went while Sluice drained into it: the
+     *        {@value #STATEMENTS} statements that took the most ({@link PostgresStatements})
      * @param h2 Sluice into an H2 file
      * @param postgresLatency Sluice into PostgreSQL at each rate
      * @param connect the Connect peer, or null when skipped ({@code connectSkipped} says why)
      * @param flink the Flink peer, or null when skipped ({@code flinkSkipped} says why)
      */
     public record Result(Plan plan, long events, JsonParsingConsumer.Read ceiling, SluiceSinkRun.Throughput postgres,
-            SluiceSinkRun.Throughput h2, List<SluiceSinkRun.Latency> postgresLatency, ConnectPeerBench.@Nullable Result connect,
+            List<PostgresStatements.Row> postgresStatements, SluiceSinkRun.Throughput h2, List<SluiceSinkRun.Latency> postgresLatency, ConnectPeerBench.@Nullable Result connect,
             @Nullable String connectSkipped, FlinkPeerBench.@Nullable Result flink, @Nullable String flinkSkipped) {
     }
 
@@ -101,14 +107,18 @@ public final class HotSinkBench {
         KafkaDevProcess.start(root.resolve("kafka-dev/target/lib"), broker, port);
         Path pgData = work.resolve("pg");
         try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setDataDirectory(pgData).setCleanDataDirectory(true)
-                .setServerConfig("track_commit_timestamp", "on").setServerConfig("synchronous_commit", "on").start()) {
+                .setServerConfig("track_commit_timestamp", "on").setServerConfig("synchronous_commit", "on")
+                .setServerConfig("shared_preload_libraries", "pg_stat_statements").start()) {
             List<Long> pgPids = List.of(Long.parseLong(Files.readAllLines(pgData.resolve("postmaster.pid")).get(0).trim()));
             String topic = "hotsink.events";
             long events = ConnectPeerBench.publish(bootstrap, topic, home, plan.events(), 0, 0, FlinkPeerBench::event);
-            PipelineSpec onPg = spec(root, work, bootstrap, topic, database(pg, "sluice_throughput"));
+            String throughputDb = database(pg, "sluice_throughput");
+            PostgresStatements.reset(throughputDb);
+            PipelineSpec onPg = spec(root, work, bootstrap, topic, throughputDb);
             JsonParsingConsumer.Read ceiling = JsonParsingConsumer.read(bootstrap, topic, plan.consumers(), onPg.hotPath().maxPollRecords(),
                     events, Duration.ofMinutes(10));
             SluiceSinkRun.Throughput postgres = throughput(onPg, home, plan, events, () -> Math.round(CpuTime.seconds(pgPids) * 1_000));
+            List<PostgresStatements.Row> statements = PostgresStatements.top(throughputDb, STATEMENTS);
             String h2 = "jdbc:h2:file:" + work.resolve("h2-warehouse").toAbsolutePath();
             SluiceSinkRun.Throughput onH2 = throughput(spec(root, work, bootstrap, topic, h2), home, plan, events, () -> 0L);
             List<SluiceSinkRun.Latency> latency = new ArrayList<>();
@@ -137,7 +147,7 @@ public final class HotSinkBench {
             } else {
                 flinkSkipped = notBuilt("flink", "target/lib and target/classes");
             }
-            return new Result(plan, events, ceiling, postgres, onH2, latency, connect, connectSkipped, flink, flinkSkipped);
+            return new Result(plan, events, ceiling, postgres, statements, onH2, latency, connect, connectSkipped, flink, flinkSkipped);
         } finally {
             KafkaDevProcess.stop(broker);
         }

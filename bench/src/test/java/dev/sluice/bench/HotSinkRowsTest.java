@@ -29,7 +29,7 @@ class HotSinkRowsTest {
                 new SluiceSinkRun.Latency(50_000, 49_000, new Latencies(800_000, 200, 700, 900, 800), 0));
         ConnectPeerBench.Result connect = withConnect ? new ConnectPeerBench.Result(500_000, 100_000, 1.2, 0.6,
                 List.of(new double[] {10_000, 9_990, 30, 90, 150}, new double[] {50_000, 49_000, 80, 400, 600})) : null;
-        return new HotSinkBench.Result(plan, 500_000, ceiling, pg, h2, latency, connect,
+        return new HotSinkBench.Result(plan, 500_000, ceiling, pg, List.of(), h2, latency, connect,
                 withConnect ? null : "the peer is not built (no bench/peers/connect/target/lib)", null,
                 "the peer is not built (no bench/peers/flink/target/lib and target/classes)");
     }
