@@ -73,10 +73,10 @@ class HotSinkCreateIT {
                     assertThat(w.dsl().resultQuery("SELECT table_schema || '.' || table_name FROM information_schema.tables"
                             + " WHERE table_schema IN ('bronze', 'gold') ORDER BY 1").fetch(0, String.class))
                             .as("round %d", round)
-                            .containsExactly("bronze.dup_events", "gold.dup_sessions", "gold.dup_windows", "gold.dup_windows_contents");
+                            .containsExactly("bronze.dup_events", "gold.dup_sessions", "gold.dup_windows", "gold.dup_windows_content_keys");
                     assertThat(w.dsl().resultQuery("SELECT window_table FROM sluice.hot_window_lock ORDER BY 1").fetch(0, String.class))
                             .as("round %d: one lock row per window", round).containsExactly("gold.dup_sessions", "gold.dup_windows");
-                    assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM gold.dup_windows_contents").fetchOne(0, Long.class)).isZero();
+                    assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM gold.dup_windows_content_keys").fetchOne(0, Long.class)).isZero();
                     assertThat(w.dsl().resultQuery("SELECT indexname FROM pg_indexes WHERE schemaname = 'bronze' ORDER BY 1").fetch(0, String.class))
                             .as("the sink's indexes: no content index on PostgreSQL (windows claim contents instead)")
                             .containsExactly("dup_events_pkey", "dup_events_time_ix");
@@ -113,7 +113,7 @@ class HotSinkCreateIT {
                 }
                 st.execute("SELECT pg_advisory_unlock(" + HotSink.CREATE_LOCK_KEY + ")");
                 creating.get(1, TimeUnit.MINUTES);
-                assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM gold.dup_windows_contents").fetchOne(0, Long.class)).isZero();
+                assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM gold.dup_windows_content_keys").fetchOne(0, Long.class)).isZero();
             } finally {
                 pool.shutdownNow();
             }

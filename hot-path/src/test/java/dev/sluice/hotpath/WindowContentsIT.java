@@ -124,14 +124,18 @@ class WindowContentsIT {
                     expected.forEach((k, v) -> assertThat(windows.get(k)).as(kind + " " + k).containsExactly(v));
                     assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM bronze.dup_events").fetchOne(0, Long.class)).isEqualTo(sent.size());
                     if (kind.equals("postgres")) {
-                        assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM gold.dup_windows_contents").fetchOne(0, Long.class))
+                        assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM gold.dup_windows_content_keys").fetchOne(0, Long.class))
                                 .isEqualTo(CONTENTS);
                         WindowSpec ws = spec.hotPath().windows().get(0);
                         WindowContents seeded = new WindowContents(new WindowSpec(new DatasetRef("gold", "dup_later"), ws.kind(), ws.size(),
                                 ws.slide(), ws.gap(), ws.groupBy(), true, ws.measures()), new SinkTable(spec.hotPath().sink(), contract).table());
                         seeded.create(w.dsl());
-                        assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM gold.dup_later_contents").fetchOne(0, Long.class))
+                        assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM gold.dup_later_content_keys").fetchOne(0, Long.class))
                                 .as("seeded from the sink").isEqualTo(CONTENTS);
+                        assertThat(w.dsl().resultQuery("SELECT COUNT(*) FROM gold.dup_later_content_keys JOIN gold.dup_windows_content_keys"
+                                + " USING (_content_key)").fetchOne(0, Long.class))
+                                .as("the seed's keys (from the sink's hashes, in SQL) are the claims' keys (from the events' hashes, in Java)")
+                                .isEqualTo(CONTENTS);
                     }
                 }
             }
