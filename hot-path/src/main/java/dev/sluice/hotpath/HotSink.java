@@ -145,16 +145,17 @@ public final class HotSink {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         Map<Integer, HotOffsets.Stored> before = offsets.read(tx, hot.topic());
         long watermark = lateness.watermark(before, topicPartitions);
-        // events already in the sink (a redelivery, a replay) change nothing: not judged late again, not re-windowed
-        Lateness.Sorted sorted = lateness.sort(events, sinkEvents.known(tx, events), watermark);
-        Set<String> inserted = sorted.fresh().isEmpty() ? Set.of() : sinkEvents.insert(tx, sorted.fresh(), sorted.lateIds());
+        // events already in the sink (a redelivery, a replay) change nothing: not written, so neither
+        // judged late again nor re-windowed (the insert says which ids it wrote)
+        Lateness.Sorted sorted = lateness.sort(events, watermark);
+        Set<String> inserted = events.isEmpty() ? Set.of() : sinkEvents.insertNew(tx, events, sorted.lateIds());
         // each written id once: of events sharing an id (a producer's retry in one poll) the sink keeps the first
         Set<String> once = new HashSet<>();
-        List<Consumed> written = sorted.fresh().stream().filter(c -> inserted.contains(c.event().id()) && once.add(c.event().id())).toList();
+        List<Consumed> written = events.stream().filter(c -> inserted.contains(c.event().id()) && once.add(c.event().id())).toList();
         Map<Integer, Integer> storedByPartition = new HashMap<>();
         written.forEach(c -> storedByPartition.merge(c.at().partition(), 1, Integer::sum));
         List<Poison> quarantined = new ArrayList<>(poison);
-        quarantined.addAll(sorted.tooLate());
+        sorted.tooLate().stream().filter(t -> inserted.contains(t.id())).forEach(t -> quarantined.add(t.poison()));
         quarantine.add(tx, quarantined, consumerRun, now);
         FaultPoints.reach("hot-batch:in-transaction");
         Set<Consumed> onTime = Collections.newSetFromMap(new IdentityHashMap<>());

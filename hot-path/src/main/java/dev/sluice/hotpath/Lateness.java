@@ -31,17 +31,26 @@ final class Lateness {
     }
 
     /**
-     * A batch's events sorted against the watermark, each list in the batch's order.
+     * A batch's events sorted against the watermark, each list in the batch's order. Whether an
+     * event is already in the sink (a redelivery, a replay) is not known here: the sink's insert
+     * says which it wrote, and only those are windowed or quarantined ({@link HotSink#apply}).
      *
-     * @param fresh the events not in the sink yet (on time and too late)
-     * @param onTime of {@code fresh}, those at or after the watermark: the windows count them
+     * @param onTime the events at or after the watermark: the windows count those written
      * @param lateIds the ids of the others
-     * @param tooLate the others as poison records to quarantine
+     * @param tooLate the others as poison records to quarantine (those written), in batch order
      * @param newestByPartition the newest event time (epoch seconds) of the batch's events, known ones
      *     included, by partition: the next watermark's input
      */
-    record Sorted(List<HotSink.Consumed> fresh, List<HotSink.Consumed> onTime, Set<String> lateIds, List<HotSink.Poison> tooLate,
-            Map<Integer, Long> newestByPartition) {
+    record Sorted(List<HotSink.Consumed> onTime, Set<String> lateIds, List<TooLate> tooLate, Map<Integer, Long> newestByPartition) {
+    }
+
+    /**
+     * An event too late for the watermark.
+     *
+     * @param id its event id
+     * @param poison the record to quarantine for it
+     */
+    record TooLate(String id, HotSink.Poison poison) {
     }
 
     /**
@@ -54,32 +63,23 @@ final class Lateness {
         return HotOffsets.watermark(before, topicPartitions, hot.allowedLateness());
     }
 
-    /**
-     * Sorts {@code events} against {@code watermark} (epoch seconds). Events whose ids are in
-     * {@code known} (already in the sink: a redelivery, a replay) change nothing: they are not judged
-     * late again, not counted again; only their event times count for {@code newestByPartition}.
-     */
-    Sorted sort(List<HotSink.Consumed> events, Set<String> known, long watermark) {
-        List<HotSink.Consumed> fresh = new ArrayList<>();
+    /** Sorts {@code events} against {@code watermark} (epoch seconds). */
+    Sorted sort(List<HotSink.Consumed> events, long watermark) {
         List<HotSink.Consumed> onTime = new ArrayList<>();
         Set<String> lateIds = new HashSet<>();
-        List<HotSink.Poison> tooLate = new ArrayList<>();
+        List<TooLate> tooLate = new ArrayList<>();
         Map<Integer, Long> newestByPartition = new HashMap<>();
         for (HotSink.Consumed c : events) {
             long epoch = c.event().eventTime().getEpochSecond();
             newestByPartition.merge(c.at().partition(), epoch, Math::max);
-            if (known.contains(c.event().id())) {
-                continue;
-            }
-            fresh.add(c);
             if (epoch < watermark) {
                 lateIds.add(c.event().id());
-                tooLate.add(tooLate(c, watermark));
+                tooLate.add(new TooLate(c.event().id(), tooLate(c, watermark)));
             } else {
                 onTime.add(c);
             }
         }
-        return new Sorted(fresh, onTime, lateIds, tooLate, newestByPartition);
+        return new Sorted(onTime, lateIds, tooLate, newestByPartition);
     }
 
     private HotSink.Poison tooLate(HotSink.Consumed c, long watermark) {

@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The sink's two ways of writing a batch store the same values: PostgreSQL's COPY path
- * ({@link PostgresSinkCopy}) and H2's JDBC batch, given events with every contract column type,
+ * The sink's two ways of writing a batch store the same values: PostgreSQL's array statement
+ * ({@link PostgresSinkInsert}) and H2's JDBC batch, given events with every contract column type,
  * NULLs, text with tabs, newlines, backslashes, quotes, commas and characters outside the BMP,
  * timestamps to the microsecond, floats and doubles with long fractions. Two batches go through
  * {@link HotSink#apply} on each warehouse kind, the second redelivering half of the first and
@@ -46,7 +46,7 @@ class SinkRoundTripIT {
         "", "unicode é ü 漢字 😀", "'single'", ",,,"};
 
     @Test
-    void copyAndRowPathsStoreTheSameValues() throws Exception {
+    void arrayAndRowPathsStoreTheSameValues() throws Exception {
         List<String> values = TestPipelines.allTypesJson(60, TEXTS, n -> "-1234.56789012345" + n);
         EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
         try {
@@ -98,7 +98,7 @@ class SinkRoundTripIT {
                 expected.add(row);
             }
             assertThat(sinks.get("h2")).as("H2's sink: each event once, its decoded values").containsExactlyElementsOf(expected);
-            assertThat(sinks.get("postgres")).as("PostgreSQL's sink (COPY): each event once, its decoded values").containsExactlyElementsOf(expected);
+            assertThat(sinks.get("postgres")).as("PostgreSQL's sink (array statement): each event once, its decoded values").containsExactlyElementsOf(expected);
             List<List<Object>> tumbling = expectedWindows(all);
             assertThat(windows.get("h2").subList(0, tumbling.size())).as("H2's tumbling windows (upserts)").isEqualTo(tumbling);
             assertThat(windows.get("postgres")).as("PostgreSQL's tumbling and sliding windows (upserts)").isEqualTo(windows.get("h2"));

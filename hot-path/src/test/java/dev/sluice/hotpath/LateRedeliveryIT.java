@@ -1,0 +1,92 @@
+package dev.sluice.hotpath;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.config.ContractSpec;
+import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.RunId;
+import dev.sluice.warehouse.Warehouse;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Events already in the sink change nothing when they come again, on PostgreSQL (whose array
+ * insert says which ids it wrote, no lookup) and on H2 (which looks the ids up first). One
+ * partition, allowed lateness 10 s, a {@code distinct_by_content} tumbling window of 60 s by code:
+ * <ol>
+ *   <li>batch 1: e1 at 00:00:05 (A), e2 at 00:01:40 (A): the watermark moves to 00:01:30;</li>
+ *   <li>batch 2: e3 at 00:00:50 (A, too late), e4 at 00:02:10 (B);</li>
+ *   <li>batch 3: e3, e1 and e4 again at later offsets (a producer's retry, a re-publish), and e5
+ *       at 00:00:20 (B, too late), new.</li>
+ * </ol>
+ * Expected by hand: the sink holds e1..e5 once, e3 and e5 marked late; the quarantine holds
+ * exactly two too_late records (e3 once, e5); the window rows are A 0-60 n=1, A 60-120 n=1,
+ * B 120-180 n=1 (neither e3 nor e5 counted, the redelivered e1 and e4 not counted again); the
+ * offset is the third batch's.
+ */
+class LateRedeliveryIT {
+
+    @TempDir
+    Path home;
+
+    @Test
+    void aRedeliveredEventIsNeitherQuarantinedNorCountedAgain() throws Exception {
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        try {
+            for (String kind : List.of("postgres", "h2")) {
+                String url = kind.equals("h2") ? "jdbc:h2:file:" + home.resolve("wh-" + UUID.randomUUID()).toAbsolutePath()
+                        : postgres.getJdbcUrl("postgres", "postgres");
+                PipelineSpec spec = TestPipelines.write(home, "late", TestPipelines.CODED_VALUES, url, kind.equals("h2") ? "sa" : "postgres",
+                        TestPipelines.hotPath("late", "PT10S", """
+                        - {table: gold.late_windows, kind: tumbling, size: PT60S, group_by: [code], distinct_by_content: true, measures: {n: count}}
+                        """));
+                ContractSpec contract = spec.source("late").orElseThrow().contract();
+                EventDecoder decoder = new EventDecoder(contract, "at");
+                try (Warehouse w = Warehouse.open(spec.warehouse(), 2)) {
+                    HotSink sink = new HotSink("late", spec.hotPath(), contract);
+                    sink.create(w.dsl());
+                    List<HotSink.Consumed> offsets = new ArrayList<>();
+                    apply(w, sink, decoder, offsets, "e1 00:00:05 A", "e2 00:01:40 A");
+                    apply(w, sink, decoder, offsets, "e3 00:00:50 A", "e4 00:02:10 B");
+                    apply(w, sink, decoder, offsets, "e3 00:00:50 A", "e1 00:00:05 A", "e4 00:02:10 B", "e5 00:00:20 B");
+                    DSLContext dsl = w.dsl();
+                    assertThat(dsl.resultQuery("SELECT _event_id, _late FROM bronze.late_events ORDER BY _event_id").fetch()
+                            .map(r -> r.get(0, String.class) + " " + r.get(1, Boolean.class)))
+                            .as(kind).containsExactly("e1 false", "e2 false", "e3 true", "e4 false", "e5 true");
+                    assertThat(dsl.resultQuery("SELECT rule_id, source_pos FROM sluice.quarantine ORDER BY source_pos").fetch()
+                            .map(r -> r.get(0, String.class) + " " + r.get(1, Long.class)))
+                            .as(kind + ": each too-late event quarantined once (e3 at offset 2, e5 at 7)").containsExactly("too_late 2", "too_late 7");
+                    assertThat(dsl.resultQuery("SELECT code, window_start_s, n FROM gold.late_windows ORDER BY code, window_start_s").fetch()
+                            .map(r -> r.get(0, String.class) + " " + r.get(1, Long.class) + " n=" + r.get(2, Long.class)))
+                            .as(kind).containsExactly("A 978307200 n=1", "A 978307260 n=1", "B 978307320 n=1");
+                    assertThat(dsl.resultQuery("SELECT next_offset FROM sluice.hot_offset").fetch(0, Long.class)).as(kind).containsExactly(8L);
+                }
+            }
+        } finally {
+            postgres.close();
+        }
+    }
+
+    /** Applies one batch of "id hh:mm:ss code" events of partition 0, at the next offsets, in one transaction. */
+    private static void apply(Warehouse w, HotSink sink, EventDecoder decoder, List<HotSink.Consumed> sent, String... events) {
+        List<HotSink.Consumed> batch = new ArrayList<>();
+        for (String e : events) {
+            String[] f = e.split(" ");
+            String json = "{\"at\": \"2001-01-01T" + f[1] + "\", \"code\": \"" + f[2] + "\", \"v\": 1}";
+            EventDecoder.Decoded d = decoder.decode(f[0].getBytes(StandardCharsets.UTF_8), json.getBytes(StandardCharsets.UTF_8));
+            assertThat(d.violation()).isNull();
+            HotSink.Consumed c = new HotSink.Consumed(d.event(), new HotSink.Position("late", 0, sent.size()));
+            sent.add(c);
+            batch.add(c);
+        }
+        w.dsl().transaction(c -> sink.apply(c.dsl(), batch, List.of(), Map.of(0, PartitionRead.at(sent.size())), RunId.newId(), 1));
+    }
+}
