@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The hot path on PostgreSQL (embedded, real binaries: the sink's COPY path and the window
+ * The hot path on PostgreSQL (embedded, real binaries: the sink's array insert and the window
  * upserts) killed (SIGKILL) at {@code hot-batch:windows-merged}, inside a batch's transaction with
  * its events in the sink and its window deltas merged into the window rows, its offsets not yet
  * stored: twice in a row (the first batch of one process, the third of the next), then a last

@@ -11,12 +11,14 @@ import java.util.List;
 /**
  * Where a PostgreSQL database's server time went during a measured phase, from the
  * {@code pg_stat_statements} extension (PostgreSQL 14 docs, F.32): per normalised statement its
- * calls, rows and total execution and planning time. The server must be started with
+ * calls, rows and total execution time (planning time is not counted: {@code track_planning} is
+ * off by default, and left so). The server must be started with
  * {@code shared_preload_libraries=pg_stat_statements}; {@link #reset} creates the extension in the
  * database if it is missing. Utility statements ({@code COPY}, {@code COMMIT}, {@code SET}) are
  * counted too ({@code pg_stat_statements.track_utility}, on by default): a {@code COMMIT}'s time
  * holds its wait for the WAL flush. Time spent between statements (parsing the protocol, the
- * network) is in no row. Not thread-safe.
+ * network) is in no row; the statements of a measured phase's setup (creating tables, loading a
+ * reference table) are counted with it. Not thread-safe.
  */
 final class PostgresStatements {
 
@@ -32,7 +34,7 @@ final class PostgresStatements {
      * @param text its text, constants replaced by {@code $n}, whitespace folded, cut at 160 characters
      * @param calls times it ran
      * @param rows rows it returned or changed, summed
-     * @param totalMs its execution plus planning time, ms
+     * @param totalMs its execution time, ms
      * @param share {@code totalMs} over the sum of every row's, 0..1
      */
     record Row(String text, long calls, long rows, double totalMs, double share) {
@@ -51,7 +53,7 @@ final class PostgresStatements {
      * {@link #reset}, most first; the statements this class runs are left out.
      */
     static List<Row> top(String url, int limit) throws SQLException {
-        String sql = "WITH s AS (SELECT query, calls, rows, total_exec_time + total_plan_time AS ms FROM pg_stat_statements "
+        String sql = "WITH s AS (SELECT query, calls, rows, total_exec_time AS ms FROM pg_stat_statements "
                 + "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query NOT LIKE '%pg_stat_statements%') "
                 + "SELECT query, calls, rows, ms, ms / NULLIF(SUM(ms) OVER (), 0) AS share FROM s ORDER BY ms DESC LIMIT " + limit;
         List<Row> out = new ArrayList<>();

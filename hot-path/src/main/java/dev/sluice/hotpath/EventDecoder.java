@@ -60,7 +60,10 @@ public final class EventDecoder {
     public record Event(String id, Map<String, @Nullable Object> values, Instant eventTime, String contentHash) {
     }
 
-    /** Why a record is not an event: a rule id ({@code malformed_json}, {@code missing_event_id}, {@code contract_violation}) and the reason. */
+    /**
+     * Why a record is not an event: a rule id ({@code malformed_json}, {@code missing_event_id},
+     * {@code event_id_too_long}, {@code contract_violation}) and the reason.
+     */
     public record Violation(String ruleId, String reason) {
     }
 
@@ -72,6 +75,11 @@ public final class EventDecoder {
     public Decoded decode(byte @Nullable [] key, byte @Nullable [] value) {
         if (key == null || key.length == 0) {
             return bad("missing_event_id", "the record has no key: the key is the event's id");
+        }
+        String id = new String(key, StandardCharsets.UTF_8);
+        if (id.length() > SinkTable.EVENT_ID_CHARS) {
+            return bad("event_id_too_long", "the record's key is " + id.length() + " characters: the key is the event's id, and the sink keeps"
+                    + " ids of at most " + SinkTable.EVENT_ID_CHARS);
         }
         JsonNode node;
         try {
@@ -111,7 +119,7 @@ public final class EventDecoder {
             return bad("contract_violation", "the event breaks contract " + contract.label() + ": " + String.join("; ", errors));
         }
         LocalDateTime at = (LocalDateTime) values.get(eventTime);
-        return new Decoded(new Event(new String(key, StandardCharsets.UTF_8), values, at.toInstant(ZoneOffset.UTC), hash(values)), null);
+        return new Decoded(new Event(id, values, at.toInstant(ZoneOffset.UTC), hash(values)), null);
     }
 
     private static Object convert(ColumnSpec c, JsonNode v) {

@@ -29,16 +29,18 @@ import org.jspecify.annotations.Nullable;
  *       ({@code kafka:<topic>/<partition>}), {@code _source_pos} (the offset) and
  *       {@code _ingested_at};</li>
  *   <li>every poison record, once, in {@code sluice.quarantine} with its raw key and value
- *       ({@link HotQuarantine}), and every event too late for the watermark ({@link Lateness});</li>
+ *       ({@link HotQuarantine}), and every event too late for the watermark that the batch writes
+ *       to the sink ({@link Lateness});</li>
  *   <li>the next offset of every partition the batch read, in {@code sluice.hot_offset}, only ever
  *       moving forward, with the partition's health after the batch: the consumer's lag, the events
  *       stored so far, the batch's latency and the events/s ({@link HotOffsets});</li>
  *   <li>the windows of the events it counts ({@link LiveWindows}), merged before the offsets are
  *       stored.</li>
  * </ul>
- * On PostgreSQL the events go by COPY through a staging table ({@link PostgresSinkCopy}), on H2 as
- * a JDBC batch of inserts ({@link SinkEvents}); tumbling and sliding windows by one batched upsert
- * per window row ({@link WindowIncrement}).
+ * On PostgreSQL the events go by one statement over the batch's columns as arrays
+ * ({@link PostgresSinkInsert}), on H2 as a JDBC batch of inserts ({@link SinkEvents}); tumbling and
+ * sliding windows by one upsert of the batch's window rows on PostgreSQL, a batch of {@code MERGE}s
+ * on H2 ({@link WindowIncrement}).
  * The caller's transaction makes these one unit: either all of a batch is in the database with
  * its offsets, or none of it. Thread-safe (stateless besides the table names).
  */

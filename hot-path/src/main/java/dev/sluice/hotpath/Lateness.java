@@ -17,7 +17,7 @@ import java.util.Set;
  * of the partitions' newest event times minus {@code hot_path.allowed_lateness}
  * ({@link HotOffsets#watermark}); an event of the batch whose event time (whole epoch seconds) is
  * before it is too late: kept in the sink marked {@code _late}, left out of the windows, and
- * quarantined (rule {@code too_late}) with its id as the key and its values as JSON as the value.
+ * (when newly written) quarantined (rule {@code too_late}) with its id as the key and its values as JSON as the value.
  * Pure computation; immutable and thread-safe.
  */
 final class Lateness {
@@ -31,9 +31,10 @@ final class Lateness {
     }
 
     /**
-     * A batch's events sorted against the watermark, each list in the batch's order. Whether an
-     * event is already in the sink (a redelivery, a replay) is not known here: the sink's insert
-     * says which it wrote, and only those are windowed or quarantined ({@link HotSink#apply}).
+     * A batch's events sorted against the watermark, each list in the batch's order, each id's first
+     * occurrence only (the one the sink keeps). Whether an event is already in the sink (a
+     * redelivery, a replay) is not known here: the sink's insert says which it wrote, and only those
+     * are windowed or quarantined ({@link HotSink#apply}).
      *
      * @param onTime the events at or after the watermark: the windows count those written
      * @param lateIds the ids of the others
@@ -69,9 +70,13 @@ final class Lateness {
         Set<String> lateIds = new HashSet<>();
         List<TooLate> tooLate = new ArrayList<>();
         Map<Integer, Long> newestByPartition = new HashMap<>();
+        Set<String> firsts = new HashSet<>();
         for (HotSink.Consumed c : events) {
             long epoch = c.event().eventTime().getEpochSecond();
             newestByPartition.merge(c.at().partition(), epoch, Math::max);
+            if (!firsts.add(c.event().id())) {
+                continue; // a later occurrence of an id in this batch: the sink keeps the first, so only the first is judged
+            }
             if (epoch < watermark) {
                 lateIds.add(c.event().id());
                 tooLate.add(new TooLate(c.event().id(), tooLate(c, watermark)));

@@ -4,6 +4,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -19,7 +20,9 @@ import org.jspecify.annotations.Nullable;
  * DO NOTHING RETURNING _event_id}, each column bound as one array in its text form
  * ({@link PostgresArrays}; multi-argument {@code unnest}, PostgreSQL docs §9.19), so the SQL is the
  * same for every batch of a sink (prepared once per connection) and says which ids were written (an
- * id already in the sink is not). Runs on the caller's transaction's connection, so the events
+ * id already in the sink is not). Rows go in ascending id order. A text array is cast to unbounded
+ * {@code varchar[]}, so that a value longer than its column is refused by the insert, as on the
+ * row path, not cut by the cast. Runs on the caller's transaction's connection, so the events
  * commit or roll back with the rest of the batch.
  *
  * <p>Until 2026-12-04 the batch went by {@code COPY … FROM STDIN} (CSV) into a temporary staging
@@ -58,9 +61,13 @@ final class PostgresSinkInsert {
      *
      * @throws DataAccessException when the statement fails; the caller rolls back
      */
-    Set<String> insert(DSLContext tx, List<List<Object>> rows) {
+    Set<String> insert(DSLContext tx, List<List<Object>> unsorted) {
         List<Field<?>> fields = sink.fields();
         String statement = sql(tx, fields);
+        int id = fields.indexOf(fields.stream().filter(f -> f.getName().equals("_event_id")).findFirst().orElseThrow());
+        // by id: two batches holding some of the same ids (a zombie member during a rebalance) then
+        // insert them in one order and wait for each other at most one way, never in a cycle
+        List<List<Object>> rows = unsorted.stream().sorted(Comparator.comparing(r -> (String) r.get(id))).toList();
         return tx.connectionResult(c -> {
             try (PreparedStatement ps = c.prepareStatement(statement)) {
                 for (int col = 0; col < fields.size(); col++) {
@@ -90,8 +97,9 @@ final class PostgresSinkInsert {
             StringBuilder arrays = new StringBuilder();
             for (Field<?> f : fields) {
                 names.append(names.isEmpty() ? "" : ", ").append(tx.render(DSL.name(f.getName())));
-                arrays.append(arrays.isEmpty() ? "" : ", ").append("CAST(? AS ").append(f.getDataType().getCastTypeName(tx.configuration()))
-                        .append("[])");
+                // text unbounded: a cast to varchar(n) would cut a longer value silently, where the insert refuses it
+                arrays.append(arrays.isEmpty() ? "" : ", ").append("CAST(? AS ")
+                        .append(f.getDataType().isString() ? "varchar" : f.getDataType().getCastTypeName(tx.configuration())).append("[])");
             }
             s = "INSERT INTO " + tx.render(sink.table()) + " (" + names + ") SELECT * FROM unnest(" + arrays + ") ON CONFLICT ("
                     + tx.render(DSL.name("_event_id")) + ") DO NOTHING RETURNING " + tx.render(DSL.name("_event_id"));

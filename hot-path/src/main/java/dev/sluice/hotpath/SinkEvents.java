@@ -92,7 +92,7 @@ final class SinkEvents {
         Set<String> seen = new HashSet<>();
         events.stream().filter(c -> seen.add(c.event().id())).forEach(once::add);
         List<List<Object>> rows = rows(once, now, lateIds);
-        if (tx.dialect() == SQLDialect.POSTGRES && PostgresSinkInsert.encodable(rows)) {
+        if (tx.dialect().family() == SQLDialect.POSTGRES && PostgresSinkInsert.encodable(rows)) {
             return bulk.insert(tx, rows);
         }
         if (mayBeKnown) {
@@ -149,7 +149,7 @@ final class SinkEvents {
      * index probe per value, whatever the statistics.
      */
     static Condition in(DSLContext tx, Field<String> field, Collection<String> values) {
-        if (tx.dialect() == SQLDialect.POSTGRES) {
+        if (tx.dialect().family() == SQLDialect.POSTGRES) {
             return field.in(DSL.select(DSL.field("unnest({0})", String.class, DSL.val(values.toArray(String[]::new), SQLDataType.VARCHAR.array()))));
         }
         return field.in(values);

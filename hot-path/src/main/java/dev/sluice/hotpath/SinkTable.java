@@ -39,6 +39,9 @@ final class SinkTable {
 
     /** {@code _event_id}, unqualified. */
     static final Field<String> EVENT_ID = DSL.field(DSL.name("_event_id"), String.class);
+
+    /** The longest event id the sink keeps, characters (Java's UTF-16 units, as H2 counts them; PostgreSQL counts code points, never more). */
+    static final int EVENT_ID_CHARS = 200;
     /** {@code _late}, unqualified. */
     static final Field<Boolean> LATE = DSL.field(DSL.name("_late"), Boolean.class);
 
@@ -69,7 +72,7 @@ final class SinkTable {
         for (ColumnSpec c : contract.columns()) {
             create = create.column(DSL.name(c.name()), ColumnTypes.of(c));
         }
-        create.column(DSL.name("_event_id"), SQLDataType.VARCHAR(200).notNull())
+        create.column(DSL.name("_event_id"), SQLDataType.VARCHAR(EVENT_ID_CHARS).notNull())
                 .column(DSL.name("_content_hash"), SQLDataType.VARCHAR(64).notNull())
                 .column(DSL.name("_event_time"), SQLDataType.LOCALDATETIME(6).notNull())
                 .column(DSL.name("_source"), SQLDataType.VARCHAR(300).notNull())
@@ -93,7 +96,7 @@ final class SinkTable {
     List<Field<?>> fields() {
         List<Field<?>> fields = new ArrayList<>();
         contract.columns().forEach(c -> fields.add(DSL.field(DSL.name(c.name()), ColumnTypes.of(c))));
-        fields.add(DSL.field(DSL.name("_event_id"), SQLDataType.VARCHAR(200)));
+        fields.add(DSL.field(DSL.name("_event_id"), SQLDataType.VARCHAR(EVENT_ID_CHARS)));
         fields.add(DSL.field(DSL.name("_content_hash"), SQLDataType.VARCHAR(64)));
         fields.add(DSL.field(DSL.name("_event_time"), SQLDataType.LOCALDATETIME(6)));
         fields.add(DSL.field(DSL.name("_source"), SQLDataType.VARCHAR(300)));

@@ -43,4 +43,16 @@ class EventDecoderTest {
                 + " every integer): declare it decimal(p,s) to keep it, or lossy: true to accept the rounding; "
                 + "note: \"" + "x".repeat(116) + "... holds 4001 characters, more than the 4000 the sink keeps");
     }
+
+    @Test
+    void anIdLongerThanTheSinkKeepsIsAViolationNotATruncation() {
+        byte[] value = "{\"at\": \"2024-01-01T00:00\"}".getBytes(StandardCharsets.UTF_8);
+        var longest = DECODER.decode("k".repeat(200).getBytes(StandardCharsets.UTF_8), value);
+        assertThat(longest.violation()).isNull();
+        assertThat(longest.event().id()).isEqualTo("k".repeat(200));
+        var tooLong = DECODER.decode("k".repeat(201).getBytes(StandardCharsets.UTF_8), value);
+        assertThat(tooLong.event()).isNull();
+        assertThat(tooLong.violation()).isEqualTo(new EventDecoder.Violation("event_id_too_long",
+                "the record's key is 201 characters: the key is the event's id, and the sink keeps ids of at most 200"));
+    }
 }

@@ -20,17 +20,21 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Events already in the sink change nothing when they come again, on PostgreSQL (whose array
  * insert says which ids it wrote, no lookup) and on H2 (which looks the ids up first). One
- * partition, allowed lateness 10 s, a {@code distinct_by_content} tumbling window of 60 s by code:
+ * partition, allowed lateness 10 s, two tumbling windows of 60 s by code counting events, one
+ * {@code distinct_by_content}:
  * <ol>
  *   <li>batch 1: e1 at 00:00:05 (A), e2 at 00:01:40 (A): the watermark moves to 00:01:30;</li>
  *   <li>batch 2: e3 at 00:00:50 (A, too late), e4 at 00:02:10 (B);</li>
  *   <li>batch 3: e3, e1 and e4 again at later offsets (a producer's retry, a re-publish), and e5
- *       at 00:00:20 (B, too late), new.</li>
+ *       at 00:00:20 (B, too late), new;</li>
+ *   <li>batch 4, one id twice in a batch (a producer's retry): e6 at 00:02:20 (B, on time), then
+ *       e6 at 00:00:30 (too late); e7 at 00:00:40 (A, too late) twice.</li>
  * </ol>
- * Expected by hand: the sink holds e1..e5 once, e3 and e5 marked late; the quarantine holds
- * exactly two too_late records (e3 once, e5); the window rows are A 0-60 n=1, A 60-120 n=1,
- * B 120-180 n=1 (neither e3 nor e5 counted, the redelivered e1 and e4 not counted again); the
- * offset is the third batch's.
+ * Expected by hand: the sink holds e1..e7 once, e3, e5 and e7 marked late, e6 not (the sink keeps
+ * an id's first occurrence, and only that one is judged); the quarantine holds exactly three
+ * too_late records (e3 once, e5, e7 once); both windows, with and without
+ * {@code distinct_by_content}, are A 0-60 n=1, A 60-120 n=1, B 120-180 n=2 (e4 and e6; none of the
+ * late ones, the re-sent e1 and e4 not again); the offset is the fourth batch's.
  */
 class LateRedeliveryIT {
 
@@ -47,6 +51,7 @@ class LateRedeliveryIT {
                 PipelineSpec spec = TestPipelines.write(home, "late", TestPipelines.CODED_VALUES, url, kind.equals("h2") ? "sa" : "postgres",
                         TestPipelines.hotPath("late", "PT10S", """
                         - {table: gold.late_windows, kind: tumbling, size: PT60S, group_by: [code], distinct_by_content: true, measures: {n: count}}
+                        - {table: gold.late_counts, kind: tumbling, size: PT60S, group_by: [code], measures: {n: count}}
                         """));
                 ContractSpec contract = spec.source("late").orElseThrow().contract();
                 EventDecoder decoder = new EventDecoder(contract, "at");
@@ -57,17 +62,21 @@ class LateRedeliveryIT {
                     apply(w, sink, decoder, offsets, "e1 00:00:05 A", "e2 00:01:40 A");
                     apply(w, sink, decoder, offsets, "e3 00:00:50 A", "e4 00:02:10 B");
                     apply(w, sink, decoder, offsets, "e3 00:00:50 A", "e1 00:00:05 A", "e4 00:02:10 B", "e5 00:00:20 B");
+                    apply(w, sink, decoder, offsets, "e6 00:02:20 B", "e6 00:00:30 B", "e7 00:00:40 A", "e7 00:00:40 A");
                     DSLContext dsl = w.dsl();
                     assertThat(dsl.resultQuery("SELECT _event_id, _late FROM bronze.late_events ORDER BY _event_id").fetch()
                             .map(r -> r.get(0, String.class) + " " + r.get(1, Boolean.class)))
-                            .as(kind).containsExactly("e1 false", "e2 false", "e3 true", "e4 false", "e5 true");
+                            .as(kind).containsExactly("e1 false", "e2 false", "e3 true", "e4 false", "e5 true", "e6 false", "e7 true");
                     assertThat(dsl.resultQuery("SELECT rule_id, source_pos FROM sluice.quarantine ORDER BY source_pos").fetch()
                             .map(r -> r.get(0, String.class) + " " + r.get(1, Long.class)))
-                            .as(kind + ": each too-late event quarantined once (e3 at offset 2, e5 at 7)").containsExactly("too_late 2", "too_late 7");
-                    assertThat(dsl.resultQuery("SELECT code, window_start_s, n FROM gold.late_windows ORDER BY code, window_start_s").fetch()
-                            .map(r -> r.get(0, String.class) + " " + r.get(1, Long.class) + " n=" + r.get(2, Long.class)))
-                            .as(kind).containsExactly("A 978307200 n=1", "A 978307260 n=1", "B 978307320 n=1");
-                    assertThat(dsl.resultQuery("SELECT next_offset FROM sluice.hot_offset").fetch(0, Long.class)).as(kind).containsExactly(8L);
+                            .as(kind + ": each too-late event quarantined once (e3 at offset 2, e5 at 7, e7 at 10)")
+                            .containsExactly("too_late 2", "too_late 7", "too_late 10");
+                    for (String table : List.of("gold.late_windows", "gold.late_counts")) {
+                        assertThat(dsl.resultQuery("SELECT code, window_start_s, n FROM " + table + " ORDER BY code, window_start_s").fetch()
+                                .map(r -> r.get(0, String.class) + " " + r.get(1, Long.class) + " n=" + r.get(2, Long.class)))
+                                .as(kind + " " + table).containsExactly("A 978307200 n=1", "A 978307260 n=1", "B 978307320 n=2");
+                    }
+                    assertThat(dsl.resultQuery("SELECT next_offset FROM sluice.hot_offset").fetch(0, Long.class)).as(kind).containsExactly(12L);
                 }
             }
         } finally {
