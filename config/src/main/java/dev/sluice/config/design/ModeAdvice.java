@@ -38,8 +38,12 @@ public record ModeAdvice(Mode mode, List<String> reasons, List<String> disagreem
      * together, 2026-12-04), per consumer, rounded down to hundreds.
      */
     public static final long MEASURED_CONSUMER_RATE_H2 = 6_200;
-    /** The same into a PostgreSQL warehouse's sink (its bulk path, contents claimed): 27,609 events/s for the two, same run. */
-    public static final long MEASURED_CONSUMER_RATE_POSTGRESQL = 13_800;
+    /**
+     * The same into a PostgreSQL warehouse's sink (one array statement per batch, contents claimed by
+     * {@code uuid} key): 34,101 events/s for the two, the lower of two runs of that build
+     * (34,101 and 38,835, the night of 2026-12-04; "PostgreSQL's statement time per event").
+     */
+    public static final long MEASURED_CONSUMER_RATE_POSTGRESQL = 17_000;
     /** Above this peak rate (events/s) a design with a hot path states its partitions and consumers. */
     public static final long HIGH_RATE = 10_000;
 

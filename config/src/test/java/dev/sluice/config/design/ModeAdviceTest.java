@@ -51,8 +51,8 @@ class ModeAdviceTest {
         String requirements = "requirements:\n  latency: PT5S\n  peak_events_per_second: 250000\n  history: true\n";
         ModeAdvice pg = ModeAdvice.of(flights(requirements, Map.of("SLUICE_WAREHOUSE_URL", "jdbc:postgresql://db.example:5432/warehouse")));
         assertThat(pg.mode()).isEqualTo(ModeAdvice.Mode.HYBRID);
-        assertThat(pg.reasons()).contains("the peak of 250,000 events/s is above 10,000/s: at the 13,800 events/s per consumer measured into"
-                + " PostgreSQL it needs 19 consumers, so the topic needs at least 19 partitions");
+        assertThat(pg.reasons()).contains("the peak of 250,000 events/s is above 10,000/s: at the 17,000 events/s per consumer measured into"
+                + " PostgreSQL it needs 15 consumers, so the topic needs at least 15 partitions");
         ModeAdvice h2 = ModeAdvice.of(flights(requirements));
         assertThat(h2.reasons()).contains("the peak of 250,000 events/s is above 10,000/s: at the 6,200 events/s per consumer measured into"
                 + " H2 it needs 41 consumers, so the topic needs at least 41 partitions");
