@@ -46,9 +46,12 @@ final class CheckJudge {
      * @param valueCounts a column's non-null values and how often each occurs ({@link ValueCounts}),
      *     for the columns of distinct-value checks; empty for a column without values
      * @param history the accepted history of anomaly checks for this partition
+     * @param duplicates the partition's unexpected rows of {@code expect_compound_columns_to_be_unique}
+     *     over a column list, asked only when the check's metric is below 1
      */
     record PartitionData(Dataset<Row> rows, List<String> columns, Counts counts, @Nullable String rowIdColumn,
-            @Nullable LocalDateTime nominalStart, @Nullable LocalDateTime nominalEnd, Function<String, @Nullable Object> extreme, Function<String, Map<Object, Long>> valueCounts, MetricHistory history) {
+            @Nullable LocalDateTime nominalStart, @Nullable LocalDateTime nominalEnd, Function<String, @Nullable Object> extreme, Function<String, Map<Object, Long>> valueCounts, MetricHistory history,
+            Function<List<String>, UnexpectedRows.Duplicates> duplicates) {
     }
 
     private CheckJudge() {
@@ -86,10 +89,11 @@ final class CheckJudge {
                 }
                 if (e == Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE && metric != null) {
                     long rows = counts.rows();
-                    List<Object> values = new ArrayList<>();
-                    List<@Nullable Long> ids = new ArrayList<>();
-                    long dupes = metric >= 1.0 ? 0 : UnexpectedRows.compound(data.rows(),
-                            spec.list("column_list").stream().map(Object::toString).toList(), data.rowIdColumn(), values, ids);
+                    UnexpectedRows.Duplicates d = metric >= 1.0 ? UnexpectedRows.Duplicates.NONE
+                            : data.duplicates().apply(spec.list("column_list").stream().map(Object::toString).toList());
+                    long dupes = d.rows();
+                    List<Object> values = new ArrayList<>(d.values());
+                    List<@Nullable Long> ids = new ArrayList<>(d.ids());
                     yield new Outcome(held, metric, metric, rows, dupes, values, ids,
                             dupes + " of " + rows + " row(s) share their " + spec.list("column_list") + " with another row"
                                     + (values.isEmpty() ? "" : ", e.g. " + values.subList(0, Math.min(3, values.size()))));

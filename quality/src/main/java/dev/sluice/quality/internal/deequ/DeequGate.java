@@ -86,7 +86,8 @@ public final class DeequGate implements QualityGate {
         Map<String, Map<Object, Long>> valueCounts = valueCounts(df, checks);
         CheckJudge.PartitionData data = new CheckJudge.PartitionData(df, List.of(df.columns()), counts, source.rowIdColumn(),
                 partition.nominalStart(), source.nominalEnd(),
-                extremes(df, plans)::get, column -> valueCounts.getOrDefault(column, Map.of()), history);
+                extremes(df, plans)::get, column -> valueCounts.getOrDefault(column, Map.of()), history,
+                columns -> UnexpectedRows.compound(df, columns, source.rowIdColumn()));
         for (CheckPlan p : plans) {
             results.add(CheckJudge.judge(p, deequ.get(p.spec()), data));
         }

@@ -121,6 +121,8 @@ final class GroupedEvaluation {
                 }
             }
             Map<String, Map<String, Double>> accepted = new HashMap<>();
+            // a compound uniqueness check's unexpected rows, for every member at once, at the first member that has some
+            Map<List<String>, Map<String, UnexpectedRows.Duplicates>> duplicates = new HashMap<>();
             List<PartitionBatch.Member> members = new ArrayList<>(batch.members());
             members.sort((x, y) -> x.partition().compareTo(y.partition()));
             Set<Partition> inBatch = new HashSet<>();
@@ -138,7 +140,9 @@ final class GroupedEvaluation {
                 CheckJudge.PartitionData data = new CheckJudge.PartitionData(rows, allColumns, counts, batch.rowIdColumn(),
                         m.partition().nominalStart(), m.nominalEnd(),
                         newestHere::get, column -> valueCounts.getOrDefault(column, Map.of()).getOrDefault(key, Map.of()),
-                        checkId -> merged(history, accepted, inBatch, checkId, m.partition()));
+                        checkId -> merged(history, accepted, inBatch, checkId, m.partition()),
+                        columns -> duplicates.computeIfAbsent(columns, c -> UnexpectedRows.compoundByPartition(df, PARTITION, c, batch.rowIdColumn()))
+                                .getOrDefault(key, UnexpectedRows.Duplicates.NONE));
                 List<CheckResult> own2 = new ArrayList<>();
                 for (CheckPlan p : plans) {
                     ConstraintResult r = p.deequ() == null ? null : p.deequ().evaluate(context).constraintResults().head();

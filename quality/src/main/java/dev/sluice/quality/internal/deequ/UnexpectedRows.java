@@ -2,12 +2,16 @@ package dev.sluice.quality.internal.deequ;
 
 import dev.sluice.config.Expectation;
 import dev.sluice.quality.CheckResult;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.expressions.WindowSpec;
 import org.apache.spark.sql.functions;
 import org.jspecify.annotations.Nullable;
 
@@ -57,40 +61,104 @@ final class UnexpectedRows {
     }
 
     /**
+     * The unexpected rows of {@code expect_compound_columns_to_be_unique} in one partition: how many
+     * (rows), and up to {@value CheckResult#SAMPLE} of their combinations (column → value, in the
+     * list's order) with their row ids (null ids when the table has no row id column).
+     */
+    record Duplicates(long rows, List<Object> values, List<@Nullable Long> ids) {
+
+        /** No unexpected rows. */
+        static final Duplicates NONE = new Duplicates(0, List.of(), List.of());
+    }
+
+    /**
      * GE's unexpected rows of {@code expect_compound_columns_to_be_unique}: every row whose
      * combination of {@code columns} occurs more than once, rows whose columns are all NULL ignored
-     * (GE's {@code ignore_row_if: all_values_are_missing}, Deequ's rule too; NULLs compare equal).
-     * Fills up to {@value CheckResult#SAMPLE} combinations (column → value, in the list's order) and
-     * their row ids; returns how many rows are unexpected.
+     * (GE's {@code ignore_row_if: all_values_are_missing}, Deequ's rule too; NULLs compare equal);
+     * the sample in row-id order when there is a row id.
      */
-    static long compound(Dataset<Row> df, List<String> columns, @Nullable String rowId, List<Object> values, List<@Nullable Long> ids) {
-        Column any = functions.lit(false);
-        Column[] group = new Column[columns.size()];
-        Column same = functions.lit(true);
-        for (int i = 0; i < columns.size(); i++) {
-            Column c = functions.col(SparkSql.identifier(columns.get(i)));
-            any = any.or(c.isNotNull());
-            group[i] = c.as("_dup_" + i);
-        }
-        Dataset<Row> judged = df.where(any);
-        Dataset<Row> dupes = judged.groupBy(group).count().filter("count > 1").drop("count");
-        for (int i = 0; i < columns.size(); i++) {
-            same = same.and(functions.col(SparkSql.identifier(columns.get(i))).eqNullSafe(functions.col("_dup_" + i)));
-        }
-        Dataset<Row> bad = judged.join(dupes, same, "left_semi");
+    static Duplicates compound(Dataset<Row> df, List<String> columns, @Nullable String rowId) {
+        Dataset<Row> bad = duplicated(df, List.of(), columns);
         if (rowId != null) {
             bad = bad.orderBy(functions.col(SparkSql.identifier(rowId)));
         }
         long count = bad.count();
+        List<Object> values = new ArrayList<>();
+        List<@Nullable Long> ids = new ArrayList<>();
         for (Row r : bad.limit(CheckResult.SAMPLE).collectAsList()) {
-            Map<String, Object> combination = new LinkedHashMap<>();
-            columns.forEach(c -> combination.put(c, r.get(r.fieldIndex(columnName(r, c)))));
-            values.add(combination);
-            if (rowId != null) {
-                ids.add(rowId(r, rowId));
-            }
+            values.add(combination(r, columns));
+            ids.add(rowId == null ? null : rowId(r, rowId));
         }
-        return count;
+        return new Duplicates(count, values, rowId == null ? List.of() : ids);
+    }
+
+    /**
+     * {@link #compound} for every partition of {@code df} at once, the partition key in the column
+     * {@code partitionColumn}: duplicates are counted within each partition, as if each were judged
+     * alone, in one Spark job for the counts and one for the samples (each partition's first
+     * {@value CheckResult#SAMPLE} unexpected rows by row id, by the combination without one). A
+     * wave's gate used to run both jobs once per partition, each over the whole wave's rows: 128 jobs
+     * of ~0.35 s for a wave of 64 days of flights, 45 of its Bronze gate's 49 s (Spark's event log,
+     * 2026-12-04).
+     *
+     * @return by partition key, the partitions that have unexpected rows
+     */
+    static Map<String, Duplicates> compoundByPartition(Dataset<Row> df, String partitionColumn, List<String> columns, @Nullable String rowId) {
+        Column partition = functions.col(SparkSql.identifier(partitionColumn));
+        Dataset<Row> bad = duplicated(df, List.of(partitionColumn), columns).persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK());
+        try {
+            Map<String, Duplicates> out = new HashMap<>();
+            Map<String, Long> counts = new HashMap<>();
+            for (Row r : bad.groupBy(partition).count().collectAsList()) {
+                counts.put(r.getString(0), r.getLong(1));
+            }
+            if (counts.isEmpty()) {
+                return out;
+            }
+            Column[] order = rowId != null ? new Column[] {functions.col(SparkSql.identifier(rowId))}
+                    : columns.stream().map(c -> functions.col(SparkSql.identifier(c))).toArray(Column[]::new);
+            WindowSpec w = Window.partitionBy(partition).orderBy(order);
+            List<Row> sample = bad.withColumn("_dup_rank", functions.row_number().over(w)).filter("_dup_rank <= " + CheckResult.SAMPLE)
+                    .orderBy(partition, functions.col("_dup_rank")).collectAsList();
+            Map<String, List<Object>> values = new HashMap<>();
+            Map<String, List<@Nullable Long>> ids = new HashMap<>();
+            for (Row r : sample) {
+                String key = r.getString(r.fieldIndex(columnName(r, partitionColumn)));
+                values.computeIfAbsent(key, k -> new ArrayList<>()).add(combination(r, columns));
+                ids.computeIfAbsent(key, k -> new ArrayList<>()).add(rowId == null ? null : rowId(r, rowId));
+            }
+            counts.forEach((key, n) -> out.put(key, new Duplicates(n, values.getOrDefault(key, List.of()),
+                    rowId == null ? List.of() : ids.getOrDefault(key, List.of()))));
+            return out;
+        } finally {
+            bad.unpersist();
+        }
+    }
+
+    /** The rows of {@code df} whose {@code columns} (not all NULL) occur more than once among the rows of equal {@code within} columns. */
+    private static Dataset<Row> duplicated(Dataset<Row> df, List<String> within, List<String> columns) {
+        Column any = functions.lit(false);
+        List<Column> group = new ArrayList<>();
+        Column same = functions.lit(true);
+        for (int i = 0; i < within.size(); i++) {
+            group.add(functions.col(SparkSql.identifier(within.get(i))).as("_in_" + i));
+            same = same.and(functions.col(SparkSql.identifier(within.get(i))).equalTo(functions.col("_in_" + i)));
+        }
+        for (int i = 0; i < columns.size(); i++) {
+            Column c = functions.col(SparkSql.identifier(columns.get(i)));
+            any = any.or(c.isNotNull());
+            group.add(c.as("_dup_" + i));
+            same = same.and(c.eqNullSafe(functions.col("_dup_" + i)));
+        }
+        Dataset<Row> judged = df.where(any);
+        Dataset<Row> dupes = judged.groupBy(group.toArray(Column[]::new)).count().filter("count > 1").drop("count");
+        return judged.join(dupes, same, "left_semi");
+    }
+
+    private static Map<String, Object> combination(Row r, List<String> columns) {
+        Map<String, Object> combination = new LinkedHashMap<>();
+        columns.forEach(c -> combination.put(c, r.get(r.fieldIndex(columnName(r, c)))));
+        return combination;
     }
 
     private static @Nullable Long rowId(Row r, String rowId) {
