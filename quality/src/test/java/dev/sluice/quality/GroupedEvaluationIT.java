@@ -266,6 +266,48 @@ class GroupedEvaluationIT {
         assertThat(List.of(sum.elementCount(), sum.unexpectedCount())).containsExactly(4L, 2L);
     }
 
+    /**
+     * Without a row id (Silver and Gold have none) the duplicate samples of a compound uniqueness
+     * check are the same in one pass as alone too: days of 40 rows whose (code, n) pairs repeat
+     * (21 distinct pairs each), the same pairs on every day, so that duplicates counted across days
+     * would differ.
+     */
+    @Test
+    void compoundDuplicatesWithoutARowIdAreSampledAsEachAlone() throws Exception {
+        String url = "jdbc:h2:mem:grouped-noid-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+        try (Connection c = DriverManager.getConnection(url, "sa", ""); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE v (_partition VARCHAR(10), code VARCHAR(10), n INTEGER)");
+            for (int d = 1; d <= 3; d++) {
+                st.execute("INSERT INTO v SELECT '2001-01-0" + d + "', CASE MOD(X, 3) WHEN 0 THEN 'a' WHEN 1 THEN 'b' ELSE 'c' END,"
+                        + " MOD(X, 7) FROM SYSTEM_RANGE(1, 40)");
+            }
+        }
+        List<CheckSpec> checks = List.of(new CheckSpec("pair_unique", Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE, Severity.WARN, null,
+                null, Map.of("column_list", List.of("code", "n"))));
+        List<Partition> days = List.of(Partition.daily(LocalDate.of(2001, 1, 1)), Partition.daily(LocalDate.of(2001, 1, 2)),
+                Partition.daily(LocalDate.of(2001, 1, 3)));
+        DatasetRef ds = DatasetRef.parse("t.v");
+        SortedMap<Partition, GateResult> alone = new TreeMap<>();
+        for (Partition p : days) {
+            alone.put(p, gate.evaluate(ds, p, Boundary.SOURCE, new PartitionSource.JdbcQuery(url, "sa", "",
+                    "SELECT _partition, code, n FROM v WHERE _partition = '" + p.key() + "'", null, p.date().plusDays(1).atStartOfDay()),
+                    checks, id -> new ArrayList<>()));
+        }
+        PartitionBatch batch = new PartitionBatch.JdbcQueries(url, "sa", "", "v", List.of("_partition", "code", "n"), "_partition", null,
+                days.stream().map(p -> new PartitionBatch.Member(p, "v._partition = '" + p.key() + "'", p.date().plusDays(1).atStartOfDay()))
+                        .toList());
+        SortedMap<Partition, GateResult> together = gate.evaluateAll(ds, Boundary.SOURCE, batch, checks, (id, p) -> new TreeMap<>());
+        for (Partition p : days) {
+            CheckResult one = check(together.get(p), "pair_unique");
+            assertThat(one).as("partition %s", p).isEqualTo(check(alone.get(p), "pair_unique"));
+            // 40 rows, 21 pairs (X mod 21): those of X mod 21 in 1..19 twice, so 38 rows share their pair; the
+            // sample's first rows in pair order: (a, 0) is X = 21 alone, so (a, 1) (X = 15, 36), then (a, 2) (X = 9, 30)
+            assertThat(one.unexpectedCount()).isEqualTo(38);
+            assertThat(one.unexpectedValues()).hasSize(20).startsWith(Map.of("code", "a", "n", 1), Map.of("code", "a", "n", 1),
+                    Map.of("code", "a", "n", 2), Map.of("code", "a", "n", 2));
+        }
+    }
+
     private static CheckResult check(GateResult r, String id) {
         return r.checks().stream().filter(c -> c.checkId().equals(id)).findFirst().orElseThrow();
     }

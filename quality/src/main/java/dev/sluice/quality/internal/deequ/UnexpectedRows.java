@@ -75,13 +75,11 @@ final class UnexpectedRows {
      * GE's unexpected rows of {@code expect_compound_columns_to_be_unique}: every row whose
      * combination of {@code columns} occurs more than once, rows whose columns are all NULL ignored
      * (GE's {@code ignore_row_if: all_values_are_missing}, Deequ's rule too; NULLs compare equal);
-     * the sample in row-id order when there is a row id.
+     * the sample in {@link #sampleOrder} (row id, then the combination), so that it is the same
+     * whether the partition is judged alone or in a wave ({@link #compoundByPartition}).
      */
     static Duplicates compound(Dataset<Row> df, List<String> columns, @Nullable String rowId) {
-        Dataset<Row> bad = duplicated(df, List.of(), columns);
-        if (rowId != null) {
-            bad = bad.orderBy(functions.col(SparkSql.identifier(rowId)));
-        }
+        Dataset<Row> bad = duplicated(df, List.of(), columns).orderBy(sampleOrder(columns, rowId));
         long count = bad.count();
         List<Object> values = new ArrayList<>();
         List<@Nullable Long> ids = new ArrayList<>();
@@ -96,16 +94,20 @@ final class UnexpectedRows {
      * {@link #compound} for every partition of {@code df} at once, the partition key in the column
      * {@code partitionColumn}: duplicates are counted within each partition, as if each were judged
      * alone, in one Spark job for the counts and one for the samples (each partition's first
-     * {@value CheckResult#SAMPLE} unexpected rows by row id, by the combination without one). A
-     * wave's gate used to run both jobs once per partition, each over the whole wave's rows: 128 jobs
-     * of ~0.35 s for a wave of 64 days of flights, 45 of its Bronze gate's 49 s (Spark's event log,
-     * 2026-12-04).
+     * {@value CheckResult#SAMPLE} unexpected rows in {@link #sampleOrder}). A wave's gate used to
+     * run both jobs once per partition with duplicates, each over the whole wave's rows: for a wave
+     * of 64 days of flights, every day with some, 128 jobs of 0.3–0.7 s (Spark's event log,
+     * 2026-12-04), in a Bronze gate of 49.5 s that now takes 22.2 s. The partition key is compared
+     * as text.
      *
      * @return by partition key, the partitions that have unexpected rows
      */
     static Map<String, Duplicates> compoundByPartition(Dataset<Row> df, String partitionColumn, List<String> columns, @Nullable String rowId) {
-        Column partition = functions.col(SparkSql.identifier(partitionColumn));
-        Dataset<Row> bad = duplicated(df, List.of(partitionColumn), columns).persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK());
+        String key = helper(df, "partition_key");
+        String rank = helper(df, "dup_rank");
+        Column partition = functions.col(key);
+        Dataset<Row> keyed = df.withColumn(key, functions.col(SparkSql.identifier(partitionColumn)).cast("string"));
+        Dataset<Row> bad = duplicated(keyed, List.of(key), columns).persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK());
         try {
             Map<String, Duplicates> out = new HashMap<>();
             Map<String, Long> counts = new HashMap<>();
@@ -115,24 +117,48 @@ final class UnexpectedRows {
             if (counts.isEmpty()) {
                 return out;
             }
-            Column[] order = rowId != null ? new Column[] {functions.col(SparkSql.identifier(rowId))}
-                    : columns.stream().map(c -> functions.col(SparkSql.identifier(c))).toArray(Column[]::new);
-            WindowSpec w = Window.partitionBy(partition).orderBy(order);
-            List<Row> sample = bad.withColumn("_dup_rank", functions.row_number().over(w)).filter("_dup_rank <= " + CheckResult.SAMPLE)
-                    .orderBy(partition, functions.col("_dup_rank")).collectAsList();
+            WindowSpec w = Window.partitionBy(partition).orderBy(sampleOrder(columns, rowId));
+            List<Row> sample = bad.withColumn(rank, functions.row_number().over(w)).filter(functions.col(rank).leq(CheckResult.SAMPLE))
+                    .orderBy(partition, functions.col(rank)).collectAsList();
             Map<String, List<Object>> values = new HashMap<>();
             Map<String, List<@Nullable Long>> ids = new HashMap<>();
             for (Row r : sample) {
-                String key = r.getString(r.fieldIndex(columnName(r, partitionColumn)));
-                values.computeIfAbsent(key, k -> new ArrayList<>()).add(combination(r, columns));
-                ids.computeIfAbsent(key, k -> new ArrayList<>()).add(rowId == null ? null : rowId(r, rowId));
+                String partitionKey = r.getString(r.fieldIndex(key));
+                values.computeIfAbsent(partitionKey, k -> new ArrayList<>()).add(combination(r, columns));
+                ids.computeIfAbsent(partitionKey, k -> new ArrayList<>()).add(rowId == null ? null : rowId(r, rowId));
             }
-            counts.forEach((key, n) -> out.put(key, new Duplicates(n, values.getOrDefault(key, List.of()),
-                    rowId == null ? List.of() : ids.getOrDefault(key, List.of()))));
+            counts.forEach((k, n) -> out.put(k, new Duplicates(n, values.getOrDefault(k, List.of()),
+                    rowId == null ? List.of() : ids.getOrDefault(k, List.of()))));
             return out;
         } finally {
             bad.unpersist();
         }
+    }
+
+    /**
+     * The order of a sample of unexpected rows: by row id when there is one, then by the checked
+     * columns (a Bronze row id is a position in its file, so a partition of several files has ties).
+     */
+    private static Column[] sampleOrder(List<String> columns, @Nullable String rowId) {
+        List<Column> order = new ArrayList<>();
+        if (rowId != null) {
+            order.add(functions.col(SparkSql.identifier(rowId)));
+        }
+        columns.forEach(c -> order.add(functions.col(SparkSql.identifier(c))));
+        return order.toArray(Column[]::new);
+    }
+
+    /** A helper column's name for {@code what} that none of {@code df}'s columns has (compared ignoring case, as Spark does). */
+    private static String helper(Dataset<Row> df, String what) {
+        java.util.Set<String> taken = new java.util.HashSet<>();
+        for (String c : df.columns()) {
+            taken.add(c.toLowerCase(java.util.Locale.ROOT));
+        }
+        String name = "__sluice_" + what;
+        for (int n = 2; taken.contains(name); n++) {
+            name = "__sluice_" + what + "_" + n;
+        }
+        return name;
     }
 
     /** The rows of {@code df} whose {@code columns} (not all NULL) occur more than once among the rows of equal {@code within} columns. */
@@ -140,15 +166,16 @@ final class UnexpectedRows {
         Column any = functions.lit(false);
         List<Column> group = new ArrayList<>();
         Column same = functions.lit(true);
+        String prefix = helper(df, "dup");
         for (int i = 0; i < within.size(); i++) {
-            group.add(functions.col(SparkSql.identifier(within.get(i))).as("_in_" + i));
-            same = same.and(functions.col(SparkSql.identifier(within.get(i))).equalTo(functions.col("_in_" + i)));
+            group.add(functions.col(SparkSql.identifier(within.get(i))).as(prefix + "_in_" + i));
+            same = same.and(functions.col(SparkSql.identifier(within.get(i))).equalTo(functions.col(prefix + "_in_" + i)));
         }
         for (int i = 0; i < columns.size(); i++) {
             Column c = functions.col(SparkSql.identifier(columns.get(i)));
             any = any.or(c.isNotNull());
-            group.add(c.as("_dup_" + i));
-            same = same.and(c.eqNullSafe(functions.col("_dup_" + i)));
+            group.add(c.as(prefix + "_" + i));
+            same = same.and(c.eqNullSafe(functions.col(prefix + "_" + i)));
         }
         Dataset<Row> judged = df.where(any);
         Dataset<Row> dupes = judged.groupBy(group.toArray(Column[]::new)).count().filter("count > 1").drop("count");
