@@ -40,8 +40,8 @@ public record ModeAdvice(Mode mode, List<String> reasons, List<String> disagreem
     public static final long MEASURED_CONSUMER_RATE_H2 = 6_200;
     /**
      * The same into a PostgreSQL warehouse's sink (one array statement per batch, contents claimed by
-     * {@code uuid} key): 34,101 events/s for the two, the lower of two runs of that build
-     * (34,101 and 38,835, the night of 2026-12-04; "PostgreSQL's statement time per event").
+     * {@code uuid} key, rows in id order): 34,101 events/s for the two, the lower of that build's two
+     * runs (34,101 and 38,835, the night of 2026-12-04; "PostgreSQL's statement time per event").
      */
     public static final long MEASURED_CONSUMER_RATE_POSTGRESQL = 17_000;
     /** Above this peak rate (events/s) a design with a hot path states its partitions and consumers. */
