@@ -35,6 +35,18 @@ final class PostgresArrays {
                 || v instanceof OffsetDateTime o && (o.getYear() < 1 || o.getYear() > 9999));
     }
 
+    /** Whether every value of every one of {@code rows} {@link #carries}: a batch's rows, or its events' values. */
+    static boolean carriesAll(java.util.Collection<? extends java.util.Collection<?>> rows) {
+        for (java.util.Collection<?> row : rows) {
+            for (Object v : row) {
+                if (!carries(v)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /**
      * {@code values} (nulls allowed) as an array of {@code type}'s element type.
      *

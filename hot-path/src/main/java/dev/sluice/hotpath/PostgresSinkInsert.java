@@ -45,14 +45,7 @@ final class PostgresSinkInsert {
 
     /** Whether every value of {@code rows} (as {@link SinkTable#row} gives them) has a text form that reads back exactly. */
     static boolean encodable(List<List<Object>> rows) {
-        for (List<Object> row : rows) {
-            for (Object v : row) {
-                if (!PostgresArrays.carries(v)) {
-                    return false;
-                }
-            }
-        }
-        return true;
+        return PostgresArrays.carriesAll(rows);
     }
 
     /**

@@ -54,17 +54,7 @@ final class RulesStatement {
      * ({@link PostgresArrays#carries}); on H2 always (its arrays are made of the Java values).
      */
     static boolean carries(DSLContext dsl, List<EventDecoder.Event> events) {
-        if (dsl.family() != SQLDialect.POSTGRES) {
-            return true;
-        }
-        for (EventDecoder.Event e : events) {
-            for (Object v : e.values().values()) {
-                if (!PostgresArrays.carries(v)) {
-                    return false;
-                }
-            }
-        }
-        return true;
+        return dsl.family() != SQLDialect.POSTGRES || PostgresArrays.carriesAll(events.stream().map(e -> e.values().values()).toList());
     }
 
     /** The statement's SQL on {@code dsl}'s dialect: the same string for every batch, rendered once per dialect. */

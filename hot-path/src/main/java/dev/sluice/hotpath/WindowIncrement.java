@@ -119,7 +119,7 @@ final class WindowIncrement {
             row.add(now);
             rows.add(row);
         }
-        if (tx.family() == SQLDialect.POSTGRES && rows.stream().allMatch(r -> r.stream().allMatch(PostgresArrays::carries))) {
+        if (tx.family() == SQLDialect.POSTGRES && PostgresArrays.carriesAll(rows)) {
             upsertByArrays(tx, target, rows);
             return;
         }
