@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,9 +62,8 @@ class EventRulesIT {
         EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
         try {
             for (String kind : List.of("h2", "postgres")) {
-                String url = kind.equals("h2") ? "jdbc:h2:file:" + home.resolve("wh-" + UUID.randomUUID()).toAbsolutePath()
-                        : postgres.getJdbcUrl("postgres", "postgres");
-                PipelineSpec spec = TestPipelines.write(home, "all", TestPipelines.ALL_TYPES, url, kind.equals("h2") ? "sa" : "postgres", null);
+                String url = TestPipelines.url(kind, home, postgres);
+                PipelineSpec spec = TestPipelines.write(home, "all", TestPipelines.ALL_TYPES, url, TestPipelines.user(kind), null);
                 ContractSpec contract = spec.source("all").orElseThrow().contract();
                 List<EventDecoder.Event> events = events(contract);
                 // H2's arrays carry what PostgreSQL's text cannot: a NUL character, a year past 9999

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,9 +47,8 @@ class LateRedeliveryIT {
         EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
         try {
             for (String kind : List.of("postgres", "h2")) {
-                String url = kind.equals("h2") ? "jdbc:h2:file:" + home.resolve("wh-" + UUID.randomUUID()).toAbsolutePath()
-                        : postgres.getJdbcUrl("postgres", "postgres");
-                PipelineSpec spec = TestPipelines.write(home, "late", TestPipelines.CODED_VALUES, url, kind.equals("h2") ? "sa" : "postgres",
+                String url = TestPipelines.url(kind, home, postgres);
+                PipelineSpec spec = TestPipelines.write(home, "late", TestPipelines.CODED_VALUES, url, TestPipelines.user(kind),
                         TestPipelines.hotPath("late", "PT10S", """
                         - {table: gold.late_windows, kind: tumbling, size: PT60S, group_by: [code], distinct_by_content: true, measures: {n: count}}
                         - {table: gold.late_counts, kind: tumbling, size: PT60S, group_by: [code], measures: {n: count}}

@@ -18,7 +18,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.impl.DSL;
@@ -54,9 +53,8 @@ class SinkRoundTripIT {
             Map<String, List<List<Object>>> windows = new HashMap<>();
             List<HotSink.Consumed> all = null;
             for (String kind : List.of("h2", "postgres")) {
-                String url = kind.equals("h2") ? "jdbc:h2:file:" + home.resolve("wh-" + UUID.randomUUID()).toAbsolutePath()
-                        : postgres.getJdbcUrl("postgres", "postgres");
-                PipelineSpec spec = spec(url, kind.equals("h2") ? "sa" : "postgres");
+                String url = TestPipelines.url(kind, home, postgres);
+                PipelineSpec spec = spec(url, TestPipelines.user(kind));
                 ContractSpec contract = spec.source("all").orElseThrow().contract();
                 EventDecoder decoder = new EventDecoder(contract, "at");
                 List<HotSink.Consumed> events = new ArrayList<>();

@@ -93,6 +93,20 @@ final class TestPipelines {
     }
 
     /**
+     * The warehouse of a test run on {@code kind}: {@code "h2"}, a fresh H2 file under {@code home};
+     * {@code "postgres"}, the database {@code postgres} of {@code postgres}.
+     */
+    static String url(String kind, Path home, io.zonky.test.db.postgres.embedded.EmbeddedPostgres postgres) {
+        return kind.equals("h2") ? "jdbc:h2:file:" + home.resolve("wh-" + java.util.UUID.randomUUID()).toAbsolutePath()
+                : postgres.getJdbcUrl("postgres", "postgres");
+    }
+
+    /** The warehouse user of {@link #url}'s {@code kind}. */
+    static String user(String kind) {
+        return kind.equals("h2") ? "sa" : "postgres";
+    }
+
+    /**
      * Writes contract {@code name} ({@code columns}, as {@link #ALL_TYPES}) and pipeline {@code name}
      * into {@code home}: a Bronze table of a source {@code name}, a Silver and a Gold reference table,
      * and {@code hotPath} (the YAML under {@code hot_path:}, not indented; null: none); loads it on

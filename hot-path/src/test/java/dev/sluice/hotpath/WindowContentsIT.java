@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -65,9 +64,8 @@ class WindowContentsIT {
         EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
         try {
             for (String kind : List.of("postgres", "h2")) {
-                String url = kind.equals("h2") ? "jdbc:h2:file:" + home.resolve("wh-" + UUID.randomUUID()).toAbsolutePath()
-                        : postgres.getJdbcUrl("postgres", "postgres");
-                PipelineSpec spec = TestPipelines.write(home, "dup", TestPipelines.CODED_VALUES, url, kind.equals("h2") ? "sa" : "postgres",
+                String url = TestPipelines.url(kind, home, postgres);
+                PipelineSpec spec = TestPipelines.write(home, "dup", TestPipelines.CODED_VALUES, url, TestPipelines.user(kind),
                         TestPipelines.hotPath("dup", "PT1000H", """
                         - {table: gold.dup_windows, kind: tumbling, size: PT60S, group_by: [code], distinct_by_content: true, measures: {n: count, total: sum(v)}}
                         """));
