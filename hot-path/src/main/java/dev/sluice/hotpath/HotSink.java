@@ -7,10 +7,7 @@ import dev.sluice.core.RunId;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -151,18 +148,15 @@ public final class HotSink {
         // judged late again nor re-windowed (the insert says which ids it wrote)
         Lateness.Sorted sorted = lateness.sort(events, watermark);
         Set<String> inserted = events.isEmpty() ? Set.of() : sinkEvents.insertNew(tx, events, sorted.lateIds());
-        // each written id once: of events sharing an id (a producer's retry in one poll) the sink keeps the first
-        Set<String> once = new HashSet<>();
-        List<Consumed> written = events.stream().filter(c -> inserted.contains(c.event().id()) && once.add(c.event().id())).toList();
+        // of events sharing an id (a producer's retry in one poll) the sink keeps the first
+        List<Consumed> written = sorted.firsts().stream().filter(c -> inserted.contains(c.event().id())).toList();
         Map<Integer, Integer> storedByPartition = new HashMap<>();
         written.forEach(c -> storedByPartition.merge(c.at().partition(), 1, Integer::sum));
         List<Poison> quarantined = new ArrayList<>(poison);
         sorted.tooLate().stream().filter(t -> inserted.contains(t.id())).forEach(t -> quarantined.add(t.poison()));
         quarantine.add(tx, quarantined, consumerRun, now);
         FaultPoints.reach("hot-batch:in-transaction");
-        Set<Consumed> onTime = Collections.newSetFromMap(new IdentityHashMap<>());
-        onTime.addAll(sorted.onTime());
-        windows.count(tx, written.stream().filter(onTime::contains).toList());
+        windows.count(tx, sorted.onTime().stream().filter(c -> inserted.contains(c.event().id())).toList());
         FaultPoints.reach("hot-batch:windows-merged");
         offsets.advance(tx, hot.topic(), read, sorted.newestByPartition(), storedByPartition, before);
         FaultPoints.reach("hot-batch:offsets-stored");

@@ -36,13 +36,15 @@ final class Lateness {
      * redelivery, a replay) is not known here: the sink's insert says which it wrote, and only those
      * are windowed or quarantined ({@link HotSink#apply}).
      *
-     * @param onTime the events at or after the watermark: the windows count those written
+     * @param firsts each id's first occurrence, in batch order: the events the sink may write
+     * @param onTime of {@code firsts}, those at or after the watermark: the windows count those written
      * @param lateIds the ids of the others
      * @param tooLate the others as poison records to quarantine (those written), in batch order
      * @param newestByPartition the newest event time (epoch seconds) of the batch's events, known ones
      *     included, by partition: the next watermark's input
      */
-    record Sorted(List<HotSink.Consumed> onTime, Set<String> lateIds, List<TooLate> tooLate, Map<Integer, Long> newestByPartition) {
+    record Sorted(List<HotSink.Consumed> firsts, List<HotSink.Consumed> onTime, Set<String> lateIds, List<TooLate> tooLate,
+            Map<Integer, Long> newestByPartition) {
     }
 
     /**
@@ -70,13 +72,15 @@ final class Lateness {
         Set<String> lateIds = new HashSet<>();
         List<TooLate> tooLate = new ArrayList<>();
         Map<Integer, Long> newestByPartition = new HashMap<>();
-        Set<String> firsts = new HashSet<>();
+        Set<String> seen = new HashSet<>();
+        List<HotSink.Consumed> firsts = new ArrayList<>();
         for (HotSink.Consumed c : events) {
             long epoch = c.event().eventTime().getEpochSecond();
             newestByPartition.merge(c.at().partition(), epoch, Math::max);
-            if (!firsts.add(c.event().id())) {
+            if (!seen.add(c.event().id())) {
                 continue; // a later occurrence of an id in this batch: the sink keeps the first, so only the first is judged
             }
+            firsts.add(c);
             if (epoch < watermark) {
                 lateIds.add(c.event().id());
                 tooLate.add(new TooLate(c.event().id(), tooLate(c, watermark)));
@@ -84,7 +88,7 @@ final class Lateness {
                 onTime.add(c);
             }
         }
-        return new Sorted(onTime, lateIds, tooLate, newestByPartition);
+        return new Sorted(firsts, onTime, lateIds, tooLate, newestByPartition);
     }
 
     private HotSink.Poison tooLate(HotSink.Consumed c, long watermark) {
