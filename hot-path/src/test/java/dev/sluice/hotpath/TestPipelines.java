@@ -94,11 +94,25 @@ final class TestPipelines {
 
     /**
      * The warehouse of a test run on {@code kind}: {@code "h2"}, a fresh H2 file under {@code home};
-     * {@code "postgres"}, the database {@code postgres} of {@code postgres}.
+     * {@code "postgres"}, the database {@code postgres} of {@code postgres};
+     * {@code "postgres-rewrite"}, a fresh database of {@code postgres} through a connection with
+     * pgjdbc's {@code reWriteBatchedInserts=true}, whose JDBC batches of inserts report every
+     * statement's count as {@code SUCCESS_NO_INFO} (-2), not the rows it wrote.
      */
-    static String url(String kind, Path home, io.zonky.test.db.postgres.embedded.EmbeddedPostgres postgres) {
-        return kind.equals("h2") ? "jdbc:h2:file:" + home.resolve("wh-" + java.util.UUID.randomUUID()).toAbsolutePath()
-                : postgres.getJdbcUrl("postgres", "postgres");
+    static String url(String kind, Path home, io.zonky.test.db.postgres.embedded.EmbeddedPostgres postgres) throws java.sql.SQLException {
+        return switch (kind) {
+            case "h2" -> "jdbc:h2:file:" + home.resolve("wh-" + java.util.UUID.randomUUID()).toAbsolutePath();
+            case "postgres" -> postgres.getJdbcUrl("postgres", "postgres");
+            case "postgres-rewrite" -> {
+                String db = "rewrite_" + java.util.UUID.randomUUID().toString().replace("-", "");
+                try (java.sql.Connection c = postgres.getPostgresDatabase().getConnection();
+                        java.sql.Statement s = c.createStatement()) {
+                    s.execute("CREATE DATABASE " + db);
+                }
+                yield postgres.getJdbcUrl("postgres", db) + "&reWriteBatchedInserts=true";
+            }
+            default -> throw new IllegalArgumentException("no warehouse kind " + kind);
+        };
     }
 
     /** The warehouse user of {@link #url}'s {@code kind}. */
