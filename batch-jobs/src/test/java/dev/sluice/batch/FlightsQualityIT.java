@@ -125,4 +125,40 @@ class FlightsQualityIT {
             assertThat(dsl.resultQuery("SELECT SUM(flights) FROM gold.airport_daily_delays").fetchOne(0, Long.class)).isEqualTo(16563L);
         }
     }
+
+    /**
+     * A rule's quarantine share is judged against the day's input rows both when the gate runs
+     * right after Silver's step (the step's own count, in the same job execution) and when a
+     * restart runs the gate alone (counted again): 2001-02-22 quarantines 1 row (the delay of
+     * -953 min), over a max_share of 0.00001 (fails), then 0.001 (passes).
+     */
+    @Test
+    void aQuarantineShareIsJudgedAgainstTheDaysInputInTheJobAndOnRestart() throws Exception {
+        Path specFile = TestHome.copyFlightsSpec(specDir);
+        String good = Files.readString(specFile);
+        String strict = good.replace("max_share: 0.001 ", "max_share: 0.00001 ");
+        assertThat(strict).isNotEqualTo(good);
+        Files.writeString(specFile, strict);
+        var env = TestHome.environment(TestHome.withSampleData(), TestHome.freshH2Url(), "sa", "");
+        PipelineSpecLoader loader = new PipelineSpecLoader(env.interpolator());
+        Partition day = Partition.parseDaily("2001-02-22");
+        long input = DuckDbReference.rawRows(TestHome.originalFlights(), LocalDate.parse("2001-02-22"));
+        try (Warehouse w = Warehouse.open(loader.load(specFile).warehouse())) {
+            PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
+            DSLContext dsl = w.dsl();
+            RunSummary failed = runner.run(loader.load(specFile), day, RunOptions.plain());
+            assertThat(failed.status().name()).isEqualTo("FAILED");
+            assertThat(failed.failure()).startsWith("step gate.silver.flights failed: ")
+                    .contains("1 of " + input + " input row(s) quarantined by rule delay_out_of_range");
+            assertThat(result(dsl, "silver.flights", "2001-02-22", "quarantine_delay_out_of_range"))
+                    .isEqualTo("FAILED 1 " + (1.0 / input));
+
+            Files.writeString(specFile, good);
+            RunSummary fixed = runner.run(loader.load(specFile), day, RunOptions.plain());
+            assertThat(fixed.status().name()).isEqualTo("COMPLETED");
+            assertThat(fixed.restarted()).isTrue();
+            assertThat(result(dsl, "silver.flights", "2001-02-22", "quarantine_delay_out_of_range"))
+                    .isEqualTo("PASSED 1 " + (1.0 / input));
+        }
+    }
 }

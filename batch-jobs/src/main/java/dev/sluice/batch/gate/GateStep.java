@@ -74,22 +74,30 @@ public final class GateStep implements GateEvaluator {
     /**
      * What one partition's gate judges: the partition of the job, the table partition judged
      * ({@link Partition#NONE} for a snapshot), the run and the version it wrote (null for Bronze,
-     * or when the run wrote nothing new and the published version is judged).
+     * or when the run wrote nothing new and the published version is judged), and the rows of the
+     * partition's input as the table's step counted them in the same job execution (null when it
+     * did not: Bronze, a restart that skipped the completed step, a step deferred to its wave's
+     * writer; the gate then counts them itself).
      */
-    public record Request(Partition partition, Partition judged, RunId run, @Nullable Integer version) {
+    public record Request(Partition partition, Partition judged, RunId run, @Nullable Integer version, @Nullable Long inputRows) {
     }
 
     /** Evaluates, records and (Silver/Gold) publishes: {@link #finish}({@link #prepare}, {@link #evaluate}). */
     public GateResult run(Partition partition, RunId run) {
-        Request r = prepare(partition, run);
+        Request r = prepare(partition, run, null);
         return finish(r, evaluate(r));
     }
 
-    /** What the gate of {@code partition} in {@code run} judges. */
-    public Request prepare(Partition partition, RunId run) {
+    /**
+     * What the gate of {@code partition} in {@code run} judges.
+     *
+     * @param inputRows the rows of the partition's input as the table's step just counted them
+     *     (its {@code TransformResult}), null when unknown
+     */
+    public Request prepare(Partition partition, RunId run, @Nullable Long inputRows) {
         Partition out = table.outputPartition(partition);
         Integer version = table.layer() == Layer.BRONZE ? null : engine.versionWrittenBy(table, out, run);
-        return new Request(partition, out, run, version);
+        return new Request(partition, out, run, version, inputRows);
     }
 
     /** Evaluates the declared checks of one partition (no transaction is held meanwhile). */
@@ -140,7 +148,7 @@ public final class GateStep implements GateEvaluator {
         DSLContext dsl = warehouse.dsl();
         long start = System.nanoTime();
         List<CheckResult> all = new ArrayList<>(declared.checks());
-        all.addAll(quarantineShares(dsl, r.partition(), r.judged()));
+        all.addAll(quarantineShares(dsl, r));
         GateResult result = new GateResult(table.table(), r.judged(), boundary(), all,
                 declared.elapsedMs() + (System.nanoTime() - start) / 1_000_000);
         QualityResultRepository results = new QualityResultRepository(dsl);
@@ -167,13 +175,15 @@ public final class GateStep implements GateEvaluator {
     /**
      * The share of the partition's input rows each quarantine rule with a {@code max_share} sent to
      * quarantine, judged against it (family validity; the rows themselves are in the quarantine).
+     * The input rows are the step's count when the request has it, else counted again.
      */
-    private List<CheckResult> quarantineShares(DSLContext dsl, Partition partition, Partition out) {
+    private List<CheckResult> quarantineShares(DSLContext dsl, Request request) {
         List<QuarantineRule> judged = table.quarantine().stream().filter(r -> r.maxShare() != null).toList();
         if (judged.isEmpty()) {
             return List.of();
         }
-        long input = engine.inputRows(table, partition);
+        Partition out = request.judged();
+        long input = request.inputRows() != null ? request.inputRows() : engine.inputRows(table, request.partition());
         Field<String> ruleId = DSL.field(DSL.name("rule_id"), String.class);
         Map<String, Integer> quarantined = dsl.select(ruleId, DSL.count()).from(QuarantineTable.TABLE)
                 .where(DSL.field(DSL.name("pipeline")).eq(spec.name()), DSL.field(DSL.name("dataset")).eq(table.table().qualifiedName()),

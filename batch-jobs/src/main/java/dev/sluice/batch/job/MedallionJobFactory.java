@@ -228,7 +228,7 @@ public final class MedallionJobFactory {
         StepExecutionListener evaluation = new StepExecutionListener() {
             @Override
             public void beforeStep(StepExecution stepExecution) {
-                GateStep.Request r = gate.prepare(partition, run);
+                GateStep.Request r = gate.prepare(partition, run, countedInput(stepExecution, table));
                 request.set(r);
                 evaluated.set(wave.evaluate(gate, name, r));
             }
@@ -256,6 +256,20 @@ public final class MedallionJobFactory {
                 .listener(lineage)
                 .listener(evaluation)
                 .build();
+    }
+
+    /**
+     * The input rows {@code table}'s step counted in the job execution of {@code gateStep}, null
+     * when that execution did not run the step (a restart after it completed, Bronze) or the step
+     * was deferred to its wave's writer.
+     */
+    private static @Nullable Long countedInput(StepExecution gateStep, TableSpec table) {
+        return gateStep.getJobExecution().getStepExecutions().stream()
+                .filter(s -> s.getStepName().equals(table.table().qualifiedName()) && s.getStatus() == BatchStatus.COMPLETED)
+                .map(s -> s.getExecutionContext())
+                .filter(ctx -> ctx.containsKey(StepMetrics.INPUT))
+                .map(ctx -> ctx.getLong(StepMetrics.INPUT))
+                .findFirst().orElse(null);
     }
 
     /**

@@ -74,7 +74,7 @@ class WaveBarrierTest {
     }
 
     private static GateStep.Request request(Partition p) {
-        return new GateStep.Request(p, p, RunId.newId(), null);
+        return new GateStep.Request(p, p, RunId.newId(), null, null);
     }
 
     /** What one member does in the wave, appending what it saw; it may throw. */
