@@ -57,7 +57,7 @@ final class PostgresSinkInsert {
     Set<String> insert(DSLContext tx, List<List<Object>> unsorted) {
         List<Field<?>> fields = sink.fields();
         String statement = sql(tx, fields);
-        int id = fields.indexOf(fields.stream().filter(f -> f.getName().equals("_event_id")).findFirst().orElseThrow());
+        int id = sink.eventIdIndex();
         // by id: two batches holding some of the same ids (a zombie member during a rebalance) then
         // insert them in one order and wait for each other at most one way, never in a cycle
         List<List<Object>> rows = unsorted.stream().sorted(Comparator.comparing(r -> (String) r.get(id))).toList();

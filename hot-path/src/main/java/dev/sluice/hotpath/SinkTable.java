@@ -92,6 +92,11 @@ final class SinkTable {
         }
     }
 
+    /** Where {@code _event_id} is in {@link #fields} and {@link #row}: after the contract's columns. */
+    int eventIdIndex() {
+        return contract.columns().size();
+    }
+
     /** Every column, typed, in the order of {@link #row}. */
     List<Field<?>> fields() {
         List<Field<?>> fields = new ArrayList<>();
