@@ -108,8 +108,9 @@ public final class LayerTables {
 
     /**
      * The view {@code schema.table} over {@code schema.table_versions}: the rows of each
-     * partition's published version ({@code sluice.published_partition}). What every reader, the
-     * layer SQL included, sees.
+     * partition's published version ({@code sluice.published_partition}). What every reader sees,
+     * the layer SQL included, except a run reading its own partition of its input: it reads the
+     * versions table at the version published as its step starts ({@code LayerInput}).
      */
     private static void createCurrentView(DSLContext dsl, TableSpec t, List<Field<?>> fields) {
         Table<?> v = table(versions(t.table())).as("v");
@@ -119,6 +120,18 @@ public final class LayerTables {
                 DSL.field(DSL.name("p", "dataset")).eq(DSL.inline(t.table().qualifiedName())),
                 DSL.field(DSL.name("p", "partition_key")).eq(DSL.field(DSL.name("v", "_partition"))),
                 DSL.field(DSL.name("p", "version")).eq(DSL.field(DSL.name("v", "_version"))))).execute());
+    }
+
+    /**
+     * The columns of a Silver/Gold table's view ({@link #createCurrentView}), unqualified: the
+     * spec's columns in order, then {@code _partition}, {@code _run_id}, {@code _version}. The
+     * versions table may hold more (a column the spec no longer declares is not dropped).
+     */
+    public static List<org.jooq.Name> viewColumns(TableSpec t) {
+        List<org.jooq.Name> names = new ArrayList<>();
+        t.columns().forEach(c -> names.add(DSL.name(c.name())));
+        metadataFields(t.layer()).forEach(f -> names.add(f.getUnqualifiedName()));
+        return names;
     }
 
     /** Where the versions of a Silver/Gold table's partitions are kept: {@code schema.table_versions}. */

@@ -3,6 +3,7 @@ package dev.sluice.batch.engine.warehouse;
 import dev.sluice.batch.bronze.LandedFileRepository;
 import dev.sluice.batch.contract.SchemaDriftRepository;
 import dev.sluice.batch.engine.control.InputPartitions;
+import dev.sluice.batch.engine.control.PartitionVersions;
 import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.PipelineSpec;
@@ -10,12 +11,10 @@ import dev.sluice.config.SourceSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
-import dev.sluice.warehouse.meta.PublishedPartitionTable;
 import java.util.List;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.Row2;
 import org.jooq.SelectJoinStep;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
@@ -24,7 +23,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The input rows of one Silver/Gold table's partition, as SQL over the input table with alias
  * {@code b}: for Silver over Bronze, the partition's current load (quarantined rows included);
- * otherwise the input's published rows, read from its versions table. A rollup reads every input partition inside its rollup
+ * otherwise the input's published rows. A rollup reads every input partition inside its rollup
  * partition. Thread-safe.
  */
 final class LayerInput {
@@ -56,14 +55,26 @@ final class LayerInput {
     }
 
     /**
-     * The input table, as {@code b}: a Bronze table itself; of a Silver/Gold input, its versions
-     * table, read at each partition's published version ({@link #condition}), not its view: H2
-     * joins the view with {@code sluice.published_partition} row by row, which made a Gold table's
-     * input count and build about twice as slow (a flights day: 14-48 against 2-10 ms per count,
-     * 54 against 28 ms per route_daily build, measured 2026-12-05).
+     * The input table, as {@code b}: a Bronze table itself; a Silver/Gold input's view (its
+     * published rows), or its versions table when the run reads its own partition of it
+     * ({@link #readsOwnPartition}), at the version {@link #condition} looks up: H2 joins the view
+     * with {@code sluice.published_partition} row by row, which made a Gold table's input count
+     * and build about twice as slow (a flights day: 14-48 against 2-10 ms per count, 54 against
+     * 28 ms per route_daily build, measured 2026-12-05).
      */
     Table<?> table() {
-        return LayerTables.table(isBronze() ? input.table() : LayerTables.versions(input.table())).as("b");
+        return LayerTables.table(readsOwnPartition() ? LayerTables.versions(input.table()) : input.table()).as("b");
+    }
+
+    /**
+     * True when the input is a partitioned Silver/Gold table and a run reads only its own partition
+     * of it (not a rollup): that partition is published by runs of the same partition only, one at
+     * a time, so its published version cannot change, nor be pruned, while the run reads it. A
+     * rollup's or a reference snapshot's input partitions are published by other runs meanwhile,
+     * so they are read through the view, each statement at the version then published.
+     */
+    private boolean readsOwnPartition() {
+        return !isBronze() && input.partitioned() && !table.isRollup();
     }
 
     /** Rows of the partition's input. */
@@ -86,30 +97,22 @@ final class LayerInput {
 
     /**
      * The input rows of a run of {@code partition}: its input partitions (of Bronze: the current
-     * load; of a Silver/Gold input: each partition's published version, looked up now, so that
-     * every statement given this condition reads the same versions even if one is published
-     * meanwhile; no rows where none is).
+     * load; of its own partition of a Silver/Gold input, the version published now, no rows when
+     * none is; else the published rows the view shows).
      */
     Condition condition(Partition partition) {
         Partition[] range = partitions(partition);
         Field<String> key = DSL.field(DSL.name("b", "_partition"), String.class);
         Condition c = range[0].equals(range[1]) ? key.eq(range[0].key()) : key.between(range[0].key(), range[1].key());
-        return c.and(isBronze() ? LandedFileRepository.isCurrent(input.table().qualifiedName(), "b") : published(range));
-    }
-
-    /** The published versions of the input partitions from {@code range[0]} to {@code range[1]}, as literals. */
-    private Condition published(Partition[] range) {
-        Field<String> key = DSL.field(DSL.name("partition_key"), String.class);
-        Field<Integer> version = DSL.field(DSL.name("version"), Integer.class);
-        List<Row2<String, Integer>> pairs = dsl.select(key, version).from(PublishedPartitionTable.TABLE)
-                .where(DSL.field(DSL.name("dataset")).eq(input.table().qualifiedName()), key.between(range[0].key(), range[1].key()))
-                .fetch(r -> DSL.row(DSL.inline(r.value1()), DSL.inline(r.value2())));
-        Field<String> inputKey = DSL.field(DSL.name("b", "_partition"), String.class);
-        Field<Integer> inputVersion = DSL.field(DSL.name("b", "_version"), Integer.class);
-        if (pairs.size() == 1) {
-            return inputKey.eq(pairs.get(0).field1()).and(inputVersion.eq(pairs.get(0).field2()));
+        if (isBronze()) {
+            return c.and(LandedFileRepository.isCurrent(input.table().qualifiedName(), "b"));
         }
-        return pairs.isEmpty() ? DSL.falseCondition() : DSL.row(inputKey, inputVersion).in(pairs);
+        if (readsOwnPartition()) {
+            Integer published = new PartitionVersions(dsl).published(input.table(), range[0]).orElse(null);
+            return published == null ? DSL.falseCondition()
+                    : c.and(DSL.field(DSL.name("b", "_version"), Integer.class).eq(DSL.inline(published)));
+        }
+        return c;
     }
 
     /**
@@ -124,6 +127,11 @@ final class LayerInput {
                 List<ColumnSpec> evolved = new SchemaDriftRepository(dsl).evolvedColumns(spec.name(), source);
                 return dsl.select(pii.fields(LayerTables.BRONZE_METADATA, evolved)).from(table());
             }
+        }
+        if (readsOwnPartition()) {
+            // the view's columns: the versions table keeps a column the spec no longer declares
+            return dsl.select(LayerTables.viewColumns(input).stream().<Field<?>>map(n -> DSL.field(DSL.name("b").append(n))).toList())
+                    .from(table());
         }
         return dsl.select(DSL.asterisk()).from(table());
     }
