@@ -336,6 +336,8 @@ public final class MedallionJobFactory {
                     RunControl.get().throwIfStopped(run);
                     StagedWrite s = staged.getAndSet(null);
                     ExecutionContext ctx = contribution.getStepExecution().getExecutionContext();
+                    // a restarted step starts from the failed execution's context: its count is not this execution's
+                    ctx.remove(StepMetrics.INPUT);
                     if (s instanceof WaveSteps.Deferred d) {
                         ctx.putString(StepMetrics.DEFERRED_TO, d.writer().key());
                         LOG.info("{}@{}: rebuilt once for the backfill wave, by the run of partition {}", table.stepName(), d.rollup().key(),
