@@ -42,6 +42,20 @@ public interface QualityGate {
             List<CheckSpec> checks, PartitionHistory history);
 
     /**
+     * Starts what this gate evaluates on, on a daemon thread, and returns at once: for a run whose
+     * first evaluation comes after other work (a backfill's first wave loads Bronze first), so that
+     * the start does not wait until then. Evaluations wait for it as before. Once per JVM; a failure
+     * is logged as a warning and left to the first evaluation to report. The Deequ gate starts the
+     * JVM's SparkSession and runs one small job.
+     *
+     * @return completes when the start has finished (exceptionally when it failed); no gate needs to
+     *     wait for it
+     */
+    default java.util.concurrent.CompletableFuture<Void> startInBackground() {
+        return java.util.concurrent.CompletableFuture.completedFuture(null);
+    }
+
+    /**
      * The Deequ gate on the JVM's one SparkSession.
      *
      * @param sparkMaster e.g. {@code local[*]}; the first gate of the JVM creates the session

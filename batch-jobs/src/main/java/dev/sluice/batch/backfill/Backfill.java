@@ -25,6 +25,7 @@ import dev.sluice.core.SluiceException;
 import dev.sluice.lineage.LineageEmitter;
 import dev.sluice.lineage.RunEventType;
 import dev.sluice.lineage.store.LineageRepository;
+import dev.sluice.quality.QualityGate;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -323,6 +324,10 @@ public final class Backfill {
             lineage.emit(event(RunEventType.START, lineageRun, job, spec, plan, id, null));
             LOG.info("backfill {} of {} {}: {} partition(s) to run, parallelism {}, gates in waves of {}", plan.resumed() ? "continues" : "starts",
                     spec.name(), plan.range(), plan.toRun().size(), options.parallelism(), options.gateBatch());
+            if (!plan.toRun().isEmpty() && spec.tables().stream().anyMatch(t -> !t.checks().isEmpty())) {
+                // the first wave's gates would otherwise wait for Spark's start after its Bronze loads
+                QualityGate.deequ(spec.sparkMaster()).startInBackground();
+            }
             for (PlannedPartition p : plan.partitions()) {
                 if (!p.action().runs()) {
                     PartitionOutcome o = new PartitionOutcome(p.partition(), p.action() == Action.MISSING ? PartitionStatus.MISSING

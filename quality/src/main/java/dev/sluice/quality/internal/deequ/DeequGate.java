@@ -59,6 +59,11 @@ public final class DeequGate implements QualityGate {
     }
 
     @Override
+    public java.util.concurrent.CompletableFuture<Void> startInBackground() {
+        return SessionStart.inBackground(master);
+    }
+
+    @Override
     public GateResult evaluate(DatasetRef dataset, Partition partition, Boundary boundary, PartitionSource source,
             List<CheckSpec> checks, MetricHistory history) {
         try (SparkJobDescription d = SparkJobDescription.of(master, "sluice gate " + dataset + " " + partition.key())) {
