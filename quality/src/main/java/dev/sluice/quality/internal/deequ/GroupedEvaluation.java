@@ -96,7 +96,10 @@ final class GroupedEvaluation {
         // gates building the cache took 31 % of the executors' samples and reading the files 4 % (JFR, 64 days, 2026-12-04)
         Dataset<Row> selected = all.select(needed(all, checks, batch).stream().map(c -> functions.col(SparkSql.identifier(c)))
                 .toArray(Column[]::new));
-        Dataset<Row> df = batch instanceof PartitionBatch.JdbcQueries ? selected.persist(StorageLevel.MEMORY_AND_DISK()) : selected;
+        // the cache in a few Spark partitions, not one per member: every pass over it runs a task per Spark partition, and
+        // a wave's 64 tasks per pass cost more than the pass's work on a small machine
+        Dataset<Row> df = batch instanceof PartitionBatch.JdbcQueries
+                ? selected.coalesce(cachedPartitions(selected, batch)).persist(StorageLevel.MEMORY_AND_DISK()) : selected;
         try {
             Map<Analyzer<?, Metric<?>>, String> countAnalyzers = Counts.analyzers(checks);
             Set<Analyzer<?, Metric<?>>> analyzers = new LinkedHashSet<>(countAnalyzers.keySet());
@@ -163,6 +166,11 @@ final class GroupedEvaluation {
         } finally {
             df.unpersist();
         }
+    }
+
+    /** Spark partitions of a wave's cached rows: twice the session's default parallelism, at most one per member. */
+    private static int cachedPartitions(Dataset<Row> df, PartitionBatch batch) {
+        return Math.max(1, Math.min(batch.members().size(), 2 * df.sparkSession().sparkContext().defaultParallelism()));
     }
 
     /** The columns of {@code df} that {@code checks} name, the row id and the partition key, in {@code df}'s order. */
