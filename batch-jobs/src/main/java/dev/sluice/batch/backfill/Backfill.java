@@ -324,7 +324,8 @@ public final class Backfill {
             lineage.emit(event(RunEventType.START, lineageRun, job, spec, plan, id, null));
             LOG.info("backfill {} of {} {}: {} partition(s) to run, parallelism {}, gates in waves of {}", plan.resumed() ? "continues" : "starts",
                     spec.name(), plan.range(), plan.toRun().size(), options.parallelism(), options.gateBatch());
-            if (!plan.toRun().isEmpty() && spec.tables().stream().anyMatch(t -> !t.checks().isEmpty())) {
+            if (plan.partitions().stream().filter(p -> p.action().runs()).anyMatch(p -> spec.tables().stream().anyMatch(t -> !t.checks().isEmpty()
+                    && (p.tables() == null || p.tables().contains(t.stepName()))))) {
                 // the first wave's gates would otherwise wait for Spark's start after its Bronze loads
                 QualityGate.deequ(spec.sparkMaster()).startInBackground();
             }

@@ -336,8 +336,11 @@ public final class MedallionJobFactory {
                     RunControl.get().throwIfStopped(run);
                     StagedWrite s = staged.getAndSet(null);
                     ExecutionContext ctx = contribution.getStepExecution().getExecutionContext();
-                    // a restarted step starts from the failed execution's context: its count is not this execution's
-                    ctx.remove(StepMetrics.INPUT);
+                    // a restarted step starts from the failed execution's context: its figures are not this execution's
+                    for (String k : List.of(StepMetrics.INPUT, StepMetrics.OUTPUT, StepMetrics.QUARANTINED, StepMetrics.COLLAPSED,
+                            StepMetrics.VERSION, StepMetrics.UNCHANGED, StepMetrics.DEFERRED_TO)) {
+                        ctx.remove(k);
+                    }
                     if (s instanceof WaveSteps.Deferred d) {
                         ctx.putString(StepMetrics.DEFERRED_TO, d.writer().key());
                         LOG.info("{}@{}: rebuilt once for the backfill wave, by the run of partition {}", table.stepName(), d.rollup().key(),

@@ -67,14 +67,16 @@ final class LayerInput {
     }
 
     /**
-     * True when the input is a partitioned Silver/Gold table and a run reads only its own partition
-     * of it (not a rollup): that partition is published by runs of the same partition only, one at
-     * a time, so its published version cannot change, nor be pruned, while the run reads it. A
+     * True when the input is a partitioned Silver/Gold table, a run reads only its own partition of
+     * it (not a rollup), and the pipeline keeps at least two versions. That partition is published
+     * by runs of the same partition, one at a time, or by {@code sluice rollback}, which prunes
+     * nothing; with two versions kept, even one publication by another pipeline declaring the same
+     * dataset (which nothing refuses on this engine) cannot prune the version the run reads. A
      * rollup's or a reference snapshot's input partitions are published by other runs meanwhile,
      * so they are read through the view, each statement at the version then published.
      */
     private boolean readsOwnPartition() {
-        return !isBronze() && input.partitioned() && !table.isRollup();
+        return !isBronze() && input.partitioned() && !table.isRollup() && spec.keepVersions() >= 2;
     }
 
     /** Rows of the partition's input. */

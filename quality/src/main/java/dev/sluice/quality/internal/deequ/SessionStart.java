@@ -15,7 +15,8 @@ import org.slf4j.MDC;
  * job (1,000 rows, a shuffle) so that Spark's first-job set-up is done too. Measured on the
  * flights quickstart (2026-12-05): the first wave's source gate took 19 s against 8 s for the next
  * waves' (same rows), the difference being Spark's start, which waited behind the wave's Bronze
- * loads (14 s). Thread-safe.
+ * loads (14 s) (one 64-day backfill's log); over whole quickstarts the source gate took about 4 s
+ * less with this start (docs/benchmarks.md). Thread-safe.
  */
 final class SessionStart {
 
@@ -40,7 +41,8 @@ final class SessionStart {
                 SparkSession s = SparkSessions.get(master);
                 s.range(0, 1_000).groupBy(functions.col("id").mod(2)).count().collectAsList();
                 started.complete(null);
-            } catch (RuntimeException | LinkageError e) {
+            } catch (Exception | LinkageError e) {
+                // Exception: Spark's SparkException is checked, thrown out of Scala (a master URL it cannot parse, a cancelled job)
                 // the first evaluation starts the session again and reports what fails then
                 LOG.warn("the quality gates' Spark session did not start ahead of the first gate: {}", e.toString());
                 started.completeExceptionally(e);
