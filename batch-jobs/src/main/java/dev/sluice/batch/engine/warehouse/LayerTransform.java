@@ -86,12 +86,7 @@ final class LayerTransform {
         Condition thisVersion = PARTITION_COL.eq(out.key()).and(VERSION_COL.eq(version));
         dsl.deleteFrom(target).where(thisVersion).execute(); // leftovers of a write that never committed its version
 
-        // the kept rows are the complement of the rows just quarantined (a CASE never yields NULL): when
-        // there were none, every input row is kept and the rules need not run a second time (a rule's
-        // lookup through a published view costs ~80 ms per pass of a flights day on H2, measured 2026-12-05).
-        // Not running them again also keeps a rule that reads another table from judging a row twice
-        // differently, should that table be published between the two statements.
-        Table<?> inputPart = DSL.table("({0})", input.select().where(quarantined == 0 ? inputRows : quarantine.kept(inputRows)));
+        Table<?> inputPart = DSL.table("({0})", input.select().where(quarantine.kept(inputRows, quarantined)));
         String template = table.sql().replace("{input}", "{0}").replace("{partition}", "{1}");
         Table<?> q = DSL.table("(" + template + ")", inputPart, DSL.val(out == Partition.NONE ? partition.key() : out.key())).as("q");
 
