@@ -337,10 +337,7 @@ public final class MedallionJobFactory {
                     StagedWrite s = staged.getAndSet(null);
                     ExecutionContext ctx = contribution.getStepExecution().getExecutionContext();
                     // a restarted step starts from the failed execution's context: its figures are not this execution's
-                    for (String k : List.of(StepMetrics.INPUT, StepMetrics.OUTPUT, StepMetrics.QUARANTINED, StepMetrics.COLLAPSED,
-                            StepMetrics.VERSION, StepMetrics.UNCHANGED, StepMetrics.DEFERRED_TO)) {
-                        ctx.remove(k);
-                    }
+                    StepMetrics.TRANSFORM.forEach(ctx::remove);
                     if (s instanceof WaveSteps.Deferred d) {
                         ctx.putString(StepMetrics.DEFERRED_TO, d.writer().key());
                         LOG.info("{}@{}: rebuilt once for the backfill wave, by the run of partition {}", table.stepName(), d.rollup().key(),

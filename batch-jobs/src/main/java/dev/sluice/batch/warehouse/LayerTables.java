@@ -64,11 +64,7 @@ public final class LayerTables {
     private static void createAll(DSLContext dsl, PipelineSpec spec) {
         for (TableSpec t : spec.tables()) {
             idempotent(() -> dsl.createSchemaIfNotExists(DSL.name(t.table().schema())).execute());
-            List<Field<?>> fields = new ArrayList<>();
-            for (ColumnSpec c : t.columns()) {
-                fields.add(DSL.field(DSL.name(c.name()), ColumnTypes.of(c)));
-            }
-            fields.addAll(metadataFields(t.layer()));
+            List<Field<?>> fields = fields(t);
             boolean versioned = t.layer() != Layer.BRONZE;
             DatasetRef physical = versioned ? versions(t.table()) : t.table();
             Table<?> table = table(physical);
@@ -128,10 +124,17 @@ public final class LayerTables {
      * versions table may hold more (a column the spec no longer declares is not dropped).
      */
     public static List<org.jooq.Name> viewColumns(TableSpec t) {
-        List<org.jooq.Name> names = new ArrayList<>();
-        t.columns().forEach(c -> names.add(DSL.name(c.name())));
-        metadataFields(t.layer()).forEach(f -> names.add(f.getUnqualifiedName()));
-        return names;
+        return fields(t).stream().map(Field::getUnqualifiedName).toList();
+    }
+
+    /** A table's columns, typed: the spec's in order, then the layer's metadata columns. */
+    private static List<Field<?>> fields(TableSpec t) {
+        List<Field<?>> fields = new ArrayList<>();
+        for (ColumnSpec c : t.columns()) {
+            fields.add(DSL.field(DSL.name(c.name()), ColumnTypes.of(c)));
+        }
+        fields.addAll(metadataFields(t.layer()));
+        return fields;
     }
 
     /** Where the versions of a Silver/Gold table's partitions are kept: {@code schema.table_versions}. */
