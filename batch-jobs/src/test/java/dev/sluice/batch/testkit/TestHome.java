@@ -88,6 +88,25 @@ public final class TestHome {
     }
 
     /**
+     * Replaces {@code from} with {@code to} in the spec file {@code spec} (a test's copy).
+     *
+     * @return the file's text before the change, for the test to restore
+     * @throws IllegalStateException when the text does not hold {@code from}: the test would change nothing
+     */
+    public static String editSpec(Path spec, String from, String to) {
+        try {
+            String original = Files.readString(spec);
+            if (!original.contains(from)) {
+                throw new IllegalStateException(spec + " does not hold " + from);
+            }
+            Files.writeString(spec, original.replace(from, to));
+            return original;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
      * Copies the project's flights spec and its contracts into {@code dir}, so that a test can
      * change the copy (a broken SQL, a new Gold rule) without touching the project.
      *
