@@ -11,6 +11,9 @@ import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.core.Partition;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code sluice purge} on four real days, two of them re-run (so each has a superseded version),
@@ -87,6 +91,61 @@ class PurgeIT {
             var again = runner.run(spec, new Partition("2001-01-02"), RunOptions.plain().withRerun(true));
             assertThat(again.status().name()).isEqualTo("COMPLETED");
             assertThat(again.attempt()).isEqualTo(2);
+        }
+    }
+
+    /**
+     * A version written but not published because its gate failed is awaiting a restart, not
+     * superseded: a purge, however short its {@code --older-than}, leaves its rows, and the restart
+     * publishes them. 2001-01-01's Gold mart is run again with a gate that fails (v2 written, v1
+     * still published), purged, then restarted with the gate fixed.
+     */
+    @Test
+    void aVersionAwaitingItsGateIsNotSuperseded(@TempDir Path specDir) throws IOException {
+        Clock later = Clock.fixed(Instant.now().plus(Duration.ofDays(30)), ZoneOffset.UTC);
+        Period window = Period.between(LocalDate.parse("2001-01-03"), LocalDate.now(later));
+        Path specFile = TestHome.copyFlightsSpec(specDir);
+        Map<String, String> env = new HashMap<>(Map.of("SLUICE_BACKFILL_WINDOW", window.toString()));
+        var base = TestHome.environment(TestHome.withSampleData(), TestHome.freshH2Url(), "sa", "");
+        env.put("SLUICE_HOME", TestHome.withSampleData().toString());
+        env.put("SLUICE_WAREHOUSE_URL", base.interpolator().interpolate("${SLUICE_WAREHOUSE_URL}").value());
+        PipelineSpecLoader loader = new PipelineSpecLoader(new dev.sluice.config.SluiceEnvironment(env).interpolator());
+        String good = TestHome.editSpec(specFile, "column: avg_delay_min, min_value: -120, max_value: 2880}", "column: avg_delay_min, min_value: -120, max_value: 5}");
+        PipelineSpec strict = loader.load(specFile);
+        Partition day = new Partition("2001-01-01");
+        try (Warehouse w = Warehouse.open(strict.warehouse())) {
+            PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
+            DSLContext dsl = w.dsl();
+            Files.writeString(specFile, good);
+            PipelineSpec spec = loader.load(specFile);
+            assertThat(runner.run(spec, day, RunOptions.plain()).status().name()).isEqualTo("COMPLETED");
+            long silverRows = count(dsl, "SELECT COUNT(*) FROM silver.flights");
+            assertThat(runner.run(strict, day, RunOptions.plain().withRerun(true)).status().name()).isEqualTo("FAILED");
+            long awaiting = rows(dsl, "gold.airport_daily_delays", "2001-01-01", 2);
+            assertThat(awaiting).as("v2 written, its gate failed").isPositive();
+            assertThat(count(dsl, "SELECT version FROM sluice.published_partition WHERE dataset = 'gold.airport_daily_delays'"))
+                    .isEqualTo(1);
+            long superseded = 0; // the tables whose v2 passed its gate before the failing one
+            for (String t : REFINED) {
+                if (rows(dsl, t, "2001-01-01", 2) > 0 && count(dsl, "SELECT version FROM sluice.published_partition WHERE dataset = '"
+                        + t + "' AND partition_key = '2001-01-01'") == 2) {
+                    superseded += rows(dsl, t, "2001-01-01", 1);
+                }
+            }
+            assertThat(superseded).as("silver.flights v1 at least").isPositive();
+
+            Purge.Report report = new Purge(w, later).run(spec, Duration.ZERO, false);
+            assertThat(rows(dsl, "gold.airport_daily_delays", "2001-01-01", 2)).as("awaiting its gate: kept").isEqualTo(awaiting);
+            assertThat(count(dsl, "SELECT COUNT(*) FROM sluice.partition_version WHERE dataset = 'gold.airport_daily_delays'"))
+                    .isEqualTo(2);
+            assertThat(report.removed()).containsEntry("superseded versions", superseded);
+
+            var restarted = runner.run(spec, day, RunOptions.plain());
+            assertThat(restarted.status().name()).isEqualTo("COMPLETED");
+            assertThat(restarted.restarted()).isTrue();
+            assertThat(count(dsl, "SELECT version FROM sluice.published_partition WHERE dataset = 'gold.airport_daily_delays'"))
+                    .isEqualTo(2);
+            assertThat(count(dsl, "SELECT SUM(flights) FROM gold.airport_daily_delays")).isEqualTo(silverRows).isPositive();
         }
     }
 

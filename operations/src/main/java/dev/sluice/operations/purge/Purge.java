@@ -40,8 +40,9 @@ import org.jspecify.annotations.Nullable;
  * ({@code now − olderThan}) and never of a partition inside the pipeline's backfill window (from
  * today back by {@code backfill_window}; without a window every partition is kept):
  * <ul>
- *   <li>superseded Silver/Gold partition versions (kept for rollback) published before the cutoff,
- *       never the published version;</li>
+ *   <li>superseded Silver/Gold partition versions (kept for rollback) written before the cutoff: those
+ *       older than the published version, never the published one nor a newer one (written but awaiting
+ *       its gate or its restart, or rolled back from);</li>
  *   <li>Bronze rows of superseded loads (a file replaced by a newer one) loaded before the cutoff
  *       and before the table's declared {@code retention}:
  *       the current load of every partition, raw, stays ({@code sluice.landed_file} keeps the record
@@ -163,10 +164,11 @@ public final class Purge {
             String name = t.table().qualifiedName();
             Map<String, Integer> published = new HashMap<>();
             dsl.select(KEY, VERSION).from(PUBLISHED).where(DATASET.eq(name)).forEach(r -> published.put(r.value1(), r.value2()));
-            // versions published before the cutoff that readers no longer see (a partition never published keeps all)
+            // versions written before the cutoff and older than the published one (a partition never published keeps all;
+            // a newer one is awaiting its gate or its restart, or was rolled back from: the next run's pruning decides)
             List<Record2<String, Integer>> superseded = dsl.select(KEY, VERSION).from(VERSIONS)
                     .where(DATASET.eq(name), DSL.field(DSL.name("published_at"), OffsetDateTime.class).lt(cutoff)).fetch().stream()
-                    .filter(r -> published.containsKey(r.value1()) && !published.get(r.value1()).equals(r.value2())).toList();
+                    .filter(r -> published.containsKey(r.value1()) && r.value2() < published.get(r.value1())).toList();
             List<String> keys = outside(superseded.stream().map(r -> r.value1()).distinct().toList(), windowStart);
             // a lakehouse version is its record and its branch (its files go with the next snapshot expiry)
             Table<?> data = lake != null ? null : LayerTables.table(LayerTables.versions(t.table()));
