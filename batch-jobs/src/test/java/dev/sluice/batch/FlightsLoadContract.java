@@ -16,6 +16,7 @@ import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
+import dev.sluice.core.SluiceException;
 import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -140,6 +141,23 @@ abstract class FlightsLoadContract {
         assertThat(bronzeRows()).isEqualTo(bronzeBefore);
         assertThat(checksums(p)).isEqualTo(before);
         assertThat(rerun.silverRows()).isEqualTo(first.get(p.date()).silverRows());
+    }
+
+    /**
+     * Versions and publications are recorded by dataset name, so a second pipeline declaring the
+     * same Silver/Gold tables in this warehouse is refused before it writes anything (it would
+     * publish and prune the first one's versions).
+     */
+    @Test
+    void aDatasetBelongsToOnePipeline() {
+        Partition p = Partition.daily(LAST);
+        Map<String, String> before = checksums(p);
+        long bronzeBefore = bronzeRows();
+        assertThatThrownBy(() -> runner.run(TestHome.renamed(spec, "flights_copy"), p, RunOptions.plain().withRerun(true)))
+                .isInstanceOf(SluiceException.class)
+                .hasMessageStartingWith("flights_copy: gold.airport_daily_delays is already built by pipeline flights in this warehouse");
+        assertThat(checksums(p)).isEqualTo(before);
+        assertThat(bronzeRows()).isEqualTo(bronzeBefore);
     }
 
     @Test

@@ -202,11 +202,7 @@ abstract class FlightsLoadLakehouseContract {
 
     @Test
     void aDatasetBelongsToOnePipeline() {
-        PipelineSpec s = spec;
-        PipelineSpec copy = new PipelineSpec(s.file(), "flights_lake_copy", s.description(), s.warehouse(), s.batchRows(),
-                s.maxLineBytes(), s.keepVersions(), s.sources(), s.tables(), s.sparkMaster(), s.lineage(), s.piiKeys(), s.partitionKind(),
-                s.schedule(), s.tier(), s.datasets(), s.alertWebhook(), s.backfillWindow(), s.execution(), s.hotPath(), s.requirements(),
-                s.hash(), s.engine());
+        PipelineSpec copy = dev.sluice.batch.testkit.TestHome.renamed(spec, "flights_lake_copy");
         assertThatThrownBy(() -> dev.sluice.batch.engine.LayerEngines.on(warehouse).forPipeline(copy).createTables())
                 .isInstanceOf(dev.sluice.core.SluiceException.class)
                 .hasMessageContaining("is already built by pipeline flights_lake in this warehouse");

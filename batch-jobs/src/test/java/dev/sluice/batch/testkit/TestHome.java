@@ -106,6 +106,14 @@ public final class TestHome {
         }
     }
 
+    /** {@code s} under another pipeline name, every table and setting the same. */
+    public static PipelineSpec renamed(PipelineSpec s, String name) {
+        return new PipelineSpec(s.file(), name, s.description(), s.warehouse(), s.batchRows(),
+                s.maxLineBytes(), s.keepVersions(), s.sources(), s.tables(), s.sparkMaster(), s.lineage(), s.piiKeys(), s.partitionKind(),
+                s.schedule(), s.tier(), s.datasets(), s.alertWebhook(), s.backfillWindow(), s.execution(), s.hotPath(), s.requirements(),
+                s.hash(), s.engine());
+    }
+
     /**
      * Copies the project's flights spec and its contracts into {@code dir}, so that a test can
      * change the copy (a broken SQL, a new Gold rule) without touching the project.

@@ -2,7 +2,9 @@ package dev.sluice.batch.engine.control;
 
 import dev.sluice.batch.engine.Rollback;
 import dev.sluice.batch.warehouse.LayerTables;
+import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.DatasetRef;
+import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import dev.sluice.core.SluiceException;
@@ -60,6 +62,26 @@ public final class PartitionVersions {
      * @param inputFingerprint the fingerprint of what it was built from, or null when none was recorded
      */
     public record Written(int version, @Nullable String inputFingerprint) {
+    }
+
+    /**
+     * Refuses a pipeline whose Silver/Gold datasets another pipeline has written versions of in
+     * this warehouse: versions and publications are recorded by dataset name, so two pipelines
+     * writing one dataset would publish and prune each other's versions. Both engines call it as
+     * they create tables.
+     *
+     * @throws SluiceException naming the first such dataset and the pipeline that wrote it
+     */
+    public void refuseDatasetsOfOtherPipelines(PipelineSpec spec) {
+        List<String> datasets = spec.tables().stream().filter(t -> t.layer() != Layer.BRONZE).map(t -> t.table().qualifiedName()).toList();
+        Field<String> pipeline = DSL.field(DSL.name("pipeline"), String.class);
+        Record2<String, String> other = dsl.select(DATASET, pipeline).from(WRITTEN)
+                .where(DATASET.in(datasets), pipeline.ne(spec.name())).orderBy(DATASET).limit(1).fetchOne();
+        if (other != null) {
+            throw new SluiceException(spec.name() + ": " + other.value1() + " is already built by pipeline " + other.value2()
+                    + " in this warehouse; a dataset belongs to one pipeline (its versions and publications are recorded by"
+                    + " name): give this pipeline's table another name, or another warehouse");
+        }
     }
 
     /** The newest version written of a partition, published or not, or null when none was. */

@@ -24,7 +24,6 @@ import dev.sluice.quality.PartitionSource;
 import dev.sluice.spark.LakehouseCatalog;
 import dev.sluice.spark.SparkSessions;
 import dev.sluice.warehouse.Warehouse;
-import dev.sluice.warehouse.meta.PartitionVersionTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -78,16 +77,7 @@ public final class LakehouseEngine implements LayerEngine {
      */
     @Override
     public void createTables() {
-        List<String> datasets = spec.tables().stream().filter(t -> t.layer() != Layer.BRONZE).map(t -> t.table().qualifiedName()).toList();
-        var dataset = org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("dataset"), String.class);
-        var pipeline = org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("pipeline"), String.class);
-        var other = warehouse.dsl().select(dataset, pipeline).from(PartitionVersionTable.TABLE)
-                .where(dataset.in(datasets), pipeline.ne(spec.name())).limit(1).fetchOne();
-        if (other != null) {
-            throw new SluiceException(spec.name() + ": " + other.value1() + " is already built by pipeline " + other.value2()
-                    + " in this warehouse; a dataset belongs to one pipeline (its versions and publications are recorded by"
-                    + " name): give this pipeline's table another name, or another warehouse");
-        }
+        new PartitionVersions(warehouse.dsl()).refuseDatasetsOfOtherPipelines(spec);
         IcebergTables.create(catalog(), spec);
     }
 

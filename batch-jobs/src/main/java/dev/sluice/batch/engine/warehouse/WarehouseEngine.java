@@ -54,8 +54,15 @@ public final class WarehouseEngine implements LayerEngine {
         this.bronze = new BronzeLoads(warehouse);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws dev.sluice.core.SluiceException when another pipeline has written versions of one of this
+     *     pipeline's Silver/Gold datasets in this warehouse
+     */
     @Override
     public void createTables() {
+        new PartitionVersions(warehouse.dsl()).refuseDatasetsOfOtherPipelines(spec);
         LayerTables.create(warehouse.dsl(), spec);
     }
 
