@@ -152,7 +152,10 @@ final class SinkEvents {
         if (tx.dialect().family() == SQLDialect.POSTGRES) {
             return field.in(DSL.select(DSL.field("unnest({0})", String.class, DSL.val(values.toArray(String[]::new), SQLDataType.VARCHAR.array()))));
         }
-        return field.in(values);
+        // literals, not bind values: H2 checks each row an index lookup finds against a constant list by a hash set, but
+        // against CAST(? AS VARCHAR)s one by one (a batch's 2,000 contents, read back in its own transaction: 62–168 ms
+        // per lookup bound, 20–36 ms inlined)
+        return field.in(values.stream().map(DSL::inline).toList());
     }
 
     private static List<String> ids(List<HotSink.Consumed> events) {
