@@ -71,7 +71,8 @@ final class LayerInput {
      * it (not a rollup), and the pipeline keeps at least two versions. That partition is published
      * by runs of the same partition, one at a time, or by {@code sluice rollback}, which prunes
      * nothing; with two versions kept, even one publication by another pipeline declaring the same
-     * dataset (which nothing refuses on this engine) cannot prune the version the run reads. A
+     * dataset (refused as tables are created, once that pipeline has written a version, but two
+     * pipelines' first runs may race) cannot prune the version the run reads. A
      * rollup's or a reference snapshot's input partitions are published by other runs meanwhile,
      * so they are read through the view, each statement at the version then published.
      */
