@@ -69,8 +69,6 @@ final class LayerReader {
     private final Set<DatasetRef> declared = new HashSet<>();
     private final Set<DatasetRef> rollups = new HashSet<>();
     private final Set<DatasetRef> snapshots = new HashSet<>();
-    /** Tables declared so far whose partitioning is known to follow the pipeline's (a Bronze table without its source is not). */
-    private final Set<DatasetRef> partitionedTables = new HashSet<>();
     private final PartitionKind pipelineKind;
 
     /**
@@ -150,8 +148,6 @@ final class LayerReader {
                 SourceSpec s = source.get();
                 if (!s.partitioned()) {
                     snapshots.add(ref.get());
-                } else {
-                    partitionedTables.add(ref.get());
                 }
                 tables.add(new TableSpec(layer, ref.get(), s.name(), null, s.partitioned(), List.of(),
                         s.contract().columns(), "", List.of(), checks, null, false, retention(t)));
@@ -183,8 +179,6 @@ final class LayerReader {
         }
         if (!partitioned) {
             ref.ifPresent(snapshots::add);
-        } else if (rollup == null) {
-            ref.ifPresent(partitionedTables::add);
         }
         String write = t.text("write", false).orElse("overwrite-partition");
         if (!write.equals("overwrite-partition") && !write.equals("merge-on-key")) {
@@ -209,13 +203,6 @@ final class LayerReader {
         List<CheckSpec> checks = CheckReader.checks(t, known);
         if (write.equals("merge-on-key") && key.isEmpty()) {
             t.problem("write", write, "merge-on-key upserts by the table's key: declare key");
-        }
-        if (!partitioned && write.equals("overwrite-partition")) {
-            // every run rebuilds a snapshot from its input: from a partitioned input that is the run's own partition alone
-            input.filter(partitionedTables::contains).ifPresent(i -> t.problem("partition", "none",
-                    "a snapshot (partition: none) written overwrite-partition is rebuilt by every run from its input, and "
-                    + i.qualifiedName() + " is partitioned: each run would rebuild it from its own partition alone; declare partition: "
-                    + pipelineKind.id() + ", a Gold rollup, or write: merge-on-key (each run upserts its partition's rows by key)"));
         }
         if (write.equals("merge-on-key") && rollup != null) {
             t.problem("write", write, "a rollup is rebuilt from its input partitions: overwrite-partition");

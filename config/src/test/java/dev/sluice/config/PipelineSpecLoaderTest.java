@@ -89,19 +89,6 @@ class PipelineSpecLoaderTest {
     }
 
     @Test
-    void aSnapshotOverwrittenFromAPartitionedInputIsRefused(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
-        String daily = "input: silver.flights\n      partition: daily\n      write: overwrite-partition\n      key: [flight_date, origin, destination]\n";
-        assertThat(problemsOf(dir, daily, daily.replace("daily", "none")))
-                .extracting(SpecProblem::keyPath, SpecProblem::value, SpecProblem::reason)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("layers.gold[1].partition", "none",
-                        "a snapshot (partition: none) written overwrite-partition is rebuilt by every run from its input, and"
-                        + " silver.flights is partitioned: each run would rebuild it from its own partition alone; declare partition: daily,"
-                        + " a Gold rollup, or write: merge-on-key (each run upserts its partition's rows by key)"));
-        assertThat(problemsOf(dir, daily, daily.replace("daily", "none").replace("overwrite-partition", "merge-on-key")))
-                .as("merge-on-key keeps what earlier partitions wrote").isEmpty();
-    }
-
-    @Test
     void theEngineIsTheWarehouseUnlessTheSpecSaysLakehouse(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         PipelineSpec flights = loader(Map.of()).load(PROJECT_SPEC);
         assertThat(flights.engine()).isEqualTo(new EngineSpec(EngineKind.WAREHOUSE, Path.of("var/lakehouse").toAbsolutePath().toString()));
