@@ -165,7 +165,7 @@ public final class Purge {
             Map<String, Integer> published = new HashMap<>();
             dsl.select(KEY, VERSION).from(PUBLISHED).where(DATASET.eq(name)).forEach(r -> published.put(r.value1(), r.value2()));
             // versions written before the cutoff and older than the published one (a partition never published keeps all;
-            // a newer one is awaiting its gate or its restart, or was rolled back from: the next run's pruning decides)
+            // a newer one is awaiting its gate or its restart, or was rolled back from: kept until a later version is published)
             List<Record2<String, Integer>> superseded = dsl.select(KEY, VERSION).from(VERSIONS)
                     .where(DATASET.eq(name), DSL.field(DSL.name("published_at"), OffsetDateTime.class).lt(cutoff)).fetch().stream()
                     .filter(r -> published.containsKey(r.value1()) && r.value2() < published.get(r.value1())).toList();

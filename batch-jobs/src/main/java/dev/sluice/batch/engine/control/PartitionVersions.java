@@ -80,7 +80,8 @@ public final class PartitionVersions {
         if (other != null) {
             throw new SluiceException(spec.name() + ": " + other.value1() + " is already built by pipeline " + other.value2()
                     + " in this warehouse; a dataset belongs to one pipeline (its versions and publications are recorded by"
-                    + " name): give this pipeline's table another name, or another warehouse");
+                    + " name): give this pipeline's table another name, or another warehouse (a renamed pipeline: docs/engines.md,"
+                    + " \"One pipeline per dataset\")");
         }
     }
 
