@@ -31,7 +31,11 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>{@code idempotency.partition}, {@code idempotency.write_mode} (errors): every Silver/Gold
  *       table declares its {@code partition} (or {@code none}) and its {@code write} mode;
- *       {@code idempotency.bronze_append}: Bronze is {@code append};</li>
+ *       {@code idempotency.bronze_append}: Bronze is {@code append};
+ *       {@code idempotency.snapshot_input} (warning): a snapshot ({@code partition: none}) written
+ *       {@code overwrite-partition} from a partitioned input is rebuilt by every run from that run's
+ *       partition alone, so it holds the last run's partition: right for daily full extracts, a
+ *       surprise otherwise;</li>
  *   <li>{@code gates.source}, {@code gates.transform}, {@code gates.sink} (errors): at least one
  *       check at each boundary;</li>
  *   <li>{@code raw.retention} (error): every Bronze table declares a {@code retention} no shorter
@@ -64,6 +68,7 @@ public final class DesignRules {
         JsonNode raw = raw(spec);
         List<DesignFinding> out = new ArrayList<>();
         idempotency(spec, raw, file, out);
+        snapshotInputs(spec, file, out);
         gates(spec, file, out);
         retention(spec, raw, file, out);
         pii(spec, file, out);
@@ -76,7 +81,7 @@ public final class DesignRules {
 
     /** The rule ids, for {@code design_exemptions}. */
     public static final Set<String> RULES = Set.of("idempotency.partition", "idempotency.write_mode",
-            "idempotency.bronze_append", "gates.source", "gates.transform", "gates.sink", "raw.retention", "pii.policy",
+            "idempotency.bronze_append", "idempotency.snapshot_input", "gates.source", "gates.transform", "gates.sink", "raw.retention", "pii.policy",
             "hardcoded.secret", "hardcoded.host", "hardcoded.path", "ownership.owner", "reliability.tier", "reliability.freshness");
 
     /**
@@ -169,6 +174,30 @@ public final class DesignRules {
                     out.add(error("idempotency.write_mode", file, at + ".write", layer.id() + " table " + name + " declares no write mode:"
                             + " write overwrite-partition (a re-run replaces the partition) or merge-on-key (a re-run upserts by key)"));
                 }
+            }
+        }
+    }
+
+    /**
+     * A snapshot written {@code overwrite-partition} from a partitioned input: each run replaces it with
+     * what the run's own partition of the input gives. A warning, not an error: a pipeline whose
+     * every partition is a full extract means exactly that.
+     */
+    private static void snapshotInputs(PipelineSpec spec, String file, List<DesignFinding> out) {
+        for (Layer layer : List.of(Layer.SILVER, Layer.GOLD)) {
+            List<TableSpec> tables = spec.tables(layer);
+            for (int i = 0; i < tables.size(); i++) {
+                TableSpec t = tables.get(i);
+                if (t.partitioned() || t.mergeOnKey() || t.input() == null
+                        || !spec.table(t.input()).map(TableSpec::partitioned).orElse(false)) {
+                    continue;
+                }
+                out.add(warn("idempotency.snapshot_input", file, "layers." + layer.id() + "[" + i + "].partition", layer.id() + " table "
+                        + t.table() + " is a snapshot (partition: none) written overwrite-partition from " + t.input() + ", which is"
+                        + " partitioned: every run rebuilds it from its own partition of " + t.input() + " alone, so it holds the last"
+                        + " run's partition (after a backfill, the last one). Right when each partition is a full extract; else declare"
+                        + " partition: " + spec.partitionKind().id() + (layer == Layer.GOLD ? ", a rollup kind (e.g. partition: monthly)" : "")
+                        + " or write: merge-on-key (each run upserts its partition's rows by key)"));
             }
         }
     }
