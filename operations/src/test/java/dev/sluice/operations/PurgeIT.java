@@ -42,12 +42,7 @@ class PurgeIT {
         Clock later = Clock.fixed(Instant.now().plus(Duration.ofDays(30)), ZoneOffset.UTC);
         LocalDate windowStart = LocalDate.parse("2001-01-03");
         Period window = Period.between(windowStart, LocalDate.now(later));
-        Map<String, String> env = new HashMap<>(Map.of("SLUICE_BACKFILL_WINDOW", window.toString()));
-        var base = TestHome.environment(TestHome.withSampleData(), TestHome.freshH2Url(), "sa", "");
-        env.put("SLUICE_HOME", TestHome.withSampleData().toString());
-        env.put("SLUICE_WAREHOUSE_URL", base.interpolator().interpolate("${SLUICE_WAREHOUSE_URL}").value());
-        PipelineSpec spec = new PipelineSpecLoader(new dev.sluice.config.SluiceEnvironment(env).interpolator())
-                .load(TestHome.projectRoot().resolve("pipelines/flights.yaml"));
+        PipelineSpec spec = loader(window).load(TestHome.projectRoot().resolve("pipelines/flights.yaml"));
         assertThat(spec.backfillWindow()).isEqualTo(window);
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
@@ -105,11 +100,7 @@ class PurgeIT {
         Clock later = Clock.fixed(Instant.now().plus(Duration.ofDays(30)), ZoneOffset.UTC);
         Period window = Period.between(LocalDate.parse("2001-01-03"), LocalDate.now(later));
         Path specFile = TestHome.copyFlightsSpec(specDir);
-        Map<String, String> env = new HashMap<>(Map.of("SLUICE_BACKFILL_WINDOW", window.toString()));
-        var base = TestHome.environment(TestHome.withSampleData(), TestHome.freshH2Url(), "sa", "");
-        env.put("SLUICE_HOME", TestHome.withSampleData().toString());
-        env.put("SLUICE_WAREHOUSE_URL", base.interpolator().interpolate("${SLUICE_WAREHOUSE_URL}").value());
-        PipelineSpecLoader loader = new PipelineSpecLoader(new dev.sluice.config.SluiceEnvironment(env).interpolator());
+        PipelineSpecLoader loader = loader(window);
         String good = TestHome.editSpec(specFile, "column: avg_delay_min, min_value: -120, max_value: 2880}", "column: avg_delay_min, min_value: -120, max_value: 5}");
         PipelineSpec strict = loader.load(specFile);
         Partition day = new Partition("2001-01-01");
@@ -123,12 +114,10 @@ class PurgeIT {
             assertThat(runner.run(strict, day, RunOptions.plain().withRerun(true)).status().name()).isEqualTo("FAILED");
             long awaiting = rows(dsl, "gold.airport_daily_delays", "2001-01-01", 2);
             assertThat(awaiting).as("v2 written, its gate failed").isPositive();
-            assertThat(count(dsl, "SELECT version FROM sluice.published_partition WHERE dataset = 'gold.airport_daily_delays'"))
-                    .isEqualTo(1);
+            assertThat(published(dsl, "gold.airport_daily_delays", day)).isEqualTo(1);
             long superseded = 0; // the tables whose v2 passed its gate before the failing one
             for (String t : REFINED) {
-                if (rows(dsl, t, "2001-01-01", 2) > 0 && count(dsl, "SELECT version FROM sluice.published_partition WHERE dataset = '"
-                        + t + "' AND partition_key = '2001-01-01'") == 2) {
+                if (rows(dsl, t, "2001-01-01", 2) > 0 && published(dsl, t, day) == 2) {
                     superseded += rows(dsl, t, "2001-01-01", 1);
                 }
             }
@@ -143,10 +132,24 @@ class PurgeIT {
             var restarted = runner.run(spec, day, RunOptions.plain());
             assertThat(restarted.status().name()).isEqualTo("COMPLETED");
             assertThat(restarted.restarted()).isTrue();
-            assertThat(count(dsl, "SELECT version FROM sluice.published_partition WHERE dataset = 'gold.airport_daily_delays'"))
-                    .isEqualTo(2);
+            assertThat(published(dsl, "gold.airport_daily_delays", day)).isEqualTo(2);
             assertThat(count(dsl, "SELECT SUM(flights) FROM gold.airport_daily_delays")).isEqualTo(silverRows).isPositive();
         }
+    }
+
+    /** A spec loader over the sample data and a fresh H2 warehouse, with {@code window} as the backfill window. */
+    private static PipelineSpecLoader loader(Period window) {
+        Map<String, String> env = new HashMap<>(Map.of("SLUICE_BACKFILL_WINDOW", window.toString()));
+        var base = TestHome.environment(TestHome.withSampleData(), TestHome.freshH2Url(), "sa", "");
+        env.put("SLUICE_HOME", TestHome.withSampleData().toString());
+        env.put("SLUICE_WAREHOUSE_URL", base.interpolator().interpolate("${SLUICE_WAREHOUSE_URL}").value());
+        return new PipelineSpecLoader(new dev.sluice.config.SluiceEnvironment(env).interpolator());
+    }
+
+    /** The published version of {@code table}'s {@code day}. */
+    private static int published(DSLContext dsl, String table, Partition day) {
+        return dsl.resultQuery("SELECT version FROM sluice.published_partition WHERE dataset = ? AND partition_key = ?", table, day.key())
+                .fetchSingle(0, Integer.class);
     }
 
     private static long rows(DSLContext dsl, String table, String partition, int version) {
