@@ -97,9 +97,8 @@ class DesignRulesCliTest {
         String none = "    - table: gold.route_daily\n      input: silver.flights\n      partition: none\n      write: overwrite-partition\n";
         warned(flights(daily, none), "layers.gold[1].partition: [WARN idempotency.snapshot_input] gold table gold.route_daily is a snapshot"
                 + " (partition: none) written overwrite-partition from silver.flights, which is partitioned: every run rebuilds it from its own"
-                + " partition of silver.flights alone, so it holds the last run's partition (after a backfill, the last one). Right when each"
-                + " partition is a full extract; else declare partition: daily, a rollup kind (e.g. partition: monthly) or write: merge-on-key"
-                + " (each run upserts its partition's rows by key)");
+                + " partition of silver.flights alone, so it holds the partition published last. Right when each partition is a full extract;"
+                + " else declare partition: daily or a rollup (e.g. partition: monthly)");
         Path merged = write(flights(daily, none.replace("overwrite-partition", "merge-on-key")));
         Result v = sluice(merged.getParent(), "validate", "flights");
         assertThat(v.code).as(v.all()).isZero();

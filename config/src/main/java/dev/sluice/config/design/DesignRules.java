@@ -11,6 +11,7 @@ import dev.sluice.config.Severity;
 import dev.sluice.config.SourceSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.Layer;
+import dev.sluice.core.PartitionKind;
 import java.io.IOException;
 import java.time.LocalDate;
 import java.time.Period;
@@ -34,7 +35,7 @@ import java.util.regex.Pattern;
  *       {@code idempotency.bronze_append}: Bronze is {@code append};
  *       {@code idempotency.snapshot_input} (warning): a snapshot ({@code partition: none}) written
  *       {@code overwrite-partition} from a partitioned input is rebuilt by every run from that run's
- *       partition alone, so it holds the last run's partition: right for daily full extracts, a
+ *       partition alone, so it holds the partition published last: right for full extracts, a
  *       surprise otherwise;</li>
  *   <li>{@code gates.source}, {@code gates.transform}, {@code gates.sink} (errors): at least one
  *       check at each boundary;</li>
@@ -192,12 +193,13 @@ public final class DesignRules {
                         || !spec.table(t.input()).map(TableSpec::partitioned).orElse(false)) {
                     continue;
                 }
+                String rollup = spec.partitionKind() == PartitionKind.DAILY ? "monthly"
+                        : spec.partitionKind() == PartitionKind.HOURLY ? "daily" : null;
                 out.add(warn("idempotency.snapshot_input", file, "layers." + layer.id() + "[" + i + "].partition", layer.id() + " table "
                         + t.table() + " is a snapshot (partition: none) written overwrite-partition from " + t.input() + ", which is"
-                        + " partitioned: every run rebuilds it from its own partition of " + t.input() + " alone, so it holds the last"
-                        + " run's partition (after a backfill, the last one). Right when each partition is a full extract; else declare"
-                        + " partition: " + spec.partitionKind().id() + (layer == Layer.GOLD ? ", a rollup kind (e.g. partition: monthly)" : "")
-                        + " or write: merge-on-key (each run upserts its partition's rows by key)"));
+                        + " partitioned: every run rebuilds it from its own partition of " + t.input() + " alone, so it holds the"
+                        + " partition published last. Right when each partition is a full extract; else declare partition: "
+                        + spec.partitionKind().id() + (layer == Layer.GOLD && rollup != null ? " or a rollup (e.g. partition: " + rollup + ")" : "")));
             }
         }
     }
