@@ -64,6 +64,8 @@ import org.slf4j.MDC;
  * lakehouse) a Silver/Gold step waits the same way and one Spark job writes the table for the whole
  * wave ({@link dev.sluice.batch.engine.LayerEngine#stageWave}); each partition then records,
  * gates and publishes its own version. The next wave starts when the previous one has ended.
+ * A pipeline with a snapshot written {@code merge-on-key} from a partitioned input runs its
+ * partitions one at a time, in order, whatever the options ({@link #accumulatingSnapshot}).
  *
  * <p>Resumable: a backfill that did not complete is continued by the same command (same pipeline
  * and range): its id is kept, the partitions it completed are skipped, the ones it began are
@@ -297,8 +299,13 @@ public final class Backfill {
      *
      * @return every partition's outcome, in order; FAILED when a partition failed, was missing or refused
      */
-    public BackfillReport run(PipelineSpec spec, BackfillPlan plan, Options options, Progress progress) {
+    public BackfillReport run(PipelineSpec spec, BackfillPlan plan, Options requested, Progress progress) {
         long started = System.nanoTime();
+        Options options = requested;
+        Optional<TableSpec> accumulating = accumulatingSnapshot(spec);
+        if (accumulating.isPresent() && (requested.parallelism() > 1 || requested.gateBatch() > 1)) {
+            options = new Options(1, 1, requested.requester());
+        }
         RunId id = plan.backfillId();
         int invocation;
         if (plan.resumed()) {
@@ -324,6 +331,11 @@ public final class Backfill {
             lineage.emit(event(RunEventType.START, lineageRun, job, spec, plan, id, null));
             LOG.info("backfill {} of {} {}: {} partition(s) to run, parallelism {}, gates in waves of {}", plan.resumed() ? "continues" : "starts",
                     spec.name(), plan.range(), plan.toRun().size(), options.parallelism(), options.gateBatch());
+            if (options != requested) {
+                LOG.warn("backfill of {}: partitions run one at a time, in order (asked: parallelism {}, waves of {}): {} is a snapshot"
+                        + " written merge-on-key from the partitioned {}, and each partition's version is built on the one published before it",
+                        spec.name(), requested.parallelism(), requested.gateBatch(), accumulating.get().table(), accumulating.get().input());
+            }
             if (plan.partitions().stream().filter(p -> p.action().runs()).anyMatch(p -> spec.tables().stream().anyMatch(t -> !t.checks().isEmpty()
                     && (p.tables() == null || p.tables().contains(t.stepName()))))) {
                 // the first wave's gates would otherwise wait for Spark's start after its Bronze loads
@@ -370,6 +382,19 @@ public final class Backfill {
         }
         backfills.finish(id, status);
         return new BackfillReport(id, lineageRun, status, outcomes, (System.nanoTime() - started) / 1_000_000, batches[0], byGate);
+    }
+
+    /**
+     * The first snapshot ({@code partition: none}) written {@code merge-on-key} from a partitioned
+     * input, if any: each partition run's new version is the published version upserted with that
+     * partition's rows, so the runs must publish one after another. Run at once, each would build on
+     * the version published before the wave, and the last one published would hold its own
+     * partition's rows alone (measured: four days in one wave left one day's keys;
+     * {@code MergeOnKeySnapshotIT}).
+     */
+    static Optional<TableSpec> accumulatingSnapshot(PipelineSpec spec) {
+        return spec.tables().stream().filter(t -> t.layer() != Layer.BRONZE && !t.partitioned() && t.mergeOnKey() && t.input() != null
+                && spec.table(t.input()).map(TableSpec::partitioned).orElse(false)).findFirst();
     }
 
     /** Runs one wave; adds its one-pass gate evaluations to {@code batches} and their milliseconds per gate to {@code byGate}. */
