@@ -65,7 +65,8 @@ import org.slf4j.MDC;
  * wave ({@link dev.sluice.batch.engine.LayerEngine#stageWave}); each partition then records,
  * gates and publishes its own version. The next wave starts when the previous one has ended.
  * A pipeline with a snapshot written {@code merge-on-key} from a partitioned input runs its
- * partitions one at a time, in order, whatever the options ({@link #accumulatingSnapshot}).
+ * partitions one at a time, in order, whatever the options ({@link #accumulatingSnapshot}), and
+ * starts none after one that did not complete: invoking the backfill again continues in order.
  *
  * <p>Resumable: a backfill that did not complete is continued by the same command (same pipeline
  * and range): its id is kept, the partitions it completed are skipped, the ones it began are
@@ -356,10 +357,22 @@ public final class Backfill {
             RunOptions base = new RunOptions(false, options.requester(), id.toString(), false);
             // waves of at most gateBatch partitions that run the same tables; a wave starts when the one before has ended
             List<PlannedPartition> wave = new ArrayList<>();
+            PartitionOutcome blocking = null;
             for (PlannedPartition p : toRun) {
                 if (!wave.isEmpty() && (wave.size() == options.gateBatch() || !Objects.equals(wave.get(0).tables(), p.tables()))) {
                     wave(spec, wave, base, new ParentRun(lineageRun, job), id, options, progress, outcomes, batches, byGate);
                     wave = new ArrayList<>();
+                    blocking = accumulating.isPresent() ? unfinished(outcomes) : null;
+                }
+                if (blocking != null) {
+                    // a later partition's version would be built without this one's rows, which a resume would then add out of order
+                    String why = "not started: " + blocking.partition() + " did not complete (" + blocking.status() + "), and "
+                            + accumulating.get().table() + " is built one partition after another (invoking the backfill again continues it)";
+                    PartitionOutcome o = new PartitionOutcome(p.partition(), PartitionStatus.STOPPED, null, why);
+                    backfills.partition(id, p.partition(), p.tables(), p.action(), PartitionStatus.STOPPED, null, why);
+                    outcomes.add(o);
+                    progress.finished(o);
+                    continue;
                 }
                 wave.add(p);
             }
@@ -395,6 +408,11 @@ public final class Backfill {
     static Optional<TableSpec> accumulatingSnapshot(PipelineSpec spec) {
         return spec.tables().stream().filter(t -> t.layer() != Layer.BRONZE && !t.partitioned() && t.mergeOnKey() && t.input() != null
                 && spec.table(t.input()).map(TableSpec::partitioned).orElse(false)).findFirst();
+    }
+
+    /** The first outcome of a partition that ran or tried to and did not complete (MISSING and SKIPPED are not), or null. */
+    private static @Nullable PartitionOutcome unfinished(List<PartitionOutcome> outcomes) {
+        return outcomes.stream().filter(o -> o.status() != PartitionStatus.MISSING && !o.status().done()).findFirst().orElse(null);
     }
 
     /** Runs one wave; adds its one-pass gate evaluations to {@code batches} and their milliseconds per gate to {@code byGate}. */
