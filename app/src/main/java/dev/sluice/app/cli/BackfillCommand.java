@@ -7,7 +7,7 @@ import dev.sluice.batch.backfill.Backfill;
 import dev.sluice.batch.backfill.BackfillPlan;
 import dev.sluice.batch.backfill.BackfillReport;
 import dev.sluice.batch.backfill.PartitionOutcome;
-import dev.sluice.batch.backfill.PartitionStatus;
+import dev.sluice.batch.job.RunStatus;
 import dev.sluice.batch.backfill.PlannedPartition;
 import dev.sluice.batch.job.LandingMissingException;
 import dev.sluice.batch.job.PipelineRunner;
@@ -176,8 +176,8 @@ final class BackfillCommand implements Callable<Integer> {
             out.println("Invoking the same command again continues this backfill: completed partitions are skipped,"
                     + " failed ones restart from their failed step.");
         }
-        boolean stopped = report.outcomes().stream().anyMatch(o -> o.status() == PartitionStatus.STOPPED);
-        return report.completed() ? ExitCodes.OK : stopped ? ExitCodes.STOPPED : ExitCodes.RUN_FAILED;
+        // stopped (exit 4) only when nothing failed: a failed partition with later ones not started after it exits 1
+        return report.completed() ? ExitCodes.OK : report.status() == RunStatus.STOPPED ? ExitCodes.STOPPED : ExitCodes.RUN_FAILED;
     }
 
     /** The pipeline whose tables include {@code dataset}. */
