@@ -40,6 +40,24 @@ public final class PricesPipeline {
     private PricesPipeline() {
     }
 
+    /**
+     * Writes the pipeline on the warehouse engine with {@code silver.prices} a snapshot
+     * ({@code partition: none}, still merged by {@code code}) that every day's prices accumulate into,
+     * gated by a row count and {@code price} within [0, {@code maxPrice}]; returns the spec file.
+     */
+    public static Path accumulatingOnWarehouse(Path home, long maxPrice) {
+        String daily = "      partition: daily\n      write: merge-on-key\n";
+        String sql = "      sql: SELECT code, price FROM {input} p\n";
+        String spec = SPEC.formatted("").replace(daily, "      partition: none\n      write: merge-on-key\n").replace(sql, sql
+                + "      checks:\n        - {id: rows, expect: expect_table_row_count_to_be_between, min_value: 1}\n"
+                + "        - {id: price_plausible, expect: expect_column_values_to_be_between, column: price, min_value: 0, max_value: "
+                + maxPrice + "}\n");
+        if (!spec.contains("partition: none") || !spec.contains("price_plausible")) {
+            throw new IllegalStateException("the prices spec changed shape: " + spec);
+        }
+        return TestHome.writePipeline(home, "prices", CONTRACT, spec);
+    }
+
     /** Writes the pipeline on the warehouse engine under {@code home/spec}; returns the spec file. */
     public static Path onWarehouse(Path home) {
         return TestHome.writePipeline(home, "prices", CONTRACT, SPEC.formatted(""));
