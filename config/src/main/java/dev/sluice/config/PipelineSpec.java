@@ -72,6 +72,16 @@ public record PipelineSpec(Path file, String name, String description, Warehouse
         return tables.stream().filter(t -> t.table().equals(ref)).findFirst();
     }
 
+    /**
+     * True when {@code t} is a snapshot ({@code partition: none}) whose input table is partitioned:
+     * each run reads only its own partition of the input, so what the snapshot holds depends on the
+     * partitions run before it (overwritten: the one published last; {@code merge-on-key}: every
+     * one, upserted in the order they publish).
+     */
+    public boolean snapshotOfPartitionedInput(TableSpec t) {
+        return !t.partitioned() && t.input() != null && table(t.input()).map(TableSpec::partitioned).orElse(false);
+    }
+
     /** The sources whose files are per partition. */
     public Stream<SourceSpec> partitionedSources() {
         return sources.stream().filter(SourceSpec::partitioned);

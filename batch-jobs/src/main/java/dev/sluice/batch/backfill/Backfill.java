@@ -406,8 +406,7 @@ public final class Backfill {
      * {@code MergeOnKeySnapshotIT}).
      */
     static Optional<TableSpec> accumulatingSnapshot(PipelineSpec spec) {
-        return spec.tables().stream().filter(t -> t.layer() != Layer.BRONZE && !t.partitioned() && t.mergeOnKey() && t.input() != null
-                && spec.table(t.input()).map(TableSpec::partitioned).orElse(false)).findFirst();
+        return spec.tables().stream().filter(t -> t.mergeOnKey() && spec.snapshotOfPartitionedInput(t)).findFirst();
     }
 
     /** The first outcome of a partition that ran or tried to and did not complete (MISSING and SKIPPED are not), or null. */

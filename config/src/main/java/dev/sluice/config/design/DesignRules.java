@@ -189,8 +189,7 @@ public final class DesignRules {
             List<TableSpec> tables = spec.tables(layer);
             for (int i = 0; i < tables.size(); i++) {
                 TableSpec t = tables.get(i);
-                if (t.partitioned() || t.mergeOnKey() || t.input() == null
-                        || !spec.table(t.input()).map(TableSpec::partitioned).orElse(false)) {
+                if (t.mergeOnKey() || !spec.snapshotOfPartitionedInput(t)) {
                     continue;
                 }
                 String rollup = spec.partitionKind() == PartitionKind.DAILY ? "monthly"
