@@ -4,15 +4,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.batch.backfill.Backfill;
 import dev.sluice.batch.backfill.BackfillReport;
+import dev.sluice.batch.engine.control.StaleVersionException;
 import dev.sluice.batch.job.PipelineRunner;
+import dev.sluice.batch.job.RunOptions;
+import dev.sluice.batch.job.RunStatus;
+import dev.sluice.batch.job.RunSummary;
 import dev.sluice.batch.testkit.PricesPipeline;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.FaultPoints;
+import dev.sluice.core.Partition;
+import dev.sluice.spark.LakehouseCatalog;
+import dev.sluice.spark.SparkSessions;
 import dev.sluice.warehouse.Warehouse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.LocalDate;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import org.apache.spark.sql.Encoders;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,6 +88,68 @@ class MergeOnKeySnapshotIT {
                     .containsExactly("a=11", "b=20", "c=30", "d=40");
             assertThat(w.dsl().resultQuery("SELECT codes || ' ' || total FROM gold.price_total WHERE _partition = '2001-03-04'")
                     .fetch(0, String.class)).as("the last day's mart counts every key").containsExactly("4 101");
+        }
+    }
+
+    /**
+     * Two runs build the snapshot on the same published version (day 1's): day 2 has written its
+     * version and passed its gate when day 3 runs whole and publishes. Day 2's version is refused
+     * (publishing it would drop day 3's key) and the step's retry builds it again on day 3's. Before
+     * the compare-and-set, day 2 published its version over day 3's and the snapshot lost {@code c}.
+     */
+    @Test
+    void aVersionBuiltOnAnOlderPublishedOneIsRefusedAndItsRetryBuildsOnTheNewOne() throws Exception {
+        refusedAndRebuilt(PricesPipeline.accumulatingOnWarehouse(home, 1000), null);
+    }
+
+    /** The same on the lakehouse engine: checked before the Iceberg commit, and again as the control plane records it. */
+    @Test
+    void onTheLakehouseAVersionBuiltOnAnOlderPublishedOneIsRefusedToo() throws Exception {
+        Path lake = home.resolve("lake");
+        refusedAndRebuilt(PricesPipeline.accumulatingOnLakehouse(home, lake, 1000), lake);
+    }
+
+    /** Days 1-3 as the tests above say; the layer tables read from the warehouse, or from {@code lake} through Spark. */
+    private void refusedAndRebuilt(Path spec, @Nullable Path lake) throws Exception {
+        Files.writeString(spec, Files.readString(spec) + "execution:\n  retry: {backoff: PT0.001S}\n");
+        land("code,price\na,10\n", "code,price\nb,20\n", "code,price\nc,30\n");
+        PipelineSpec s = TestHome.load(home, spec);
+        try (Warehouse w = Warehouse.open(s.warehouse(), 8)) {
+            PipelineRunner runner = new PipelineRunner(w, home);
+            List<Throwable> retried = new CopyOnWriteArrayList<>();
+            runner.observeRetries((run, step, retry, wait, cause) -> retried.add(cause));
+            assertThat(runner.run(s, Partition.parseDaily("2001-03-01"), RunOptions.plain()).status()).isEqualTo(RunStatus.COMPLETED);
+            AtomicReference<RunSummary> day3 = new AtomicReference<>();
+            AtomicBoolean once = new AtomicBoolean();
+            ExecutorService other = Executors.newSingleThreadExecutor();
+            RunSummary day2;
+            try (AutoCloseable meanwhile = FaultPoints.observe(point -> {
+                if (point.equals("before-publish:silver.prices") && once.compareAndSet(false, true)) {
+                    try {
+                        day3.set(other.submit(() -> runner.run(s, Partition.parseDaily("2001-03-03"), RunOptions.plain())).get());
+                    } catch (InterruptedException | ExecutionException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            })) {
+                day2 = runner.run(s, Partition.parseDaily("2001-03-02"), RunOptions.plain());
+            } finally {
+                other.shutdownNow();
+            }
+            assertThat(day3.get().status()).isEqualTo(RunStatus.COMPLETED);
+            assertThat(day2.status()).as("%s", day2.failure()).isEqualTo(RunStatus.COMPLETED);
+            assertThat(retried).singleElement().isInstanceOf(StaleVersionException.class).extracting(Throwable::getMessage)
+                    .asString().contains("silver.prices partition none: version 2 (run " + day2.runId()
+                            + ") was built on version 1, but version 3 (run " + day3.get().runId() + ") was published meanwhile");
+            Function<String, List<String>> read = lake == null ? sql -> w.dsl().resultQuery(sql).fetch(0, String.class)
+                    : sql -> SparkSessions.lakehouse(s.sparkMaster(), new LakehouseCatalog(w.jdbcUrl(), "sa", "", lake.toString()))
+                            .sql(sql.replace("_partition", "_sluice_partition")).as(Encoders.STRING()).collectAsList();
+            assertThat(read.apply("SELECT code || '=' || price FROM silver.prices ORDER BY code")).containsExactly("a=10", "b=20", "c=30");
+            assertThat(w.dsl().resultQuery("SELECT version || ' on ' || COALESCE(CAST(base_version AS VARCHAR), '-') FROM"
+                    + " sluice.partition_version WHERE dataset = 'silver.prices' ORDER BY version").fetch(0, String.class))
+                    .containsExactly("1 on -", "2 on 1", "3 on 1", "4 on 3");
+            assertThat(read.apply("SELECT _partition || ' ' || codes || ' ' || total FROM gold.price_total ORDER BY 1"))
+                    .containsExactly("2001-03-01 1 10", "2001-03-02 3 60", "2001-03-03 2 40");
         }
     }
 

@@ -46,9 +46,18 @@ public final class PricesPipeline {
      * gated by a row count and {@code price} within [0, {@code maxPrice}]; returns the spec file.
      */
     public static Path accumulatingOnWarehouse(Path home, long maxPrice) {
+        return accumulating(home, "", maxPrice);
+    }
+
+    /** {@link #accumulatingOnWarehouse} on the lakehouse engine, its data files under {@code lakehouse}. */
+    public static Path accumulatingOnLakehouse(Path home, Path lakehouse, long maxPrice) {
+        return accumulating(home, "engine: lakehouse\nlakehouse: {location: \"" + lakehouse.toAbsolutePath() + "\"}\n", maxPrice);
+    }
+
+    private static Path accumulating(Path home, String engine, long maxPrice) {
         String daily = "      partition: daily\n      write: merge-on-key\n";
         String sql = "      sql: SELECT code, price FROM {input} p\n";
-        String spec = SPEC.formatted("").replace(daily, "      partition: none\n      write: merge-on-key\n").replace(sql, sql
+        String spec = SPEC.formatted(engine).replace(daily, "      partition: none\n      write: merge-on-key\n").replace(sql, sql
                 + "      checks:\n        - {id: rows, expect: expect_table_row_count_to_be_between, min_value: 1}\n"
                 + "        - {id: price_plausible, expect: expect_column_values_to_be_between, column: price, min_value: 0, max_value: "
                 + maxPrice + "}\n");

@@ -14,12 +14,15 @@ import dev.sluice.warehouse.meta.RollbackLogTable;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record1;
 import org.jooq.Record2;
+import org.jooq.Record3;
 import org.jooq.Table;
+import org.jooq.exception.IntegrityConstraintViolationException;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 
@@ -41,6 +44,7 @@ public final class PartitionVersions {
     private static final Table<?> WRITTEN = PartitionVersionTable.TABLE;
     private static final Field<Integer> WRITTEN_VERSION = DSL.field(DSL.name("version"), Integer.class);
     private static final Field<String> FINGERPRINT = DSL.field(DSL.name("input_fingerprint"), String.class);
+    private static final Field<Integer> BASE = DSL.field(DSL.name("base_version"), Integer.class);
 
     private final DSLContext dsl;
 
@@ -60,8 +64,89 @@ public final class PartitionVersions {
      *
      * @param version its number (1, 2, …)
      * @param inputFingerprint the fingerprint of what it was built from, or null when none was recorded
+     * @param baseVersion the published version a {@code merge-on-key} version was built on (its rows
+     *     carried over), or null: nothing was published then, or the table is not {@code merge-on-key}
      */
-    public record Written(int version, @Nullable String inputFingerprint) {
+    public record Written(int version, @Nullable String inputFingerprint, @Nullable Integer baseVersion) {
+    }
+
+    /**
+     * Whether a {@code merge-on-key} partition's newest version {@code last} holds what the published
+     * version holds: it is the published one, or was built on it. A run whose input has
+     * {@code last}'s fingerprint then has nothing to add; otherwise its version must be built again
+     * on the published one.
+     */
+    public boolean holdsPublished(DatasetRef dataset, Partition partition, Written last) {
+        Integer published = published(dataset, partition).orElse(null);
+        return published == null ? last.baseVersion() == null
+                : published == last.version() || published.equals(last.baseVersion());
+    }
+
+    /**
+     * Publishes a {@code merge-on-key} version only while the version it was built on
+     * ({@link Written#baseVersion}) is still the published one: one conditional UPDATE of the
+     * published row (or its INSERT when the version was built on nothing), so that of two runs that
+     * built on the same version the second is refused whatever the timing, in one process or
+     * several. Publishing the version already published changes nothing.
+     *
+     * @throws StaleVersionException when another version was published since this one was built
+     */
+    public void publishOnBase(DatasetRef dataset, Partition partition, int version, RunId run) {
+        Integer base = baseOf(dataset, partition, version);
+        Integer current = published(dataset, partition).orElse(null);
+        if (current != null && current == version) {
+            return;
+        }
+        boolean set;
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        if (base == null) {
+            try {
+                set = current == null && dsl.insertInto(PUBLISHED).set(DATASET, dataset.qualifiedName()).set(PARTITION, partition.key())
+                        .set(VERSION, version).set(RUN, run.toString()).set(AT, now).execute() == 1;
+            } catch (IntegrityConstraintViolationException raced) {
+                // another run published the partition's first version meanwhile; on PostgreSQL the
+                // transaction is aborted now, so the message asks nothing more of the database
+                throw new StaleVersionException(dataset + " partition " + partition + ": version " + version + " (run " + run
+                        + ") was built on no published version, but another run published one meanwhile; it is not published."
+                        + " The step's retry (or a plain run) builds the next version on it.");
+            }
+        } else {
+            set = dsl.update(PUBLISHED).set(VERSION, version).set(RUN, run.toString()).set(AT, now)
+                    .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()), VERSION.eq(base)).execute() == 1;
+        }
+        if (!set) {
+            throw stale(dataset, partition, version, run, base);
+        }
+    }
+
+    /**
+     * Refuses a {@code merge-on-key} version whose base ({@link Written#baseVersion}) is no longer
+     * the published version, without publishing anything: the lakehouse's check before its Iceberg
+     * commit ({@link #publishOnBase} checks again as it publishes).
+     *
+     * @throws StaleVersionException when another version was published since this one was built
+     */
+    public void refuseStale(DatasetRef dataset, Partition partition, int version, RunId run) {
+        Integer base = baseOf(dataset, partition, version);
+        Integer current = published(dataset, partition).orElse(null);
+        if (!Objects.equals(current, base) && !Integer.valueOf(version).equals(current)) {
+            throw stale(dataset, partition, version, run, base);
+        }
+    }
+
+    private @Nullable Integer baseOf(DatasetRef dataset, Partition partition, int version) {
+        return dsl.select(BASE).from(WRITTEN)
+                .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()), WRITTEN_VERSION.eq(version))
+                .fetchOptional(BASE).orElse(null);
+    }
+
+    private StaleVersionException stale(DatasetRef dataset, Partition partition, int version, RunId run, @Nullable Integer base) {
+        Integer now = published(dataset, partition).orElse(null);
+        String by = now == null ? "" : runOf(dataset, partition, now).map(r -> " (run " + r + ")").orElse("");
+        return new StaleVersionException(dataset + " partition " + partition + ": version " + version + " (run " + run
+                + ") was built on " + (base == null ? "no published version" : "version " + base) + ", but version " + now + by
+                + " was published meanwhile; publishing " + version + " would drop the rows " + now + " added, so it is not"
+                + " published. The step's retry (or a plain run) builds the next version on " + now + ".");
     }
 
     /**
@@ -87,24 +172,27 @@ public final class PartitionVersions {
 
     /** The newest version written of a partition, published or not, or null when none was. */
     public @Nullable Written newest(DatasetRef dataset, Partition partition) {
-        Record2<Integer, String> r = dsl.select(WRITTEN_VERSION, FINGERPRINT).from(WRITTEN)
+        Record3<Integer, String, Integer> r = dsl.select(WRITTEN_VERSION, FINGERPRINT, BASE).from(WRITTEN)
                 .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()))
                 .orderBy(WRITTEN_VERSION.desc()).limit(1).fetchOne();
-        return r == null ? null : new Written(r.value1(), r.value2());
+        return r == null ? null : new Written(r.value1(), r.value2(), r.value3());
     }
 
     /**
      * Records that {@code run} of {@code pipeline} wrote {@code version} of a partition with
-     * {@code rows} rows, built from what {@code inputFingerprint} names. Not yet published.
+     * {@code rows} rows, built from what {@code inputFingerprint} names and, for a
+     * {@code merge-on-key} table, on the published version {@code baseVersion} (null: none was
+     * published, or another write mode). Not yet published.
      */
     public void recordWritten(DatasetRef dataset, Partition partition, int version, String pipeline, RunId run, long rows,
-            String inputFingerprint) {
+            String inputFingerprint, @Nullable Integer baseVersion) {
         dsl.insertInto(WRITTEN).set(DATASET, dataset.qualifiedName()).set(PARTITION, partition.key())
                 .set(WRITTEN_VERSION, version).set(DSL.field(DSL.name("pipeline"), String.class), pipeline)
                 .set(RUN, run.toString())
                 .set(DSL.field(DSL.name("row_count"), Long.class), rows)
                 .set(AT, OffsetDateTime.now(ZoneOffset.UTC))
                 .set(FINGERPRINT, inputFingerprint)
+                .set(BASE, baseVersion)
                 .execute();
     }
 

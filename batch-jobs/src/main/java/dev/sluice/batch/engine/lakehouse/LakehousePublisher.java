@@ -31,11 +31,27 @@ final class LakehousePublisher {
         this.spec = spec;
     }
 
-    /** Publishes {@code version} of {@code partition} (the table's partition) as {@code run}, then prunes. */
+    /**
+     * Publishes {@code version} of {@code partition} (the table's partition) as {@code run}, then
+     * prunes. A {@code merge-on-key} version is published only while the version it was built on
+     * still is: checked before the Iceberg commit, and again as the control plane records it
+     * ({@link PartitionVersions#publishOnBase}).
+     *
+     * @throws dev.sluice.batch.engine.control.StaleVersionException when another merge-on-key version
+     *     was published since this one was built
+     */
     void publish(TableSpec table, Partition partition, int version, RunId run) {
+        PartitionVersions versions = new PartitionVersions(dsl);
+        if (table.mergeOnKey()) {
+            versions.refuseStale(table.table(), partition, version, run);
+        }
         Table t = commit(table, partition, version, run, Map.of());
         FaultPoints.reach("lakehouse-published:" + table.stepName()); // main holds the files; the control plane does not know yet
-        new PartitionVersions(dsl).publish(table.table(), partition, version, run);
+        if (table.mergeOnKey()) {
+            versions.publishOnBase(table.table(), partition, version, run);
+        } else {
+            versions.publish(table.table(), partition, version, run);
+        }
         PartitionBranches.prune(t, partition, version - spec.keepVersions() + 1);
     }
 

@@ -31,6 +31,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 import org.apache.spark.storage.StorageLevel;
 import org.jooq.DSLContext;
+import org.jspecify.annotations.Nullable;
 import org.jooq.SQLDialect;
 import org.jooq.conf.RenderQuotedNames;
 import org.jooq.conf.Settings;
@@ -89,8 +90,11 @@ final class LakehouseTransform {
         this.versions = new PartitionVersions(dsl);
     }
 
-    /** One partition to write: the job's partition, the table partition it writes, its run, input fingerprint and version. */
-    private record Member(Partition partition, Partition out, RunId run, String fingerprint, int version) {
+    /**
+     * One partition to write: the job's partition, the table partition it writes, its run, input
+     * fingerprint and version, and for {@code merge-on-key} the published version it is built on.
+     */
+    private record Member(Partition partition, Partition out, RunId run, String fingerprint, int version, @Nullable Integer base) {
         String branch() {
             return PartitionBranches.name(out, version);
         }
@@ -137,12 +141,15 @@ final class LakehouseTransform {
                     ? SnapshotFingerprint.ofRange(dsl, table, in, input.partitions(partition))
                     : SnapshotFingerprint.of(dsl, table, in, in.partitioned() ? partition : Partition.NONE);
             PartitionVersions.Written last = versions.newest(table.table(), o);
-            if (!table.partitioned() && last != null && fingerprint.equals(last.inputFingerprint())) {
+            if (!table.partitioned() && last != null && fingerprint.equals(last.inputFingerprint())
+                    && (!table.mergeOnKey() || versions.holdsPublished(table.table(), o, last))) {
                 long rows = input.rows(partition).count();
                 out.put(partition, () -> new TransformResult(rows, 0, 0, 0, last.version(), true));
                 continue;
             }
-            members.add(new Member(partition, o, e.getValue(), fingerprint, last == null ? 1 : last.version() + 1));
+            // merge-on-key: the branch is made from main, which holds the published version; published only while it still is
+            Integer base = table.mergeOnKey() ? versions.published(table.table(), o).orElse(null) : null;
+            members.add(new Member(partition, o, e.getValue(), fingerprint, last == null ? 1 : last.version() + 1, base));
         }
         if (members.isEmpty()) {
             return out;
@@ -219,7 +226,7 @@ final class LakehouseTransform {
     /** Records one staged version (its step's transaction): quarantined rows, the version, its publication when the table has no gate. */
     private TransformResult record(Member m, Figures f) {
         long quarantined = new LakehouseQuarantine(dsl, spec, table).judge(m.out(), m.run(), f.quarantined(), input.sources(m.partition()));
-        versions.recordWritten(table.table(), m.out(), m.version(), spec.name(), m.run(), f.written(), m.fingerprint());
+        versions.recordWritten(table.table(), m.out(), m.version(), spec.name(), m.run(), f.written(), m.fingerprint(), m.base());
         if (!table.hasGate()) {
             new LakehousePublisher(catalog, dsl, spec).publish(table, m.out(), m.version(), m.run());
         }

@@ -12,7 +12,6 @@ import dev.sluice.core.RunId;
 import dev.sluice.core.SluiceException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Collectors;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -36,8 +35,10 @@ import org.jooq.impl.DSL;
  * A rollup table ({@link TableSpec#rollup()}) writes the rollup partition containing the run's
  * partition from every published input partition inside it.
  * A reference snapshot ({@code partition: none}) whose fingerprint equals its newest version's is
- * not rewritten: every partition run reads the same snapshot, and concurrent runs do not contend
- * for it. Re-running leaves the same rows. Thread-safe.
+ * not rewritten (for {@code merge-on-key}, when that version also holds the published one): every
+ * partition run reads the same snapshot, and concurrent runs do not contend for it. Re-running
+ * leaves the same rows. A {@code merge-on-key} version records the published version it was built
+ * on, and is published only while that one still is ({@link PartitionPublisher}). Thread-safe.
  */
 final class LayerTransform {
 
@@ -76,9 +77,12 @@ final class LayerTransform {
                 ? SnapshotFingerprint.ofRange(dsl, table, input.spec(), input.range(out))
                 : SnapshotFingerprint.of(dsl, table, input.spec(), input.spec().partitioned() ? partition : Partition.NONE);
         PartitionVersions.Written last = versions.newest(table.table(), out);
-        if (!table.partitioned() && last != null && fingerprint.equals(last.inputFingerprint())) {
+        if (!table.partitioned() && last != null && fingerprint.equals(last.inputFingerprint())
+                && (!table.mergeOnKey() || versions.holdsPublished(table.table(), out, last))) {
             return new TransformResult(inputCount, 0, 0, 0, last.version(), true);
         }
+        // merge-on-key: the version is built on the one published now, and published only while that one still is
+        Integer base = table.mergeOnKey() ? versions.published(table.table(), out).orElse(null) : null;
         long quarantined = quarantine.hasRules() ? quarantine.judge(inputRows, out, run) : 0;
 
         Table<?> target = LayerTables.table(LayerTables.versions(table.table()));
@@ -103,13 +107,13 @@ final class LayerTransform {
         selected.add(DSL.val(run.toString()));
         selected.add(DSL.val(version));
         long written = dsl.insertInto(target, targetFields).select(DSL.select(selected).from(q)).execute();
-        if (table.mergeOnKey()) {
-            written += carryOver(target, targetFields, out, version, run);
+        if (base != null) {
+            written += carryOver(target, targetFields, out, version, run, base);
         }
 
         checkKey(target, thisVersion, out);
         long collapsed = collapsed(target, thisVersion);
-        versions.recordWritten(table.table(), out, version, spec.name(), run, written, fingerprint);
+        versions.recordWritten(table.table(), out, version, spec.name(), run, written, fingerprint, base);
         if (!table.hasGate()) {
             new PartitionPublisher(dsl, spec, table).publish(out, version, run);
         }
@@ -117,17 +121,13 @@ final class LayerTransform {
     }
 
     /**
-     * {@code write: merge-on-key}: the published version's rows of the partition whose key the new
-     * version lacks are carried into it, so the new version is the old one upserted by key. One
-     * INSERT … SELECT … WHERE NOT EXISTS.
+     * {@code write: merge-on-key}: the rows of the partition's published version {@code base} whose
+     * key the new version lacks are carried into it, so the new version is the old one upserted by
+     * key. One INSERT … SELECT … WHERE NOT EXISTS.
      *
      * @return the rows carried over
      */
-    private long carryOver(Table<?> target, List<Field<?>> targetFields, Partition out, int version, RunId run) {
-        Optional<Integer> published = versions.published(table.table(), out);
-        if (published.isEmpty()) {
-            return 0;
-        }
+    private long carryOver(Table<?> target, List<Field<?>> targetFields, Partition out, int version, RunId run, int base) {
         Table<?> old = target.as("o");
         Table<?> now = target.as("n");
         List<Field<?>> carried = new ArrayList<>();
@@ -142,7 +142,7 @@ final class LayerTransform {
             sameKey.add(DSL.field(DSL.name("n", k)).eq(DSL.field(DSL.name("o", k))));
         }
         return dsl.insertInto(target, targetFields).select(DSL.select(carried).from(old)
-                .where(DSL.field(DSL.name("o", "_partition")).eq(out.key()), DSL.field(DSL.name("o", "_version")).eq(published.get()))
+                .where(DSL.field(DSL.name("o", "_partition")).eq(out.key()), DSL.field(DSL.name("o", "_version")).eq(base))
                 .andNotExists(DSL.selectOne().from(now).where(DSL.field(DSL.name("n", "_partition")).eq(out.key()),
                         DSL.field(DSL.name("n", "_version")).eq(version)).and(DSL.and(sameKey)))).execute();
     }

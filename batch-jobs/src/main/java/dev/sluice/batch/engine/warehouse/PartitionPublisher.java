@@ -34,9 +34,21 @@ final class PartitionPublisher {
         this.table = table;
     }
 
-    /** Publishes {@code version} of partition {@code out} as {@code run}, then prunes. */
+    /**
+     * Publishes {@code version} of partition {@code out} as {@code run}, then prunes. A
+     * {@code merge-on-key} version is published only while the version it was built on still is
+     * ({@link PartitionVersions#publishOnBase}).
+     *
+     * @throws dev.sluice.batch.engine.control.StaleVersionException when another merge-on-key version
+     *     was published since this one was built
+     */
     void publish(Partition out, int version, RunId run) {
-        new PartitionVersions(dsl).publish(table.table(), out, version, run);
+        PartitionVersions versions = new PartitionVersions(dsl);
+        if (table.mergeOnKey()) {
+            versions.publishOnBase(table.table(), out, version, run);
+        } else {
+            versions.publish(table.table(), out, version, run);
+        }
         analyzeSnapshot();
         prune(out, version);
     }
