@@ -65,6 +65,6 @@ final class IdempotencySection {
         if (t.layer() == Layer.BRONZE) {
             return t.retention() == null ? "append" : "append, raw rows kept at least " + t.retention();
         }
-        return t.mergeOnKey() ? "merge-on-key (new version: the published rows upserted by key)" : "overwrite-partition (new version)";
+        return t.mergeOnKey() ? "merge-on-key (new version: the published rows upserted by key; published only while the version it was built on still is)" : "overwrite-partition (new version)";
     }
 }
