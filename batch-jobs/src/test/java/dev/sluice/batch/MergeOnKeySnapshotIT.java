@@ -12,11 +12,13 @@ import dev.sluice.batch.job.RunSummary;
 import dev.sluice.batch.testkit.PricesPipeline;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.core.FaultPoints;
 import dev.sluice.core.Partition;
 import dev.sluice.spark.LakehouseCatalog;
 import dev.sluice.spark.SparkSessions;
 import dev.sluice.warehouse.Warehouse;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -99,21 +101,36 @@ class MergeOnKeySnapshotIT {
      */
     @Test
     void aVersionBuiltOnAnOlderPublishedOneIsRefusedAndItsRetryBuildsOnTheNewOne() throws Exception {
-        refusedAndRebuilt(PricesPipeline.accumulatingOnWarehouse(home, 1000), null);
+        refusedAndRebuilt(PricesPipeline.accumulatingOnWarehouse(home, 1000), f -> TestHome.load(home, f), null);
+    }
+
+    /** The same on PostgreSQL, the production warehouse: the conditional UPDATE under READ COMMITTED. */
+    @Test
+    void onPostgresAVersionBuiltOnAnOlderPublishedOneIsRefusedToo() throws Exception {
+        Path spec = PricesPipeline.accumulatingOnWarehouse(home, 1000);
+        Files.writeString(spec, Files.readString(spec).replace("user: sa", "user: \"${SLUICE_WAREHOUSE_USER}\""));
+        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
+            PipelineSpecLoader loader = new PipelineSpecLoader(TestHome.environment(home, pg.getJdbcUrl("postgres", "postgres"),
+                    "postgres", "").interpolator());
+            refusedAndRebuilt(spec, loader::load, null);
+        }
     }
 
     /** The same on the lakehouse engine: checked before the Iceberg commit, and again as the control plane records it. */
     @Test
     void onTheLakehouseAVersionBuiltOnAnOlderPublishedOneIsRefusedToo() throws Exception {
         Path lake = home.resolve("lake");
-        refusedAndRebuilt(PricesPipeline.accumulatingOnLakehouse(home, lake, 1000), lake);
+        refusedAndRebuilt(PricesPipeline.accumulatingOnLakehouse(home, lake, 1000), f -> TestHome.load(home, f), lake);
     }
 
-    /** Days 1-3 as the tests above say; the layer tables read from the warehouse, or from {@code lake} through Spark. */
-    private void refusedAndRebuilt(Path spec, @Nullable Path lake) throws Exception {
+    /**
+     * Days 1-3 as the tests above say, {@code spec} loaded by {@code load}; the layer tables read
+     * from the warehouse, or from {@code lake} through Spark.
+     */
+    private void refusedAndRebuilt(Path spec, Function<Path, PipelineSpec> load, @Nullable Path lake) throws Exception {
         Files.writeString(spec, Files.readString(spec) + "execution:\n  retry: {backoff: PT0.001S}\n");
         land("code,price\na,10\n", "code,price\nb,20\n", "code,price\nc,30\n");
-        PipelineSpec s = TestHome.load(home, spec);
+        PipelineSpec s = load.apply(spec);
         try (Warehouse w = Warehouse.open(s.warehouse(), 8)) {
             PipelineRunner runner = new PipelineRunner(w, home);
             List<Throwable> retried = new CopyOnWriteArrayList<>();
