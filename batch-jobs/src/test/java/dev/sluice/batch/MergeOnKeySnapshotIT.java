@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -167,6 +168,43 @@ class MergeOnKeySnapshotIT {
                     .containsExactly("1 on -", "2 on 1", "3 on 1", "4 on 3");
             assertThat(read.apply("SELECT _partition || ' ' || codes || ' ' || total FROM gold.price_total ORDER BY 1"))
                     .containsExactly("2001-03-01 1 10", "2001-03-02 3 60", "2001-03-03 2 40");
+        }
+    }
+
+    /**
+     * Six days run at once as plain runs (each on its own thread, as the scheduler's jobs would),
+     * each adding one key: whatever the interleaving, every key reaches the snapshot. A day whose
+     * retries ran out (refused each time) is FAILED and its plain run restarts it, as an operator
+     * would. Without the compare-and-set, runs that built on the same version published over each
+     * other and keys were lost.
+     */
+    @Test
+    void sixDaysRunAtOnceLoseNoKey() throws Exception {
+        Path spec = PricesPipeline.accumulatingOnWarehouse(home, 1000);
+        Files.writeString(spec, Files.readString(spec) + "execution:\n  retry: {backoff: PT0.001S}\n");
+        land("code,price\na,1\n", "code,price\nb,2\n", "code,price\nc,3\n", "code,price\nd,4\n", "code,price\ne,5\n",
+                "code,price\nf,6\n");
+        PipelineSpec s = TestHome.load(home, spec);
+        try (Warehouse w = Warehouse.open(s.warehouse(), 16)) {
+            PipelineRunner runner = new PipelineRunner(w, home);
+            List<Throwable> refused = new CopyOnWriteArrayList<>();
+            runner.observeRetries((run, step, retry, wait, cause) -> refused.add(cause));
+            ExecutorService pool = Executors.newFixedThreadPool(6);
+            List<Partition> days = java.util.stream.IntStream.rangeClosed(1, 6).mapToObj(d -> Partition.parseDaily("2001-03-0" + d)).toList();
+            List<java.util.concurrent.Future<RunSummary>> runs = new ArrayList<>();
+            try {
+                days.forEach(d -> runs.add(pool.submit(() -> runner.run(s, d, RunOptions.plain()))));
+                for (int i = 0; i < days.size(); i++) {
+                    if (runs.get(i).get().status() != RunStatus.COMPLETED) {
+                        assertThat(runner.run(s, days.get(i), RunOptions.plain()).status()).isEqualTo(RunStatus.COMPLETED);
+                    }
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(refused).allSatisfy(e -> assertThat(e).isInstanceOf(StaleVersionException.class));
+            assertThat(w.dsl().resultQuery("SELECT code || '=' || price FROM silver.prices ORDER BY code").fetch(0, String.class))
+                    .as("%d refusals", refused.size()).containsExactly("a=1", "b=2", "c=3", "d=4", "e=5", "f=6");
         }
     }
 
