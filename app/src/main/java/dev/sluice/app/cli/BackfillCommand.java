@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -128,7 +129,7 @@ final class BackfillCommand implements Callable<Integer> {
                         + (plan.outside().isEmpty() ? "" : " here; downstream outside it (tell their owners): " + String.join(", ", plan.outside())));
                 return ExitCodes.OK;
             }
-            printPlan(out, plan);
+            printPlan(out, plan, Backfill.effective(spec, options), Backfill.oneAtATime(spec).orElse(null));
             if (plan.changed() != null && plan.toRun().isEmpty()) {
                 out.println("no partition downstream of " + plan.changed() + " needs a re-run");
                 return ExitCodes.OK;
@@ -221,7 +222,8 @@ final class BackfillCommand implements Callable<Integer> {
         }
     }
 
-    private void printPlan(PrintWriter out, BackfillPlan plan) {
+    /** The plan as run: its partitions, steps, and the parallelism and waves it runs with ({@code why} when not as asked). */
+    private void printPlan(PrintWriter out, BackfillPlan plan, Backfill.Options runs, @Nullable String why) {
         if (plan.changed() != null) {
             out.printf(Locale.ROOT, "planned from a change to %s, partitions %s … %s: every partition built from them is re-run,"
                     + " in dependency order (from lineage and the declared tables)%n", plan.changed(), plan.from(), plan.to());
@@ -236,7 +238,10 @@ final class BackfillCommand implements Callable<Integer> {
                 plan.partitions().size(), plan.toRun().size(), plan.count(Action.RUN), plan.count(Action.RESTART),
                 plan.count(Action.RERUN), plan.count(Action.RESUME), plan.count(Action.SKIP), plan.count(Action.MISSING));
         out.println((plan.changed() == null ? "steps of each partition, in order: " : "steps re-run (each partition runs those of the tables it names): ") + String.join(" → ", plan.steps()));
-        out.printf(Locale.ROOT, "parallelism %d; quality gates judged in waves of %d partition(s)%n", waves.parallelism, waves.gateBatch);
+        out.printf(Locale.ROOT, "parallelism %d; quality gates judged in waves of %d partition(s)%s%n", runs.parallelism(), runs.gateBatch(),
+                runs.parallelism() == waves.parallelism && runs.gateBatch() == waves.gateBatch ? ""
+                        : String.format(Locale.ROOT, " (asked: parallelism %d, waves of %d; one partition at a time, in order: %s)",
+                                waves.parallelism, waves.gateBatch, why));
         out.printf(Locale.ROOT, "%-12s %-8s %s%n", "partition", "action", "why");
         for (PlannedPartition p : plan.partitions()) {
             out.printf(Locale.ROOT, "%-12s %-8s %s%n", p.partition(), p.action().name().toLowerCase(Locale.ROOT), p.reason());

@@ -302,11 +302,8 @@ public final class Backfill {
      */
     public BackfillReport run(PipelineSpec spec, BackfillPlan plan, Options requested, Progress progress) {
         long started = System.nanoTime();
-        Options options = requested;
+        Options options = effective(spec, requested);
         Optional<TableSpec> accumulating = accumulatingSnapshot(spec);
-        if (accumulating.isPresent() && (requested.parallelism() > 1 || requested.gateBatch() > 1)) {
-            options = new Options(1, 1, requested.requester());
-        }
         RunId id = plan.backfillId();
         int invocation;
         if (plan.resumed()) {
@@ -333,9 +330,8 @@ public final class Backfill {
             LOG.info("backfill {} of {} {}: {} partition(s) to run, parallelism {}, gates in waves of {}", plan.resumed() ? "continues" : "starts",
                     spec.name(), plan.range(), plan.toRun().size(), options.parallelism(), options.gateBatch());
             if (options != requested) {
-                LOG.warn("backfill of {}: partitions run one at a time, in order (asked: parallelism {}, waves of {}): {} is a snapshot"
-                        + " written merge-on-key from the partitioned {}, and each partition's version is built on the one published before it",
-                        spec.name(), requested.parallelism(), requested.gateBatch(), accumulating.get().table(), accumulating.get().input());
+                LOG.warn("backfill of {}: partitions run one at a time, in order (asked: parallelism {}, waves of {}): {}", spec.name(),
+                        requested.parallelism(), requested.gateBatch(), oneAtATime(spec).orElseThrow());
             }
             if (plan.partitions().stream().filter(p -> p.action().runs()).anyMatch(p -> spec.tables().stream().anyMatch(t -> !t.checks().isEmpty()
                     && (p.tables() == null || p.tables().contains(t.stepName()))))) {
@@ -398,12 +394,32 @@ public final class Backfill {
     }
 
     /**
+     * The options a backfill of {@code spec} runs with: {@code requested}, or (the same instance
+     * unless) one partition at a time, in waves of one, for a pipeline with an accumulating snapshot
+     * ({@link #oneAtATime}).
+     */
+    public static Options effective(PipelineSpec spec, Options requested) {
+        return accumulatingSnapshot(spec).isPresent() && (requested.parallelism() > 1 || requested.gateBatch() > 1)
+                ? new Options(1, 1, requested.requester()) : requested;
+    }
+
+    /**
+     * Why a backfill of {@code spec} runs its partitions one at a time, in order, whatever the
+     * options ask (its first accumulating snapshot named), or empty when it does not.
+     */
+    public static Optional<String> oneAtATime(PipelineSpec spec) {
+        return accumulatingSnapshot(spec).map(t -> t.table() + " is a snapshot written merge-on-key from the partitioned "
+                + t.input() + ", and each partition's version is built on the one published before it");
+    }
+
+    /**
      * The first snapshot ({@code partition: none}) written {@code merge-on-key} from a partitioned
      * input, if any: each partition run's new version is the published version upserted with that
-     * partition's rows, so the runs must publish one after another. Run at once, each would build on
-     * the version published before the wave, and the last one published would hold its own
-     * partition's rows alone (measured: four days in one wave left one day's keys;
-     * {@code MergeOnKeySnapshotIT}).
+     * partition's rows, so the runs publish one after another. Run at once, all but the first to
+     * publish would be refused (the compare-and-set of
+     * {@link dev.sluice.batch.engine.control.PartitionVersions#publishOnBase}) and built again on
+     * their retries, outside the wave; before that check, four days in one wave left one day's keys
+     * ({@code MergeOnKeySnapshotIT}).
      */
     static Optional<TableSpec> accumulatingSnapshot(PipelineSpec spec) {
         return spec.tables().stream().filter(t -> t.mergeOnKey() && spec.snapshotOfPartitionedInput(t)).findFirst();
