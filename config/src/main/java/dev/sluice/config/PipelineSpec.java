@@ -82,6 +82,15 @@ public record PipelineSpec(Path file, String name, String description, Warehouse
         return !t.partitioned() && t.input() != null && table(t.input()).map(TableSpec::partitioned).orElse(false);
     }
 
+    /**
+     * True when what {@code t} holds depends on which partitions ran: it is partitioned, or it is a
+     * snapshot whose input table is, directly or through snapshots in between (a snapshot rebuilt
+     * from a snapshot of a partitioned input).
+     */
+    public boolean builtFromPartitions(TableSpec t) {
+        return t.partitioned() || t.input() != null && table(t.input()).map(this::builtFromPartitions).orElse(false);
+    }
+
     /** The sources whose files are per partition. */
     public Stream<SourceSpec> partitionedSources() {
         return sources.stream().filter(SourceSpec::partitioned);

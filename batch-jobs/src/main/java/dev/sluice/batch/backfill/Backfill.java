@@ -64,9 +64,10 @@ import org.slf4j.MDC;
  * lakehouse) a Silver/Gold step waits the same way and one Spark job writes the table for the whole
  * wave ({@link dev.sluice.batch.engine.LayerEngine#stageWave}); each partition then records,
  * gates and publishes its own version. The next wave starts when the previous one has ended.
- * A pipeline with a snapshot written {@code merge-on-key} from a partitioned input runs its
- * partitions one at a time, in order, whatever the options ({@link #accumulatingSnapshot}), and
- * starts none after one that did not complete: invoking the backfill again continues in order.
+ * A pipeline with a snapshot written {@code merge-on-key} from a partitioned input (or from a
+ * snapshot of one) runs its partitions one at a time, in order, whatever the options
+ * ({@link #accumulatingSnapshot}), and starts none after one that did not complete: invoking the
+ * backfill again continues in order.
  *
  * <p>Resumable: a backfill that did not complete is continued by the same command (same pipeline
  * and range): its id is kept, the partitions it completed are skipped, the ones it began are
@@ -408,13 +409,14 @@ public final class Backfill {
      * options ask (its first accumulating snapshot named), or empty when it does not.
      */
     public static Optional<String> oneAtATime(PipelineSpec spec) {
-        return accumulatingSnapshot(spec).map(t -> t.table() + " is a snapshot written merge-on-key from the partitioned "
-                + t.input() + ", and each partition's version is built on the one published before it");
+        return accumulatingSnapshot(spec).map(t -> t.table() + " is a snapshot written merge-on-key from "
+                + (spec.table(t.input()).orElseThrow().partitioned() ? "the partitioned " + t.input() : t.input() + ", a snapshot of partitioned data")
+                + ", and each partition's version is built on the one published before it");
     }
 
     /**
      * The first snapshot ({@code partition: none}) written {@code merge-on-key} from a partitioned
-     * input, if any: each partition run's new version is the published version upserted with that
+     * input, or from a snapshot of one ({@link PipelineSpec#builtFromPartitions}), if any: each partition run's new version is the published version upserted with that
      * partition's rows, so the runs publish one after another. Run at once, all but the first to
      * publish would be refused (the compare-and-set of
      * {@link dev.sluice.batch.engine.control.PartitionVersions#publishOnBase}) and built again on
@@ -422,7 +424,8 @@ public final class Backfill {
      * ({@code MergeOnKeySnapshotIT}).
      */
     static Optional<TableSpec> accumulatingSnapshot(PipelineSpec spec) {
-        return spec.tables().stream().filter(t -> t.mergeOnKey() && spec.snapshotOfPartitionedInput(t)).findFirst();
+        return spec.tables().stream().filter(t -> t.mergeOnKey() && !t.partitioned() && t.input() != null
+                && spec.table(t.input()).map(spec::builtFromPartitions).orElse(false)).findFirst();
     }
 
     /** The first outcome of a partition that ran or tried to and did not complete (MISSING and SKIPPED are not), or null. */
