@@ -1,6 +1,7 @@
 package dev.sluice.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.batch.backfill.Backfill;
 import dev.sluice.batch.backfill.BackfillReport;
@@ -13,6 +14,8 @@ import dev.sluice.batch.testkit.PricesPipeline;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.PipelineSpecLoader;
+import dev.sluice.config.TableSpec;
+import dev.sluice.core.DatasetRef;
 import dev.sluice.core.FaultPoints;
 import dev.sluice.core.Partition;
 import dev.sluice.spark.LakehouseCatalog;
@@ -102,7 +105,7 @@ class MergeOnKeySnapshotIT {
      */
     @Test
     void aVersionBuiltOnAnOlderPublishedOneIsRefusedAndItsRetryBuildsOnTheNewOne() throws Exception {
-        refusedAndRebuilt(PricesPipeline.accumulatingOnWarehouse(home, 1000), f -> TestHome.load(home, f), null);
+        refusedAndRebuilt(PricesPipeline.accumulatingOnWarehouse(home, 1000), f -> TestHome.load(home, f), null, "before-publish:");
     }
 
     /** The same on PostgreSQL, the production warehouse: the conditional UPDATE under READ COMMITTED. */
@@ -113,7 +116,7 @@ class MergeOnKeySnapshotIT {
         try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
             PipelineSpecLoader loader = new PipelineSpecLoader(TestHome.environment(home, pg.getJdbcUrl("postgres", "postgres"),
                     "postgres", "").interpolator());
-            refusedAndRebuilt(spec, loader::load, null);
+            refusedAndRebuilt(spec, loader::load, null, "before-publish:");
         }
     }
 
@@ -121,14 +124,27 @@ class MergeOnKeySnapshotIT {
     @Test
     void onTheLakehouseAVersionBuiltOnAnOlderPublishedOneIsRefusedToo() throws Exception {
         Path lake = home.resolve("lake");
-        refusedAndRebuilt(PricesPipeline.accumulatingOnLakehouse(home, lake, 1000), f -> TestHome.load(home, f), lake);
+        refusedAndRebuilt(PricesPipeline.accumulatingOnLakehouse(home, lake, 1000), f -> TestHome.load(home, f), lake, "before-publish:");
     }
 
     /**
-     * Days 1-3 as the tests above say, {@code spec} loaded by {@code load}; the layer tables read
-     * from the warehouse, or from {@code lake} through Spark.
+     * On the lakehouse, day 3 publishes after day 2's version passed the control plane's check and
+     * before its Iceberg commit: the commit itself refuses it (the partition changed on main since
+     * day 2's branch was made), so main never holds day 2's files without day 3's key.
      */
-    private void refusedAndRebuilt(Path spec, Function<Path, PipelineSpec> load, @Nullable Path lake) throws Exception {
+    @Test
+    void onTheLakehouseTheIcebergCommitRefusesAVersionTheCheckLetThrough() throws Exception {
+        Path lake = home.resolve("lake");
+        refusedAndRebuilt(PricesPipeline.accumulatingOnLakehouse(home, lake, 1000), f -> TestHome.load(home, f), lake,
+                "lakehouse-publishing:");
+    }
+
+    /**
+     * Days 1-3 as the tests above say, {@code spec} loaded by {@code load}, day 3 run whole when day 2
+     * reaches the fault point {@code pause} + {@code silver.prices}; the layer tables read from the
+     * warehouse, or from {@code lake} through Spark.
+     */
+    private void refusedAndRebuilt(Path spec, Function<Path, PipelineSpec> load, @Nullable Path lake, String pause) throws Exception {
         Files.writeString(spec, Files.readString(spec) + "execution:\n  retry: {backoff: PT0.001S}\n");
         land("code,price\na,10\n", "code,price\nb,20\n", "code,price\nc,30\n");
         PipelineSpec s = load.apply(spec);
@@ -142,7 +158,7 @@ class MergeOnKeySnapshotIT {
             ExecutorService other = Executors.newSingleThreadExecutor();
             RunSummary day2;
             try (AutoCloseable meanwhile = FaultPoints.observe(point -> {
-                if (point.equals("before-publish:silver.prices") && once.compareAndSet(false, true)) {
+                if (point.equals(pause + "silver.prices") && once.compareAndSet(false, true)) {
                     try {
                         day3.set(other.submit(() -> runner.run(s, Partition.parseDaily("2001-03-03"), RunOptions.plain())).get());
                     } catch (InterruptedException | ExecutionException e) {
@@ -156,18 +172,26 @@ class MergeOnKeySnapshotIT {
             }
             assertThat(day3.get().status()).isEqualTo(RunStatus.COMPLETED);
             assertThat(day2.status()).as("%s", day2.failure()).isEqualTo(RunStatus.COMPLETED);
-            assertThat(retried).singleElement().isInstanceOf(StaleVersionException.class).extracting(Throwable::getMessage)
-                    .asString().contains("silver.prices partition none: version 2 (run " + day2.runId()
-                            + ") was built on version 1, but version 3 (run " + day3.get().runId() + ") was published meanwhile");
             Function<String, List<String>> read = lake == null ? sql -> w.dsl().resultQuery(sql).fetch(0, String.class)
                     : sql -> SparkSessions.lakehouse(s.sparkMaster(), new LakehouseCatalog(w.jdbcUrl(), "sa", "", lake.toString()))
                             .sql(sql.replace("_partition", "_sluice_partition")).as(Encoders.STRING()).collectAsList();
             assertThat(read.apply("SELECT code || '=' || price FROM silver.prices ORDER BY code")).containsExactly("a=10", "b=20", "c=30");
+            assertThat(retried).singleElement().isInstanceOf(StaleVersionException.class).extracting(Throwable::getMessage)
+                    .asString().contains(pause.startsWith("lakehouse") ? "silver.prices partition none: version 2 (run " + day2.runId()
+                            + ") was built on main's files of its branch's start, and another version of the partition was committed to main since"
+                            : "silver.prices partition none: version 2 (run " + day2.runId() + ") was built on version 1, but version 3 (run "
+                            + day3.get().runId() + ") was published meanwhile");
             assertThat(w.dsl().resultQuery("SELECT version || ' on ' || COALESCE(CAST(base_version AS VARCHAR), '-') FROM"
                     + " sluice.partition_version WHERE dataset = 'silver.prices' ORDER BY version").fetch(0, String.class))
                     .containsExactly("1 on -", "2 on 1", "3 on 1", "4 on 3");
             assertThat(read.apply("SELECT _partition || ' ' || codes || ' ' || total FROM gold.price_total ORDER BY 1"))
                     .containsExactly("2001-03-01 1 10", "2001-03-02 3 60", "2001-03-03 2 40");
+            // the refused version 2 is no rollback target: the default goes to 3, the last one published before 4
+            TableSpec prices = s.table(DatasetRef.parse("silver.prices")).orElseThrow();
+            assertThatThrownBy(() -> runner.engine(s).rollback(prices, Partition.NONE, 2, "test", "to the refused version"))
+                    .hasMessage("silver.prices partition none: version 2 was never published: it was refused because another version was"
+                            + " published after the one it was built on, and publishing it would drop that version's rows");
+            assertThat(runner.engine(s).rollback(prices, Partition.NONE, null, "test", "one back")).isEqualTo(3);
         }
     }
 
@@ -205,6 +229,39 @@ class MergeOnKeySnapshotIT {
             assertThat(refused).allSatisfy(e -> assertThat(e).isInstanceOf(StaleVersionException.class));
             assertThat(w.dsl().resultQuery("SELECT code || '=' || price FROM silver.prices ORDER BY code").fetch(0, String.class))
                     .as("%d refusals", refused.size()).containsExactly("a=1", "b=2", "c=3", "d=4", "e=5", "f=6");
+        }
+    }
+
+    /**
+     * Day 2 publishes its version of the snapshot ({@code a=11}), then fails in its Gold step; day 3
+     * publishes {@code a=12}; day 2's restart runs the Gold step only: the snapshot keeps day 3's
+     * value and no version is written again.
+     */
+    @Test
+    void aRestartAfterALaterStepFailedLeavesThePublishedSnapshotAlone() throws Exception {
+        Path spec = PricesPipeline.accumulatingOnWarehouse(home, 1000);
+        land("code,price\na,10\n", "code,price\na,11\n", "code,price\na,12\n");
+        PipelineSpec s = TestHome.load(home, spec);
+        try (Warehouse w = Warehouse.open(s.warehouse(), 8)) {
+            PipelineRunner runner = new PipelineRunner(w, home);
+            assertThat(runner.run(s, Partition.parseDaily("2001-03-01"), RunOptions.plain()).status()).isEqualTo(RunStatus.COMPLETED);
+            AtomicBoolean once = new AtomicBoolean();
+            RunSummary failed;
+            try (AutoCloseable goldFails = FaultPoints.observe(point -> {
+                if (point.equals("before:gold.price_total") && once.compareAndSet(false, true)) {
+                    throw new IllegalStateException("the Gold step fails once");
+                }
+            })) {
+                failed = runner.run(s, Partition.parseDaily("2001-03-02"), RunOptions.plain());
+            }
+            assertThat(failed.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(runner.run(s, Partition.parseDaily("2001-03-03"), RunOptions.plain()).status()).isEqualTo(RunStatus.COMPLETED);
+            RunSummary restarted = runner.run(s, Partition.parseDaily("2001-03-02"), RunOptions.plain());
+            assertThat(restarted.status()).as("%s", restarted.failure()).isEqualTo(RunStatus.COMPLETED);
+            assertThat(w.dsl().resultQuery("SELECT code || '=' || price FROM silver.prices").fetch(0, String.class)).containsExactly("a=12");
+            assertThat(w.dsl().resultQuery("SELECT version || ' on ' || COALESCE(CAST(base_version AS VARCHAR), '-') FROM"
+                    + " sluice.partition_version WHERE dataset = 'silver.prices' ORDER BY version").fetch(0, String.class))
+                    .containsExactly("1 on -", "2 on 1", "3 on 2");
         }
     }
 

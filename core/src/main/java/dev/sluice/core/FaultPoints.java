@@ -32,6 +32,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code wave:<step>}: a backfill partition's Silver/Gold step has joined its wave, whose one job
  *       writes the table for all (the lakehouse engine), and waits for the others;</li>
  *   <li>{@code lakehouse-staged:<step>}: a lakehouse version (or a wave's) written on its branch, not yet recorded;</li>
+ *   <li>{@code lakehouse-publishing:<step>}: a lakehouse {@code merge-on-key} version checked against the
+ *       published one in the control plane, its Iceberg commit not yet made;</li>
  *   <li>{@code lakehouse-published:<step>}: a lakehouse version's files made main's, the control plane not yet told;</li>
  *   <li>{@code before-publish:<table>}: a gate passed, its results committed, the version about to be
  *       published in the step's transaction;</li>

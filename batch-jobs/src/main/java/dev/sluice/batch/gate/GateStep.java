@@ -2,6 +2,8 @@ package dev.sluice.batch.gate;
 
 import dev.sluice.batch.engine.GateTarget;
 import dev.sluice.batch.engine.LayerEngine;
+import dev.sluice.batch.engine.TransformResult;
+import dev.sluice.batch.engine.control.PartitionVersions;
 import dev.sluice.config.CheckFamily;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.QuarantineRule;
@@ -30,6 +32,8 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -44,6 +48,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@link LayerEngine}. Not thread-safe: one instance per step.
  */
 public final class GateStep implements GateEvaluator {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GateStep.class);
 
     /** Prefix of a gate step's name: {@code gate.<schema.table>}. */
     public static final String PREFIX = "gate.";
@@ -89,7 +95,10 @@ public final class GateStep implements GateEvaluator {
     }
 
     /**
-     * What the gate of {@code partition} in {@code run} judges.
+     * What the gate of {@code partition} in {@code run} judges. A {@code merge-on-key} version the
+     * run wrote that was refused at publication ({@link PartitionVersions#refused}: a restart after
+     * {@link dev.sluice.batch.engine.control.StaleVersionException}) is first built again on the
+     * version published now, in its own transaction, and the new version is judged.
      *
      * @param inputRows the rows of the partition's input as the table's step just counted them
      *     (its {@code TransformResult}), null when unknown
@@ -97,6 +106,14 @@ public final class GateStep implements GateEvaluator {
     public Request prepare(Partition partition, RunId run, @Nullable Long inputRows) {
         Partition out = table.outputPartition(partition);
         Integer version = table.layer() == Layer.BRONZE ? null : engine.versionWrittenBy(table, out, run);
+        if (version != null && table.mergeOnKey() && new PartitionVersions(warehouse.dsl()).refused(table.table(), out, version)) {
+            // refused at publication (another run published since it was built): build the next version on that one
+            TransactionTemplate write = new TransactionTemplate(warehouse.transactionManager());
+            TransformResult rebuilt = write.execute(status -> engine.write(table, partition, run));
+            LOG.warn("{} partition {}: version {} was refused (another version was published since it was built);"
+                    + " built {} on the published one", table.table(), out, version, rebuilt.unchanged() ? "nothing new" : "version " + rebuilt.version());
+            return new Request(partition, out, run, rebuilt.unchanged() ? null : rebuilt.version(), rebuilt.inputRows());
+        }
         return new Request(partition, out, run, version, inputRows);
     }
 

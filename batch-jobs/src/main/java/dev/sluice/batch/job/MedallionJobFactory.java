@@ -60,10 +60,8 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  * by its gate step {@code gate.<table>}. Step names are the tables' qualified
  * names. What each step writes, publishes and hands its gate is the pipeline's {@link LayerEngine}'s
  * ({@link LayerEngines#forPipeline}): Bronze appends through its sink, each Silver/Gold step writes a
- * partition version in the step's transaction. A failed job restarts from its failed step; the
- * steps of a {@code merge-on-key} table and its gate run again too, so that a version refused
- * because another was published since it was built ({@code StaleVersionException}) is built again
- * on that one (the engine writes nothing when its newest version already holds it). Thread-safe.
+ * partition version in the step's transaction. A failed job restarts from its failed step.
+ * Thread-safe.
  */
 public final class MedallionJobFactory {
 
@@ -257,8 +255,6 @@ public final class MedallionJobFactory {
                 .listener(boundary(spec, run, name))
                 .listener(lineage)
                 .listener(evaluation)
-                // and judges and publishes what its table's step then holds: publishing it again changes nothing
-                .allowStartIfComplete(table.mergeOnKey())
                 .build();
     }
 
@@ -365,8 +361,6 @@ public final class MedallionJobFactory {
                 .listener(staging)
                 .listener(snapshotLock(!table.partitioned() || table.isRollup(),
                         table.isRollup() ? table.stepName() + "@" + table.outputPartition(partition) : table.stepName()))
-                // a restart builds a merge-on-key version again when another was published meanwhile (the engine skips it otherwise)
-                .allowStartIfComplete(table.mergeOnKey())
                 .build();
     }
 }

@@ -3,6 +3,7 @@ package dev.sluice.batch.engine.control;
 import dev.sluice.batch.engine.Rollback;
 import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.TableSpec;
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
@@ -87,14 +88,16 @@ public final class PartitionVersions {
      * ({@link Written#baseVersion}) is still the published one: one conditional UPDATE of the
      * published row (or its INSERT when the version was built on nothing), so that of two runs that
      * built on the same version the second is refused whatever the timing, in one process or
-     * several. Publishing the version already published changes nothing.
+     * several. A version published before ({@link #wasPublished}: now, or since superseded or rolled
+     * back) is left as it is: a gate step restarted after its publication committed publishes
+     * nothing again.
      *
      * @throws StaleVersionException when another version was published since this one was built
      */
     public void publishOnBase(DatasetRef dataset, Partition partition, int version, RunId run) {
         Integer base = baseOf(dataset, partition, version);
         Integer current = published(dataset, partition).orElse(null);
-        if (current != null && current == version) {
+        if (wasPublished(dataset, partition, version, current)) {
             return;
         }
         boolean set;
@@ -108,7 +111,7 @@ public final class PartitionVersions {
                 // transaction is aborted now, so the message asks nothing more of the database
                 throw new StaleVersionException(dataset + " partition " + partition + ": version " + version + " (run " + run
                         + ") was built on no published version, but another run published one meanwhile; it is not published."
-                        + " The step's retry (or a plain run) builds the next version on it.");
+                        + " The gate step's retry (or a plain run) builds the next version on it.", raced);
             }
         } else {
             set = dsl.update(PUBLISHED).set(VERSION, version).set(RUN, run.toString()).set(AT, now)
@@ -120,18 +123,39 @@ public final class PartitionVersions {
     }
 
     /**
-     * Refuses a {@code merge-on-key} version whose base ({@link Written#baseVersion}) is no longer
-     * the published version, without publishing anything: the lakehouse's check before its Iceberg
-     * commit ({@link #publishOnBase} checks again as it publishes).
+     * Refuses a {@code merge-on-key} version that is {@link #refused}, without publishing anything:
+     * the lakehouse's check before its Iceberg commit (which validates the partition against
+     * changes since the version's branch was made; {@link #publishOnBase} checks again as it
+     * publishes).
      *
      * @throws StaleVersionException when another version was published since this one was built
      */
     public void refuseStale(DatasetRef dataset, Partition partition, int version, RunId run) {
-        Integer base = baseOf(dataset, partition, version);
-        Integer current = published(dataset, partition).orElse(null);
-        if (!Objects.equals(current, base) && !Integer.valueOf(version).equals(current)) {
-            throw stale(dataset, partition, version, run, base);
+        if (refused(dataset, partition, version)) {
+            throw stale(dataset, partition, version, run, baseOf(dataset, partition, version));
         }
+    }
+
+    /**
+     * Whether a {@code merge-on-key} version was refused and can never be published as it is: it is
+     * not published, was never published, and the version it was built on is no longer the
+     * published one. Such a version must be built again on the published one.
+     */
+    public boolean refused(DatasetRef dataset, Partition partition, int version) {
+        Integer current = published(dataset, partition).orElse(null);
+        return !Objects.equals(baseOf(dataset, partition, version), current) && !wasPublished(dataset, partition, version, current);
+    }
+
+    /**
+     * Whether a {@code merge-on-key} version is published ({@code current}) or was: a later version
+     * was built on it (a version is built on the published one), or a rollback moved away from it.
+     */
+    private boolean wasPublished(DatasetRef dataset, Partition partition, int version, @Nullable Integer current) {
+        return Integer.valueOf(version).equals(current)
+                || dsl.fetchExists(DSL.selectOne().from(WRITTEN)
+                        .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()), BASE.eq(version)))
+                || dsl.fetchExists(DSL.selectOne().from(LOG).where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()),
+                        DSL.field(DSL.name("from_version"), Integer.class).eq(version)));
     }
 
     private @Nullable Integer baseOf(DatasetRef dataset, Partition partition, int version) {
@@ -146,7 +170,7 @@ public final class PartitionVersions {
         return new StaleVersionException(dataset + " partition " + partition + ": version " + version + " (run " + run
                 + ") was built on " + (base == null ? "no published version" : "version " + base) + ", but version " + now + by
                 + " was published meanwhile; publishing " + version + " would drop the rows " + now + " added, so it is not"
-                + " published. The step's retry (or a plain run) builds the next version on " + now + ".");
+                + " published. The gate step's retry (or a plain run) builds the next version on " + now + ".");
     }
 
     /**
@@ -186,14 +210,21 @@ public final class PartitionVersions {
      */
     public void recordWritten(DatasetRef dataset, Partition partition, int version, String pipeline, RunId run, long rows,
             String inputFingerprint, @Nullable Integer baseVersion) {
-        dsl.insertInto(WRITTEN).set(DATASET, dataset.qualifiedName()).set(PARTITION, partition.key())
-                .set(WRITTEN_VERSION, version).set(DSL.field(DSL.name("pipeline"), String.class), pipeline)
-                .set(RUN, run.toString())
-                .set(DSL.field(DSL.name("row_count"), Long.class), rows)
-                .set(AT, OffsetDateTime.now(ZoneOffset.UTC))
-                .set(FINGERPRINT, inputFingerprint)
-                .set(BASE, baseVersion)
-                .execute();
+        try {
+            dsl.insertInto(WRITTEN).set(DATASET, dataset.qualifiedName()).set(PARTITION, partition.key())
+                    .set(WRITTEN_VERSION, version).set(DSL.field(DSL.name("pipeline"), String.class), pipeline)
+                    .set(RUN, run.toString())
+                    .set(DSL.field(DSL.name("row_count"), Long.class), rows)
+                    .set(AT, OffsetDateTime.now(ZoneOffset.UTC))
+                    .set(FINGERPRINT, inputFingerprint)
+                    .set(BASE, baseVersion)
+                    .execute();
+        } catch (IntegrityConstraintViolationException raced) {
+            // another process took the same next version number; the step's retry takes the next one
+            throw new StaleVersionException(dataset + " partition " + partition + ": version " + version + " was written meanwhile"
+                    + " by another run (another process); this run's write is rolled back, and the step's retry writes the next"
+                    + " version", raced);
+        }
     }
 
     /**
@@ -238,10 +269,11 @@ public final class PartitionVersions {
      * @param toVersion the version to restore; null for the one before the published version
      * @return the version now published
      * @throws SluiceException when the partition has no published version, or the wanted version
-     *     is not kept (pruned or never written)
+     *     is not kept (pruned or never written), or is a refused {@code merge-on-key} version
      */
-    public int rollback(DatasetRef dataset, Partition partition, @Nullable Integer toVersion, String who, String why) {
-        Move move = rollbackMove(dataset, partition, kept(dataset, partition), toVersion);
+    public int rollback(TableSpec table, Partition partition, @Nullable Integer toVersion, String who, String why) {
+        DatasetRef dataset = table.table();
+        Move move = rollbackMove(table, partition, kept(dataset, partition), toVersion);
         int current = move.from();
         int target = move.to();
         String run = dsl.select(DSL.field(DSL.name("_run_id"), String.class))
@@ -260,12 +292,28 @@ public final class PartitionVersions {
     }
 
     /**
-     * Where a rollback of a partition goes, given the versions an engine keeps.
+     * Where a rollback of a partition of {@code table} goes, given the versions an engine keeps. A
+     * {@code merge-on-key} version that was refused ({@link #refused}: never published, built on a
+     * version since superseded) is no rollback target: publishing it would drop the rows of the
+     * versions published after its base.
      *
      * @throws SluiceException when the partition has no published version, or the wanted version
-     *     is not among {@code kept} (pruned or never written)
+     *     is not among {@code kept} (pruned or never written), or was refused
      */
-    public Move rollbackMove(DatasetRef dataset, Partition partition, List<Integer> kept, @Nullable Integer toVersion) {
+    public Move rollbackMove(TableSpec table, Partition partition, List<Integer> kept, @Nullable Integer toVersion) {
+        DatasetRef dataset = table.table();
+        if (table.mergeOnKey()) {
+            if (toVersion != null && kept.contains(toVersion) && refused(dataset, partition, toVersion)) {
+                throw new SluiceException(dataset + " partition " + partition + ": version " + toVersion + " was never published: it"
+                        + " was refused because another version was published after the one it was built on, and publishing it would"
+                        + " drop that version's rows");
+            }
+            kept = kept.stream().filter(v -> !refused(dataset, partition, v)).toList();
+        }
+        return rollbackMove(dataset, partition, kept, toVersion);
+    }
+
+    private Move rollbackMove(DatasetRef dataset, Partition partition, List<Integer> kept, @Nullable Integer toVersion) {
         int current = published(dataset, partition).orElseThrow(() -> new SluiceException(
                 dataset + " has no published version of partition " + partition));
         int target = toVersion != null ? toVersion

@@ -1,6 +1,7 @@
 package dev.sluice.batch.engine.lakehouse;
 
 import dev.sluice.batch.engine.control.PartitionVersions;
+import dev.sluice.batch.engine.control.StaleVersionException;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.FaultPoints;
@@ -9,6 +10,7 @@ import dev.sluice.core.RunId;
 import java.util.Map;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.exceptions.ValidationException;
 import org.jooq.DSLContext;
 
 /**
@@ -34,18 +36,30 @@ final class LakehousePublisher {
     /**
      * Publishes {@code version} of {@code partition} (the table's partition) as {@code run}, then
      * prunes. A {@code merge-on-key} version is published only while the version it was built on
-     * still is: checked before the Iceberg commit, and again as the control plane records it
-     * ({@link PartitionVersions#publishOnBase}).
+     * still is: checked before the Iceberg commit, by the commit itself (no change to the partition
+     * on main since the version's branch was made from it), and again as the control plane records
+     * it ({@link PartitionVersions#publishOnBase}).
      *
      * @throws dev.sluice.batch.engine.control.StaleVersionException when another merge-on-key version
      *     was published since this one was built
      */
     void publish(TableSpec table, Partition partition, int version, RunId run) {
         PartitionVersions versions = new PartitionVersions(dsl);
+        Table t;
         if (table.mergeOnKey()) {
             versions.refuseStale(table.table(), partition, version, run);
+            FaultPoints.reach("lakehouse-publishing:" + table.stepName()); // checked; the Iceberg commit not yet made
+            try {
+                t = commit(table, partition, version, run, Map.of(), true);
+            } catch (ValidationException changed) {
+                throw new StaleVersionException(table.table() + " partition " + partition + ": version " + version + " (run " + run
+                        + ") was built on main's files of its branch's start, and another version of the partition was committed to"
+                        + " main since; it is not published. The gate step's retry (or a plain run) builds the next version on the"
+                        + " published one.", changed);
+            }
+        } else {
+            t = commit(table, partition, version, run, Map.of(), false);
         }
-        Table t = commit(table, partition, version, run, Map.of());
         FaultPoints.reach("lakehouse-published:" + table.stepName()); // main holds the files; the control plane does not know yet
         if (table.mergeOnKey()) {
             versions.publishOnBase(table.table(), partition, version, run);
@@ -62,18 +76,18 @@ final class LakehousePublisher {
     void restore(TableSpec table, Partition partition, PartitionVersions.Move move, String who, String why) {
         PartitionVersions versions = new PartitionVersions(dsl);
         RunId run = versions.runOf(table.table(), partition, move.to()).orElseGet(RunId::newId);
-        commit(table, partition, move.to(), run, Map.of("sluice.rollback_from", Integer.toString(move.from())));
+        commit(table, partition, move.to(), run, Map.of("sluice.rollback_from", Integer.toString(move.from())), false);
         versions.recordRollback(table.table(), partition, move.from(), move.to(), run, who, why);
     }
 
     /** Makes version {@code version}'s branch files the partition's on main, the snapshot summary naming it; returns the table. */
-    private Table commit(TableSpec table, Partition partition, int version, RunId run, Map<String, String> extra) {
+    private Table commit(TableSpec table, Partition partition, int version, RunId run, Map<String, String> extra, boolean sinceBranchBase) {
         Table t = IcebergTables.load(catalog, table);
         Map<String, String> summary = new java.util.HashMap<>(extra);
         summary.put("sluice.partition", partition.key());
         summary.put("sluice.version", Integer.toString(version));
         summary.put("sluice.run_id", run.toString());
-        PartitionBranches.publish(t, partition, PartitionBranches.name(partition, version), summary);
+        PartitionBranches.publish(t, partition, PartitionBranches.name(partition, version), summary, sinceBranchBase);
         return t;
     }
 }

@@ -147,11 +147,14 @@ final class PartitionBranches {
      * since main was read. Nothing is committed when main already holds exactly those files (a
      * publish repeated after its commit).
      *
+     * @param sinceBranchBase validate against changes to the partition since the branch was made
+     *     from main (a {@code merge-on-key} version carries main's rows of that time), not only since
+     *     main was read here
      * @throws SluiceException when the branch does not exist (a version never written or pruned)
      * @throws org.apache.iceberg.exceptions.ValidationException when the partition changed on main
      *     meanwhile (another publish or a rollback of the same partition)
      */
-    static void publish(Table table, Partition partition, String branch, Map<String, String> summary) {
+    static void publish(Table table, Partition partition, String branch, Map<String, String> summary, boolean sinceBranchBase) {
         table.refresh();
         if (!table.refs().containsKey(branch)) {
             throw new SluiceException(table.name() + " keeps no branch " + branch + " (version pruned or never written)");
@@ -164,12 +167,32 @@ final class PartitionBranches {
         }
         OverwriteFiles overwrite = table.newOverwrite().overwriteByRowFilter(in)
                 .conflictDetectionFilter(in).validateNoConflictingData().validateNoConflictingDeletes();
-        if (main != null) {
-            overwrite.validateFromSnapshot(main.snapshotId());
+        Long from = sinceBranchBase ? branchBase(table, branch, main) : main == null ? null : main.snapshotId();
+        if (from != null) {
+            overwrite.validateFromSnapshot(from);
         }
         files.forEach(overwrite::addFile);
         summary.forEach(overwrite::set);
         overwrite.commit();
+    }
+
+    /**
+     * The snapshot of main that {@code branch} was made from: its newest snapshot that is also one
+     * of main's (the head itself when nothing was written on the branch), or null when there is
+     * none (main empty then, or its history expired: the whole history is validated).
+     */
+    private static @Nullable Long branchBase(Table table, String branch, @Nullable Snapshot main) {
+        if (main == null) {
+            return null;
+        }
+        Set<Long> history = new java.util.HashSet<>(org.apache.iceberg.util.SnapshotUtil.ancestorIds(main, table::snapshot));
+        for (Snapshot s = table.snapshot(table.refs().get(branch).snapshotId()); s != null;
+                s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+            if (history.contains(s.snapshotId())) {
+                return s.snapshotId();
+            }
+        }
+        return null;
     }
 
     /** Removes {@code branch} when it exists (retried against concurrent commits). */

@@ -108,7 +108,7 @@ public final class WarehouseEngine implements LayerEngine {
 
     @Override
     public int rollback(TableSpec table, Partition partition, @Nullable Integer toVersion, String requestedBy, String reason) {
-        return versions().rollback(table.table(), partition, toVersion, requestedBy, reason);
+        return versions().rollback(table, partition, toVersion, requestedBy, reason);
     }
 
     @Override
