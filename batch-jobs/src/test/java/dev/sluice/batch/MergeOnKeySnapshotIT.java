@@ -265,6 +265,46 @@ class MergeOnKeySnapshotIT {
         }
     }
 
+    /**
+     * A Gold snapshot merged by key from a daily Silver: each day's Silver partition is at version 1,
+     * so before the input fingerprint named the partition, days 2 and 3 found day 1's fingerprint,
+     * wrote nothing, and the snapshot kept day 1's key alone.
+     */
+    @Test
+    void aSnapshotMergedFromADailySilverGetsEveryDaysKeys() throws Exception {
+        Path spec = PricesPipeline.onWarehouse(home);
+        String gold = """
+                    - table: gold.price_total
+                      input: silver.prices
+                      partition: daily
+                      write: overwrite-partition
+                      key: [codes]
+                      columns: {codes: long, total: long}
+                      sql: SELECT COUNT(*) AS codes, SUM(price) AS total FROM {input} s
+                """;
+        String text = Files.readString(spec);
+        assertThat(text).contains(gold);
+        Files.writeString(spec, text.replace(gold, """
+                    - table: gold.latest_prices
+                      input: silver.prices
+                      partition: none
+                      write: merge-on-key
+                      key: [code]
+                      columns: {code: string, price: long}
+                      sql: SELECT code, price FROM {input} s
+                """));
+        land("code,price\na,10\n", "code,price\nb,20\n", "code,price\nc,30\na,11\n");
+        PipelineSpec s = TestHome.load(home, spec);
+        try (Warehouse w = Warehouse.open(s.warehouse(), 8)) {
+            PipelineRunner runner = new PipelineRunner(w, home);
+            for (String day : List.of("2001-03-01", "2001-03-02", "2001-03-03")) {
+                assertThat(runner.run(s, Partition.parseDaily(day), RunOptions.plain()).status()).isEqualTo(RunStatus.COMPLETED);
+            }
+            assertThat(w.dsl().resultQuery("SELECT code || '=' || price FROM gold.latest_prices ORDER BY code").fetch(0, String.class))
+                    .containsExactly("a=11", "b=20", "c=30");
+        }
+    }
+
     /** Lands one CSV file per day, 2001-03-01 onwards, with the given contents. */
     private void land(String... days) throws java.io.IOException {
         for (int i = 0; i < days.length; i++) {

@@ -228,7 +228,10 @@ public final class MedallionJobFactory {
         StepExecutionListener evaluation = new StepExecutionListener() {
             @Override
             public void beforeStep(StepExecution stepExecution) {
-                GateStep.Request r = gate.prepare(partition, run, countedInput(stepExecution, table));
+                Long counted = countedInput(stepExecution, table);
+                // a refused merge-on-key snapshot version is rebuilt here: under the lock its table's step takes
+                GateStep.Request r = table.partitioned() ? gate.prepare(partition, run, counted)
+                        : SnapshotLocks.with(warehouse.spec().url(), table.stepName(), () -> gate.prepare(partition, run, counted));
                 request.set(r);
                 evaluated.set(wave.evaluate(gate, name, r));
             }

@@ -22,9 +22,27 @@ final class SnapshotLocks {
     private SnapshotLocks() {
     }
 
+    /**
+     * Runs {@code work} holding the lock of {@code table} in warehouse {@code url}: a gate step's
+     * rebuild of a refused {@code merge-on-key} snapshot version writes the table as its step does.
+     */
+    static <T> T with(String url, String table, java.util.function.Supplier<T> work) {
+        ReentrantLock lock = lock(url, table);
+        lock.lock();
+        try {
+            return work.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static ReentrantLock lock(String url, String table) {
+        return LOCKS.computeIfAbsent(url + "|" + table, k -> new ReentrantLock(true));
+    }
+
     /** A listener holding the lock of {@code table} in warehouse {@code url} from the step's start to its end. */
     static StepExecutionListener holding(String url, String table) {
-        ReentrantLock lock = LOCKS.computeIfAbsent(url + "|" + table, k -> new ReentrantLock(true));
+        ReentrantLock lock = lock(url, table);
         return new StepExecutionListener() {
             @Override
             public void beforeStep(StepExecution stepExecution) {

@@ -46,6 +46,8 @@ public final class PartitionVersions {
     private static final Field<Integer> WRITTEN_VERSION = DSL.field(DSL.name("version"), Integer.class);
     private static final Field<String> FINGERPRINT = DSL.field(DSL.name("input_fingerprint"), String.class);
     private static final Field<Integer> BASE = DSL.field(DSL.name("base_version"), Integer.class);
+    /** {@code base_version} of the versions written before it was recorded (migration V29): not known. */
+    private static final int UNKNOWN_BASE = -1;
 
     private final DSLContext dsl;
 
@@ -72,15 +74,13 @@ public final class PartitionVersions {
     }
 
     /**
-     * Whether a {@code merge-on-key} partition's newest version {@code last} holds what the published
-     * version holds: it is the published one, or was built on it. A run whose input has
-     * {@code last}'s fingerprint then has nothing to add; otherwise its version must be built again
-     * on the published one.
+     * Whether a {@code merge-on-key} partition's newest version {@code last} is the published one: a
+     * run whose input has {@code last}'s fingerprint then has nothing to add. A newest version not
+     * published (pending, refused, rolled back, of an abandoned attempt) holds nothing readers see,
+     * so the run builds its own on the published one.
      */
     public boolean holdsPublished(DatasetRef dataset, Partition partition, Written last) {
-        Integer published = published(dataset, partition).orElse(null);
-        return published == null ? last.baseVersion() == null
-                : published == last.version() || published.equals(last.baseVersion());
+        return published(dataset, partition).map(p -> p == last.version()).orElse(false);
     }
 
     /**
@@ -98,6 +98,10 @@ public final class PartitionVersions {
         Integer base = baseOf(dataset, partition, version);
         Integer current = published(dataset, partition).orElse(null);
         if (wasPublished(dataset, partition, version, current)) {
+            return;
+        }
+        if (Objects.equals(base, UNKNOWN_BASE)) {
+            publish(dataset, partition, version, run); // written before bases were recorded: as before
             return;
         }
         boolean set;
@@ -143,13 +147,19 @@ public final class PartitionVersions {
      */
     public boolean refused(DatasetRef dataset, Partition partition, int version) {
         Integer current = published(dataset, partition).orElse(null);
-        return !Objects.equals(baseOf(dataset, partition, version), current) && !wasPublished(dataset, partition, version, current);
+        Integer base = baseOf(dataset, partition, version);
+        return !Objects.equals(base, UNKNOWN_BASE) && !Objects.equals(base, current) && !wasPublished(dataset, partition, version, current);
     }
 
     /**
      * Whether a {@code merge-on-key} version is published ({@code current}) or was: a later version
      * was built on it (a version is built on the published one), or a rollback moved away from it.
      */
+    /** Whether {@code version} is published, or was ({@link #refused}): a version published once is never published again by a run. */
+    public boolean wasPublished(DatasetRef dataset, Partition partition, int version) {
+        return wasPublished(dataset, partition, version, published(dataset, partition).orElse(null));
+    }
+
     private boolean wasPublished(DatasetRef dataset, Partition partition, int version, @Nullable Integer current) {
         return Integer.valueOf(version).equals(current)
                 || dsl.fetchExists(DSL.selectOne().from(WRITTEN)
@@ -335,10 +345,19 @@ public final class PartitionVersions {
 
     /**
      * Records a rollback done in the data plane: {@code target} (written by {@code run}) published
-     * again in place of {@code current}, with who asked and why ({@code sluice.rollback_log}).
+     * again in place of {@code current}, with who asked and why ({@code sluice.rollback_log}); only
+     * while {@code current} is still the published version (a compare-and-set, as a run's
+     * {@code merge-on-key} publication).
+     *
+     * @throws SluiceException when another version was published since {@code current} was read
      */
     public void recordRollback(DatasetRef dataset, Partition partition, int current, int target, RunId run, String who, String why) {
-        publish(dataset, partition, target, run);
+        int moved = dsl.update(PUBLISHED).set(VERSION, target).set(RUN, run.toString()).set(AT, OffsetDateTime.now(ZoneOffset.UTC))
+                .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()), VERSION.eq(current)).execute();
+        if (moved != 1) {
+            throw new SluiceException(dataset + " partition " + partition + ": version " + current + " is no longer the published one"
+                    + " (another run published meanwhile); nothing was rolled back: repeat the rollback");
+        }
         dsl.insertInto(LOG).set(DATASET, dataset.qualifiedName()).set(PARTITION, partition.key())
                 .set(DSL.field(DSL.name("from_version"), Integer.class), current)
                 .set(DSL.field(DSL.name("to_version"), Integer.class), target)

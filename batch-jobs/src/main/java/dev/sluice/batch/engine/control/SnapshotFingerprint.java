@@ -18,8 +18,8 @@ import org.jooq.impl.DSL;
 
 /**
  * What a table partition is built from, as SHA-256 (hex): the table's SQL, columns and quarantine
- * rules, and the input partition's state: for a Bronze input its current loads (source, sha256),
- * otherwise the input's newest partition version. Equal fingerprints mean a rebuild would write
+ * rules, the input partition's key (unless the input is a snapshot) and its state: for a Bronze
+ * input its current loads (source, sha256), otherwise the input partition's published version. Equal fingerprints mean a rebuild would write
  * the same rows (given the same referenced tables). Stateless.
  */
 public final class SnapshotFingerprint {
@@ -31,6 +31,10 @@ public final class SnapshotFingerprint {
         MessageDigest sha = ofDefinition(table);
         for (QuarantineRule r : table.quarantine()) {
             update(sha, r.id() + ":" + r.when());
+        }
+        if (in != Partition.NONE) {
+            // two partitions of the input are two inputs, even with equal versions or the same file (a column-partitioned source)
+            update(sha, "partition " + in.key());
         }
         if (input.layer() == Layer.BRONZE) {
             for (Record r : dsl.select(DSL.field(DSL.name("source")), DSL.field(DSL.name("sha256")))

@@ -47,6 +47,9 @@ final class LakehousePublisher {
         PartitionVersions versions = new PartitionVersions(dsl);
         Table t;
         if (table.mergeOnKey()) {
+            if (versions.wasPublished(table.table(), partition, version)) {
+                return; // published once (superseded or rolled back since): a restarted gate step publishes nothing again
+            }
             versions.refuseStale(table.table(), partition, version, run);
             FaultPoints.reach("lakehouse-publishing:" + table.stepName()); // checked; the Iceberg commit not yet made
             try {
@@ -55,7 +58,8 @@ final class LakehousePublisher {
                 throw new StaleVersionException(table.table() + " partition " + partition + ": version " + version + " (run " + run
                         + ") was built on main's files of its branch's start, and another version of the partition was committed to"
                         + " main since; it is not published. The gate step's retry (or a plain run) builds the next version on the"
-                        + " published one.", changed);
+                        + " published one (when the run that committed it was killed before the control plane recorded it, restart that"
+                        + " run first).", changed);
             }
         } else {
             t = commit(table, partition, version, run, Map.of(), false);
