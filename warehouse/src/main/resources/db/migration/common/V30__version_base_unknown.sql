@@ -1,4 +1,4 @@
--- Versions written before base_version was recorded (V29) get -1: their base is not known, so they
--- are neither taken for refused merge-on-key versions (rollback, restart) nor published by a
--- compare-and-set, but as before.
+-- Versions written before base_version was recorded (V29) get -1: their base is not known. A
+-- merge-on-key version with it that is still waiting for publication never passes the
+-- compare-and-set (it is built again on the published version), but it stays a rollback target.
 UPDATE sluice.partition_version SET base_version = -1 WHERE base_version IS NULL;

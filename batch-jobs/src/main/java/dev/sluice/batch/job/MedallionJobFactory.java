@@ -230,7 +230,7 @@ public final class MedallionJobFactory {
             public void beforeStep(StepExecution stepExecution) {
                 Long counted = countedInput(stepExecution, table);
                 // a refused merge-on-key snapshot version is rebuilt here: under the lock its table's step takes
-                GateStep.Request r = table.partitioned() ? gate.prepare(partition, run, counted)
+                GateStep.Request r = table.partitioned() || !table.mergeOnKey() ? gate.prepare(partition, run, counted)
                         : SnapshotLocks.with(warehouse.spec().url(), table.stepName(), () -> gate.prepare(partition, run, counted));
                 request.set(r);
                 evaluated.set(wave.evaluate(gate, name, r));

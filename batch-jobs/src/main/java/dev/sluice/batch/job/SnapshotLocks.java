@@ -12,8 +12,9 @@ import org.springframework.batch.core.step.StepExecution;
  * (a month that the partitions of a backfill all rebuild), held while a partition
  * job's step on it runs: partition jobs running at once in this JVM (a backfill) share the
  * snapshot, and the first to take the lock loads it while the others then find its file already in
- * Bronze and its input unchanged. Across processes the landed-file and version keys refuse the
- * second writer (its step fails and restarts). Thread-safe.
+ * Bronze and its input unchanged. A gate step that rebuilds a refused {@code merge-on-key} snapshot
+ * version takes the same lock ({@link #with}). Across processes the landed-file and version keys
+ * refuse the second writer (its step fails and restarts). Thread-safe.
  */
 final class SnapshotLocks {
 

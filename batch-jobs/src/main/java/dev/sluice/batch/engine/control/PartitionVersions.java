@@ -46,7 +46,11 @@ public final class PartitionVersions {
     private static final Field<Integer> WRITTEN_VERSION = DSL.field(DSL.name("version"), Integer.class);
     private static final Field<String> FINGERPRINT = DSL.field(DSL.name("input_fingerprint"), String.class);
     private static final Field<Integer> BASE = DSL.field(DSL.name("base_version"), Integer.class);
-    /** {@code base_version} of the versions written before it was recorded (migration V29): not known. */
+    /**
+     * {@code base_version} of the versions written before it was recorded (migration V30): not
+     * known, so never equal to a published version (such a version pending publication is built
+     * again), but a rollback target.
+     */
     private static final int UNKNOWN_BASE = -1;
 
     private final DSLContext dsl;
@@ -74,13 +78,16 @@ public final class PartitionVersions {
     }
 
     /**
-     * Whether a {@code merge-on-key} partition's newest version {@code last} is the published one: a
-     * run whose input has {@code last}'s fingerprint then has nothing to add. A newest version not
-     * published (pending, refused, rolled back, of an abandoned attempt) holds nothing readers see,
-     * so the run builds its own on the published one.
+     * Whether a {@code merge-on-key} partition's newest version {@code last} holds what the published
+     * version holds: it is the published one, or was built on it (a version pending publication by
+     * another run; or rolled back, which a run with the same input then leaves rolled back, as an
+     * {@code overwrite-partition} snapshot does). A run whose input has {@code last}'s fingerprint
+     * then has nothing to add; otherwise it builds its own version on the published one.
      */
     public boolean holdsPublished(DatasetRef dataset, Partition partition, Written last) {
-        return published(dataset, partition).map(p -> p == last.version()).orElse(false);
+        Integer published = published(dataset, partition).orElse(null);
+        return published == null ? last.baseVersion() == null
+                : published == last.version() || published.equals(last.baseVersion());
     }
 
     /**
@@ -98,10 +105,6 @@ public final class PartitionVersions {
         Integer base = baseOf(dataset, partition, version);
         Integer current = published(dataset, partition).orElse(null);
         if (wasPublished(dataset, partition, version, current)) {
-            return;
-        }
-        if (Objects.equals(base, UNKNOWN_BASE)) {
-            publish(dataset, partition, version, run); // written before bases were recorded: as before
             return;
         }
         boolean set;
@@ -147,15 +150,14 @@ public final class PartitionVersions {
      */
     public boolean refused(DatasetRef dataset, Partition partition, int version) {
         Integer current = published(dataset, partition).orElse(null);
-        Integer base = baseOf(dataset, partition, version);
-        return !Objects.equals(base, UNKNOWN_BASE) && !Objects.equals(base, current) && !wasPublished(dataset, partition, version, current);
+        return !Objects.equals(baseOf(dataset, partition, version), current) && !wasPublished(dataset, partition, version, current);
     }
 
     /**
-     * Whether a {@code merge-on-key} version is published ({@code current}) or was: a later version
-     * was built on it (a version is built on the published one), or a rollback moved away from it.
+     * Whether a {@code merge-on-key} version is published or was: a later version was built on it (a
+     * version is built on the published one), or a rollback moved away from it. A version published
+     * once is never published again by a run.
      */
-    /** Whether {@code version} is published, or was ({@link #refused}): a version published once is never published again by a run. */
     public boolean wasPublished(DatasetRef dataset, Partition partition, int version) {
         return wasPublished(dataset, partition, version, published(dataset, partition).orElse(null));
     }
@@ -178,7 +180,8 @@ public final class PartitionVersions {
         Integer now = published(dataset, partition).orElse(null);
         String by = now == null ? "" : runOf(dataset, partition, now).map(r -> " (run " + r + ")").orElse("");
         return new StaleVersionException(dataset + " partition " + partition + ": version " + version + " (run " + run
-                + ") was built on " + (base == null ? "no published version" : "version " + base) + ", but version " + now + by
+                + ") was built on " + (base == null ? "no published version" : base == UNKNOWN_BASE ? "a version not recorded (written before"
+                + " this check existed)" : "version " + base) + ", but version " + now + by
                 + " was published meanwhile; publishing " + version + " would drop the rows " + now + " added, so it is not"
                 + " published. The gate step's retry (or a plain run) builds the next version on " + now + ".");
     }
@@ -313,12 +316,14 @@ public final class PartitionVersions {
     public Move rollbackMove(TableSpec table, Partition partition, List<Integer> kept, @Nullable Integer toVersion) {
         DatasetRef dataset = table.table();
         if (table.mergeOnKey()) {
-            if (toVersion != null && kept.contains(toVersion) && refused(dataset, partition, toVersion)) {
+            if (toVersion != null && kept.contains(toVersion) && !Objects.equals(baseOf(dataset, partition, toVersion), UNKNOWN_BASE)
+                    && refused(dataset, partition, toVersion)) {
                 throw new SluiceException(dataset + " partition " + partition + ": version " + toVersion + " was never published: it"
                         + " was refused because another version was published after the one it was built on, and publishing it would"
                         + " drop that version's rows");
             }
-            kept = kept.stream().filter(v -> !refused(dataset, partition, v)).toList();
+            kept = kept.stream().filter(v -> Objects.equals(baseOf(dataset, partition, v), UNKNOWN_BASE) || !refused(dataset, partition, v))
+                    .toList();
         }
         return rollbackMove(dataset, partition, kept, toVersion);
     }
@@ -345,19 +350,12 @@ public final class PartitionVersions {
 
     /**
      * Records a rollback done in the data plane: {@code target} (written by {@code run}) published
-     * again in place of {@code current}, with who asked and why ({@code sluice.rollback_log}); only
-     * while {@code current} is still the published version (a compare-and-set, as a run's
-     * {@code merge-on-key} publication).
-     *
-     * @throws SluiceException when another version was published since {@code current} was read
+     * again in place of {@code current}, with who asked and why ({@code sluice.rollback_log}).
+     * Unconditional: a version a run publishes meanwhile is replaced (the lakehouse commits the
+     * rollback's files to Iceberg before this record, so a refusal here would leave the two apart).
      */
     public void recordRollback(DatasetRef dataset, Partition partition, int current, int target, RunId run, String who, String why) {
-        int moved = dsl.update(PUBLISHED).set(VERSION, target).set(RUN, run.toString()).set(AT, OffsetDateTime.now(ZoneOffset.UTC))
-                .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()), VERSION.eq(current)).execute();
-        if (moved != 1) {
-            throw new SluiceException(dataset + " partition " + partition + ": version " + current + " is no longer the published one"
-                    + " (another run published meanwhile); nothing was rolled back: repeat the rollback");
-        }
+        publish(dataset, partition, target, run);
         dsl.insertInto(LOG).set(DATASET, dataset.qualifiedName()).set(PARTITION, partition.key())
                 .set(DSL.field(DSL.name("from_version"), Integer.class), current)
                 .set(DSL.field(DSL.name("to_version"), Integer.class), target)
