@@ -71,14 +71,13 @@ class MergeOnKeySnapshotIT {
                     .containsExactly("2001-03-01 COMPLETED", "2001-03-02 FAILED", "2001-03-03 STOPPED", "2001-03-04 STOPPED");
             assertThat(first.outcomes().get(2).message()).isEqualTo("not started: 2001-03-02 did not complete (FAILED), and silver.prices"
                     + " is built one partition after another (invoking the backfill again continues it)");
-            String snapshot = "SELECT code || '=' || price FROM silver.prices ORDER BY code";
-            assertThat(w.dsl().resultQuery(snapshot).fetch(0, String.class)).containsExactly("a=10");
+            assertThat(snapshot(w)).containsExactly("a=10");
 
             Files.writeString(spec, Files.readString(spec).replace("max_value: 1000}", "max_value: 5000}"));
             PipelineSpec fixed = TestHome.load(home, spec);
             BackfillReport second = backfillFourDays(backfill, fixed);
             assertThat(second.status().name()).as("%s", second.outcomes()).isEqualTo("COMPLETED");
-            assertThat(w.dsl().resultQuery(snapshot).fetch(0, String.class)).containsExactly("a=11", "b=2000", "c=30", "d=40");
+            assertThat(snapshot(w)).containsExactly("a=11", "b=2000", "c=30", "d=40");
         }
     }
 
@@ -90,7 +89,7 @@ class MergeOnKeySnapshotIT {
         try (Warehouse w = Warehouse.open(s.warehouse(), 8)) {
             BackfillReport report = backfillFourDays(new Backfill(new PipelineRunner(w, home), Clock.systemUTC()), s);
             assertThat(report.status().name()).as("%s", report.outcomes()).isEqualTo("COMPLETED");
-            assertThat(w.dsl().resultQuery("SELECT code || '=' || price FROM silver.prices ORDER BY code").fetch(0, String.class))
+            assertThat(snapshot(w))
                     .containsExactly("a=11", "b=20", "c=30", "d=40");
             assertThat(w.dsl().resultQuery("SELECT codes || ' ' || total FROM gold.price_total WHERE _partition = '2001-03-04'")
                     .fetch(0, String.class)).as("the last day's mart counts every key").containsExactly("4 101");
@@ -181,8 +180,7 @@ class MergeOnKeySnapshotIT {
                             + ") was built on main's files of its branch's start, and another version of the partition was committed to main since"
                             : "silver.prices partition none: version 2 (run " + day2.runId() + ") was built on version 1, but version 3 (run "
                             + day3.get().runId() + ") was published meanwhile");
-            assertThat(w.dsl().resultQuery("SELECT version || ' on ' || COALESCE(CAST(base_version AS VARCHAR), '-') FROM"
-                    + " sluice.partition_version WHERE dataset = 'silver.prices' ORDER BY version").fetch(0, String.class))
+            assertThat(versions(w))
                     .containsExactly("1 on -", "2 on 1", "3 on 1", "4 on 3");
             assertThat(read.apply("SELECT _partition || ' ' || codes || ' ' || total FROM gold.price_total ORDER BY 1"))
                     .containsExactly("2001-03-01 1 10", "2001-03-02 3 60", "2001-03-03 2 40");
@@ -227,7 +225,7 @@ class MergeOnKeySnapshotIT {
                 pool.shutdownNow();
             }
             assertThat(refused).allSatisfy(e -> assertThat(e).isInstanceOf(StaleVersionException.class));
-            assertThat(w.dsl().resultQuery("SELECT code || '=' || price FROM silver.prices ORDER BY code").fetch(0, String.class))
+            assertThat(snapshot(w))
                     .as("%d refusals", refused.size()).containsExactly("a=1", "b=2", "c=3", "d=4", "e=5", "f=6");
         }
     }
@@ -258,9 +256,8 @@ class MergeOnKeySnapshotIT {
             assertThat(runner.run(s, Partition.parseDaily("2001-03-03"), RunOptions.plain()).status()).isEqualTo(RunStatus.COMPLETED);
             RunSummary restarted = runner.run(s, Partition.parseDaily("2001-03-02"), RunOptions.plain());
             assertThat(restarted.status()).as("%s", restarted.failure()).isEqualTo(RunStatus.COMPLETED);
-            assertThat(w.dsl().resultQuery("SELECT code || '=' || price FROM silver.prices").fetch(0, String.class)).containsExactly("a=12");
-            assertThat(w.dsl().resultQuery("SELECT version || ' on ' || COALESCE(CAST(base_version AS VARCHAR), '-') FROM"
-                    + " sluice.partition_version WHERE dataset = 'silver.prices' ORDER BY version").fetch(0, String.class))
+            assertThat(snapshot(w)).containsExactly("a=12");
+            assertThat(versions(w))
                     .containsExactly("1 on -", "2 on 1", "3 on 2");
         }
     }
@@ -272,27 +269,7 @@ class MergeOnKeySnapshotIT {
      */
     @Test
     void aSnapshotMergedFromADailySilverGetsEveryDaysKeys() throws Exception {
-        Path spec = PricesPipeline.onWarehouse(home);
-        String gold = """
-                    - table: gold.price_total
-                      input: silver.prices
-                      partition: daily
-                      write: overwrite-partition
-                      key: [codes]
-                      columns: {codes: long, total: long}
-                      sql: SELECT COUNT(*) AS codes, SUM(price) AS total FROM {input} s
-                """;
-        String text = Files.readString(spec);
-        assertThat(text).contains(gold);
-        Files.writeString(spec, text.replace(gold, """
-                    - table: gold.latest_prices
-                      input: silver.prices
-                      partition: none
-                      write: merge-on-key
-                      key: [code]
-                      columns: {code: string, price: long}
-                      sql: SELECT code, price FROM {input} s
-                """));
+        Path spec = PricesPipeline.mergedFromDailySilverOnWarehouse(home);
         land("code,price\na,10\n", "code,price\nb,20\n", "code,price\nc,30\na,11\n");
         PipelineSpec s = TestHome.load(home, spec);
         try (Warehouse w = Warehouse.open(s.warehouse(), 8)) {
@@ -324,12 +301,22 @@ class MergeOnKeySnapshotIT {
             Files.writeString(spec, Files.readString(spec).replace("max_value: 1000}", "max_value: 5000}"));
             RunSummary restarted = runner.run(TestHome.load(home, spec), Partition.parseDaily("2001-03-02"), RunOptions.plain());
             assertThat(restarted.status()).as("%s", restarted.failure()).isEqualTo(RunStatus.COMPLETED);
-            assertThat(w.dsl().resultQuery("SELECT code || '=' || price FROM silver.prices ORDER BY code").fetch(0, String.class))
+            assertThat(snapshot(w))
                     .containsExactly("a=10", "b=2000", "c=30");
-            assertThat(w.dsl().resultQuery("SELECT version || ' on ' || COALESCE(CAST(base_version AS VARCHAR), '-') FROM"
-                    + " sluice.partition_version WHERE dataset = 'silver.prices' ORDER BY version").fetch(0, String.class))
+            assertThat(versions(w))
                     .containsExactly("1 on -", "2 on -1", "3 on 1", "4 on 3");
         }
+    }
+
+    /** The published snapshot {@code silver.prices}, {@code code=price} by code. */
+    private static List<String> snapshot(Warehouse w) {
+        return w.dsl().resultQuery("SELECT code || '=' || price FROM silver.prices ORDER BY code").fetch(0, String.class);
+    }
+
+    /** Every version of {@code silver.prices} written, as {@code <version> on <base_version or ->}. */
+    private static List<String> versions(Warehouse w) {
+        return w.dsl().resultQuery("SELECT version || ' on ' || COALESCE(CAST(base_version AS VARCHAR), '-') FROM"
+                + " sluice.partition_version WHERE dataset = 'silver.prices' ORDER BY version").fetch(0, String.class);
     }
 
     /** Lands one CSV file per day, 2001-03-01 onwards, with the given contents. */

@@ -67,6 +67,23 @@ public final class PricesPipeline {
         return TestHome.writePipeline(home, "prices", CONTRACT, spec);
     }
 
+    /**
+     * Writes the pipeline on the warehouse engine with Gold {@code gold.latest_prices} instead of
+     * {@code gold.price_total}: a snapshot ({@code partition: none}) merged by {@code code} from the
+     * daily {@code silver.prices}; returns the spec file.
+     */
+    public static Path mergedFromDailySilverOnWarehouse(Path home) {
+        String total = SPEC.substring(SPEC.indexOf("    - table: gold.price_total"));
+        String latest = total.replace("gold.price_total", "gold.latest_prices").replace("partition: daily", "partition: none")
+                .replace("write: overwrite-partition", "write: merge-on-key").replace("key: [codes]", "key: [code]")
+                .replace("columns: {codes: long, total: long}", "columns: {code: string, price: long}")
+                .replace("sql: SELECT COUNT(*) AS codes, SUM(price) AS total FROM {input} s", "sql: SELECT code, price FROM {input} s");
+        if (!latest.contains("merge-on-key") || !latest.contains("SELECT code, price")) {
+            throw new IllegalStateException("the prices spec changed shape: " + total);
+        }
+        return TestHome.writePipeline(home, "prices", CONTRACT, SPEC.replace(total, latest).formatted(""));
+    }
+
     /** Writes the pipeline on the warehouse engine under {@code home/spec}; returns the spec file. */
     public static Path onWarehouse(Path home) {
         return TestHome.writePipeline(home, "prices", CONTRACT, SPEC.formatted(""));
