@@ -11,7 +11,7 @@ import dev.sluice.lineage.LineageTally;
 import dev.sluice.operations.freshness.DatasetFreshness;
 import dev.sluice.operations.freshness.FreshnessMonitor;
 import dev.sluice.warehouse.meta.HotOffsetTable;
-import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -97,6 +97,11 @@ public final class WarehouseMetrics {
 
     /** The Prometheus text exposition of the warehouse's record now. */
     public String scrape() {
+        return scrape(() -> { });
+    }
+
+    /** {@link #scrape()}, running {@code beforeRendering} between reading the record and rendering it (tests: a GC there). */
+    String scrape(Runnable beforeRendering) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         runs(registry);
         steps(registry);
@@ -104,6 +109,7 @@ public final class WarehouseMetrics {
         freshness(registry);
         hotPath(registry);
         lineage(registry);
+        beforeRendering.run();
         String text = registry.scrape();
         registry.close();
         return text;
@@ -251,9 +257,13 @@ public final class WarehouseMetrics {
         Gauge.builder(name, () -> value).description(help).baseUnit(unit.equals("seconds") ? "seconds" : null).tags(tags).register(r);
     }
 
-    /** A counter-like value the warehouse keeps (monotonic but for purges): Prometheus {@code _total}. */
+    /**
+     * A counter-like value the warehouse keeps (monotonic but for purges): Prometheus {@code _total}. A counter of the fresh
+     * registry incremented by the value, not a {@code FunctionCounter}: that one holds its state object by a weak reference
+     * (Micrometer's {@code CumulativeFunctionCounter}), and a GC before the rendering made it read 0.
+     */
     private static void counter(PrometheusMeterRegistry r, String name, String help, Tags tags, double value) {
-        FunctionCounter.builder(name, value, v -> v).description(help).tags(tags).register(r);
+        Counter.builder(name).description(help).tags(tags).register(r).increment(value);
     }
 
     private static String s(@Nullable Object o) {
