@@ -31,14 +31,17 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.apache.spark.sql.Encoders;
+import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * A snapshot ({@code partition: none}) written {@code merge-on-key} from a daily input, with a
@@ -280,6 +283,65 @@ class MergeOnKeySnapshotIT {
             assertThat(w.dsl().resultQuery("SELECT code || '=' || price FROM gold.latest_prices ORDER BY code").fetch(0, String.class))
                     .containsExactly("a=11", "b=20", "c=30");
         }
+    }
+
+    /**
+     * Day 3 publishes while a rollback of the snapshot to version 1 has chosen its versions and not yet
+     * recorded them: the publication waits for the rollback's transaction (the published row is
+     * locked), is then refused (day 3 built on version 2, which the rollback replaced), and its retry
+     * builds on version 1. The rollback logs the version it replaced. Without the lock, day 3
+     * published in between, and the rollback replaced version 3 while logging 2.
+     */
+    @Test
+    void aPublicationDuringARollbackWaitsForItAndIsThenRefused() throws Exception {
+        Path spec = PricesPipeline.accumulatingOnWarehouse(home, 1000);
+        Files.writeString(spec, Files.readString(spec) + "execution:\n  retry: {backoff: PT0.001S}\n");
+        land("code,price\na,10\n", "code,price\nb,20\n", "code,price\nc,30\n");
+        PipelineSpec s = TestHome.load(home, spec);
+        try (Warehouse w = Warehouse.open(s.warehouse(), 8)) {
+            PipelineRunner runner = new PipelineRunner(w, home);
+            for (String day : List.of("2001-03-01", "2001-03-02")) {
+                assertThat(runner.run(s, Partition.parseDaily(day), RunOptions.plain()).status()).isEqualTo(RunStatus.COMPLETED);
+            }
+            TableSpec prices = s.table(DatasetRef.parse("silver.prices")).orElseThrow();
+            ExecutorService other = Executors.newSingleThreadExecutor();
+            AtomicReference<Future<RunSummary>> day3 = new AtomicReference<>();
+            AtomicBoolean blocked = new AtomicBoolean();
+            try (AutoCloseable meanwhile = FaultPoints.observe(point -> {
+                if (point.equals("rolling-back:silver.prices")) {
+                    day3.set(other.submit(() -> runner.run(s, Partition.parseDaily("2001-03-03"), RunOptions.plain())));
+                    blocked.set(waitForABlockedSession(w, day3.get()));
+                }
+            })) {
+                Integer to = new TransactionTemplate(w.transactionManager())
+                        .execute(status -> runner.engine(s).rollback(prices, Partition.NONE, 1, "test", "during day 3"));
+                assertThat(to).isEqualTo(1);
+            } finally {
+                other.shutdown();
+            }
+            RunSummary third = day3.get().get();
+            assertThat(blocked).as("day 3's publication waited for the rollback").isTrue();
+            assertThat(third.status()).as("%s", third.failure()).isEqualTo(RunStatus.COMPLETED);
+            assertThat(w.dsl().resultQuery("SELECT from_version || ' -> ' || to_version FROM sluice.rollback_log").fetch(0, String.class))
+                    .containsExactly("2 -> 1");
+            assertThat(versions(w)).containsExactly("1 on -", "2 on 1", "3 on 2", "4 on 1");
+            assertThat(snapshot(w)).containsExactly("a=10", "c=30");
+        }
+    }
+
+    /**
+     * Whether a session of the warehouse waits on another's lock before {@code run} ends (H2's
+     * {@code INFORMATION_SCHEMA.SESSIONS.BLOCKER_ID}), polled for up to 60 s.
+     */
+    private static boolean waitForABlockedSession(Warehouse w, Future<?> run) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline && !run.isDone()) {
+            if (w.dsl().fetchCount(DSL.selectOne().from("INFORMATION_SCHEMA.SESSIONS").where("BLOCKER_ID IS NOT NULL")) > 0) {
+                return true;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+        }
+        return false;
     }
 
     /**

@@ -38,6 +38,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code before-publish:<table>}: a gate passed, its results committed, the version about to be
  *       published in the step's transaction;</li>
  *   <li>{@code published:<table>}: the version's publication committed, the gate step not yet recorded COMPLETED;</li>
+ *   <li>{@code rolling-back:<table>}: a warehouse rollback's versions chosen under the lock of the
+ *       partition's published row, nothing published or logged yet;</li>
  *   <li>{@code backfill-partition:<state>}: a backfill partition's state ({@code RUNNING}, then its outcome) just committed;</li>
  *   <li>{@code run-record:started}, {@code run-record:finished}: {@code sluice.run}'s row of the attempt
  *       just marked STARTED (a start or a restart) or ended;</li>

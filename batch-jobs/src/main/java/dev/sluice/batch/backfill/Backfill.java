@@ -64,10 +64,9 @@ import org.slf4j.MDC;
  * lakehouse) a Silver/Gold step waits the same way and one Spark job writes the table for the whole
  * wave ({@link dev.sluice.batch.engine.LayerEngine#stageWave}); each partition then records,
  * gates and publishes its own version. The next wave starts when the previous one has ended.
- * A pipeline with a snapshot written {@code merge-on-key} from a partitioned input (or from a
- * snapshot of one) runs its partitions one at a time, in order, whatever the options
- * ({@link #accumulatingSnapshot}), and starts none after one that did not complete: invoking the
- * backfill again continues in order.
+ * A pipeline with a snapshot built from a partitioned input (or from a snapshot of one) runs its
+ * partitions one at a time, in order, whatever the options ({@link #snapshotOfPartitions}), and
+ * starts none after one that did not complete: invoking the backfill again continues in order.
  *
  * <p>Resumable: a backfill that did not complete is continued by the same command (same pipeline
  * and range): its id is kept, the partitions it completed are skipped, the ones it began are
@@ -304,7 +303,7 @@ public final class Backfill {
     public BackfillReport run(PipelineSpec spec, BackfillPlan plan, Options requested, Progress progress) {
         long started = System.nanoTime();
         Options options = effective(spec, requested);
-        Optional<TableSpec> accumulating = accumulatingSnapshot(spec);
+        Optional<TableSpec> snapshot = snapshotOfPartitions(spec);
         RunId id = plan.backfillId();
         int invocation;
         if (plan.resumed()) {
@@ -359,12 +358,13 @@ public final class Backfill {
                 if (!wave.isEmpty() && (wave.size() == options.gateBatch() || !Objects.equals(wave.get(0).tables(), p.tables()))) {
                     wave(spec, wave, base, new ParentRun(lineageRun, job), id, options, progress, outcomes, batches, byGate);
                     wave = new ArrayList<>();
-                    blocking = accumulating.isPresent() ? unfinished(outcomes) : null;
+                    blocking = snapshot.isPresent() ? unfinished(outcomes) : null;
                 }
                 if (blocking != null) {
-                    // a later partition's version would be built without this one's rows, which a resume would then add out of order
+                    // the snapshot is built in partition order: a later partition's version would be built (merge-on-key: without this
+                    // one's rows) and published before this one's, which a resume would then bring back out of order
                     String why = "not started: " + blocking.partition() + " did not complete (" + blocking.status() + "), and "
-                            + accumulating.get().table() + " is built one partition after another (invoking the backfill again continues it)";
+                            + snapshot.get().table() + " is built one partition after another (invoking the backfill again continues it)";
                     PartitionOutcome o = new PartitionOutcome(p.partition(), PartitionStatus.STOPPED, null, why);
                     backfills.partition(id, p.partition(), p.tables(), p.action(), PartitionStatus.STOPPED, null, why);
                     outcomes.add(o);
@@ -396,35 +396,40 @@ public final class Backfill {
 
     /**
      * The options a backfill of {@code spec} runs with: {@code requested}, or (the same instance
-     * unless) one partition at a time, in waves of one, for a pipeline with an accumulating snapshot
-     * ({@link #oneAtATime}).
+     * unless) one partition at a time, in waves of one, for a pipeline with a snapshot built from
+     * partitions ({@link #oneAtATime}).
      */
     public static Options effective(PipelineSpec spec, Options requested) {
-        return accumulatingSnapshot(spec).isPresent() && (requested.parallelism() > 1 || requested.gateBatch() > 1)
+        return snapshotOfPartitions(spec).isPresent() && (requested.parallelism() > 1 || requested.gateBatch() > 1)
                 ? new Options(1, 1, requested.requester()) : requested;
     }
 
     /**
      * Why a backfill of {@code spec} runs its partitions one at a time, in order, whatever the
-     * options ask (its first accumulating snapshot named), or empty when it does not.
+     * options ask (its first snapshot built from partitions named), or empty when it does not.
      */
     public static Optional<String> oneAtATime(PipelineSpec spec) {
-        return accumulatingSnapshot(spec).map(t -> t.table() + " is a snapshot written merge-on-key from "
-                + (spec.table(t.input()).orElseThrow().partitioned() ? "the partitioned " + t.input() : t.input() + ", a snapshot of partitioned data")
-                + ", and each partition's version is built on the one published before it");
+        return snapshotOfPartitions(spec).map(t -> t.table() + " is a snapshot written " + (t.mergeOnKey() ? "merge-on-key" : "overwrite-partition")
+                + " from " + (spec.table(t.input()).orElseThrow().partitioned() ? "the partitioned " + t.input() : t.input() + ", a snapshot of partitioned data")
+                + (t.mergeOnKey() ? ", and each partition's version is built on the one published before it"
+                        : ", and each partition's version replaces it, so the last partition must be published last"));
     }
 
     /**
-     * The first snapshot ({@code partition: none}) written {@code merge-on-key} from a partitioned
-     * input, or from a snapshot of one ({@link PipelineSpec#builtFromPartitions}), if any: each partition run's new version is the published version upserted with that
-     * partition's rows, so the runs publish one after another. Run at once, all but the first to
-     * publish would be refused (the compare-and-set of
+     * The first snapshot ({@code partition: none}, not a rollup) built from a partitioned input, or
+     * from a snapshot of one ({@link PipelineSpec#builtFromPartitions}), if any. Written
+     * {@code merge-on-key}, each partition run's new version is the published version upserted with
+     * that partition's rows, so the runs publish one after another: run at once, all but the first
+     * to publish would be refused (the compare-and-set of
      * {@link dev.sluice.batch.engine.control.PartitionVersions#publishOnBase}) and built again on
-     * their retries, outside the wave; before that check, four days in one wave left one day's keys
-     * ({@code MergeOnKeySnapshotIT}).
+     * their retries, outside the wave (before that check, four days in one wave left one day's
+     * keys: {@code MergeOnKeySnapshotIT}). Written {@code overwrite-partition}, each partition's
+     * version replaces the snapshot, which holds the partition published last: run in order, that
+     * is the last one the backfill runs ({@code SnapshotOfDailyInputIT}; a partition it skips as
+     * COMPLETED is not run again).
      */
-    static Optional<TableSpec> accumulatingSnapshot(PipelineSpec spec) {
-        return spec.tables().stream().filter(t -> t.mergeOnKey() && !t.partitioned() && t.input() != null
+    static Optional<TableSpec> snapshotOfPartitions(PipelineSpec spec) {
+        return spec.tables().stream().filter(t -> !t.partitioned() && !t.isRollup() && t.input() != null
                 && spec.table(t.input()).map(spec::builtFromPartitions).orElse(false)).findFirst();
     }
 

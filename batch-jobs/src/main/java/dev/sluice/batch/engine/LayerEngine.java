@@ -208,6 +208,17 @@ public interface LayerEngine {
     List<Integer> keptVersions(TableSpec table, Partition partition);
 
     /**
+     * Whether {@code version} of a Silver/Gold table partition was written with data that is gone:
+     * pruned by another run's publication while it waited for its own (its gate failed, or was slow,
+     * while later versions were written and published). Such a version can never be published: it
+     * would publish nothing ({@code StaleVersionException} when tried; {@code GateStep#prepare}
+     * builds it again).
+     *
+     * @param partition the table's partition
+     */
+    boolean pruned(TableSpec table, Partition partition, int version);
+
+    /**
      * Publishes a kept earlier version of a Silver/Gold table partition again, atomically, and
      * records who, when and why ({@link #lastRollback}).
      *

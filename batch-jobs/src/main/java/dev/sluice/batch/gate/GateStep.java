@@ -98,7 +98,9 @@ public final class GateStep implements GateEvaluator {
      * What the gate of {@code partition} in {@code run} judges. A {@code merge-on-key} version the
      * run wrote that was refused at publication ({@link PartitionVersions#refused}: a restart after
      * {@link dev.sluice.batch.engine.control.StaleVersionException}) is first built again on the
-     * version published now, in its own transaction, and the new version is judged.
+     * version published now, in its own transaction, and the new version is judged; so is a version
+     * of any table that was pruned while it waited ({@link LayerEngine#pruned}: its gate failed, and
+     * later versions were published before the restart).
      *
      * @param inputRows the rows of the partition's input as the table's step just counted them
      *     (its {@code TransformResult}), null when unknown
@@ -106,15 +108,33 @@ public final class GateStep implements GateEvaluator {
     public Request prepare(Partition partition, RunId run, @Nullable Long inputRows) {
         Partition out = table.outputPartition(partition);
         Integer version = table.layer() == Layer.BRONZE ? null : engine.versionWrittenBy(table, out, run);
-        if (version != null && table.mergeOnKey() && new PartitionVersions(warehouse.dsl()).refused(table.table(), out, version)) {
-            // refused at publication (another run published since it was built): build the next version on that one
+        String why = version == null ? null : unpublishable(out, version);
+        if (why != null) {
+            // refused at publication, or gone: build the next version (merge-on-key: on the one published now)
             TransactionTemplate write = new TransactionTemplate(warehouse.transactionManager());
             TransformResult rebuilt = write.execute(status -> engine.write(table, partition, run));
-            LOG.warn("{} partition {}: version {} was refused (another version was published since it was built);"
-                    + " built {} on the published one", table.table(), out, version, rebuilt.unchanged() ? "nothing new" : "version " + rebuilt.version());
+            LOG.warn("{} partition {}: version {} {}; built {}", table.table(), out, version, why,
+                    rebuilt.unchanged() ? "nothing new" : "version " + rebuilt.version());
             return new Request(partition, out, run, rebuilt.unchanged() ? null : rebuilt.version(), rebuilt.inputRows());
         }
         return new Request(partition, out, run, version, inputRows);
+    }
+
+    /**
+     * Why {@code version} of partition {@code out} can never be published as it is, or null: a
+     * {@code merge-on-key} version refused at publication, or a version of any table pruned while it
+     * waited. A {@code merge-on-key} version published once (since superseded) is neither: its
+     * restarted gate publishes nothing again.
+     */
+    private @Nullable String unpublishable(Partition out, int version) {
+        PartitionVersions versions = new PartitionVersions(warehouse.dsl());
+        if (table.mergeOnKey() && versions.wasPublished(table.table(), out, version)) {
+            return null;
+        }
+        if (table.mergeOnKey() && versions.refused(table.table(), out, version)) {
+            return "was refused (another version was published since it was built)";
+        }
+        return engine.pruned(table, out, version) ? "was pruned while it waited for publication" : null;
     }
 
     /** Evaluates the declared checks of one partition (no transaction is held meanwhile). */

@@ -173,6 +173,14 @@ public final class MedallionJobFactory {
         };
     }
 
+    /**
+     * The name of the lock a snapshot's or rollup's writers take in this JVM (runs of other partitions
+     * write the same table partition): the table's step, and for a rollup its output partition.
+     */
+    private static String writeLock(TableSpec table, Partition partition) {
+        return table.isRollup() ? table.stepName() + "@" + table.outputPartition(partition) : table.stepName();
+    }
+
     /** Holds the table's snapshot lock during the step when {@code snapshot}, else does nothing. */
     private StepExecutionListener snapshotLock(boolean snapshot, String table) {
         return snapshot ? SnapshotLocks.holding(warehouse.spec().url(), table)
@@ -229,9 +237,9 @@ public final class MedallionJobFactory {
             @Override
             public void beforeStep(StepExecution stepExecution) {
                 Long counted = countedInput(stepExecution, table);
-                // a refused merge-on-key snapshot version is rebuilt here: under the lock its table's step takes
-                GateStep.Request r = table.partitioned() || !table.mergeOnKey() ? gate.prepare(partition, run, counted)
-                        : SnapshotLocks.with(warehouse.spec().url(), table.stepName(), () -> gate.prepare(partition, run, counted));
+                // a refused or pruned version of a snapshot or rollup is rebuilt here: under the lock its table's step takes
+                GateStep.Request r = table.partitioned() && !table.isRollup() ? gate.prepare(partition, run, counted)
+                        : SnapshotLocks.with(warehouse.spec().url(), writeLock(table, partition), () -> gate.prepare(partition, run, counted));
                 request.set(r);
                 evaluated.set(wave.evaluate(gate, name, r));
             }
@@ -362,8 +370,7 @@ public final class MedallionJobFactory {
                 .listener(lineage)
                 // the wave's members meet before a rollup's month lock is taken: a member holding it must never wait for the others
                 .listener(staging)
-                .listener(snapshotLock(!table.partitioned() || table.isRollup(),
-                        table.isRollup() ? table.stepName() + "@" + table.outputPartition(partition) : table.stepName()))
+                .listener(snapshotLock(!table.partitioned() || table.isRollup(), writeLock(table, partition)))
                 .build();
     }
 }

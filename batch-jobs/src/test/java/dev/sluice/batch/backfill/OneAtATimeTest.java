@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Which pipelines a backfill runs one partition at a time ({@link Backfill#effective},
- * {@link Backfill#oneAtATime}): those with a {@code merge-on-key} snapshot built from partitioned
- * data, directly or through a snapshot in between; not the daily prices pipeline.
+ * {@link Backfill#oneAtATime}): those with a snapshot built from partitioned data, directly or
+ * through a snapshot in between, whatever its write mode; not the daily prices pipeline.
  */
 class OneAtATimeTest {
 
@@ -38,7 +38,7 @@ class OneAtATimeTest {
         assertThat(Backfill.effective(spec, asked)).isEqualTo(new Backfill.Options(1, 1, "test"));
     }
 
-    /** Gold merged by key from Silver, itself a snapshot rebuilt from each day's Bronze. */
+    /** Gold merged by key from Silver, itself a snapshot rebuilt from each day's Bronze (named first, as the first one found). */
     @Test
     void aMergeOnKeySnapshotOfASnapshotOfPartitionedDataRunsOneAtATime() throws IOException {
         Path file = PricesPipeline.onWarehouse(home);
@@ -49,8 +49,8 @@ class OneAtATimeTest {
         Files.writeString(file, spec.replace(silver, "      partition: none\n      write: overwrite-partition\n")
                 .replace(gold, "      partition: none\n      write: merge-on-key\n"));
         PipelineSpec transitive = TestHome.load(home, file);
-        assertThat(Backfill.oneAtATime(transitive)).contains("gold.price_total is a snapshot written merge-on-key from silver.prices,"
-                + " a snapshot of partitioned data, and each partition's version is built on the one published before it");
+        assertThat(Backfill.oneAtATime(transitive)).contains("silver.prices is a snapshot written overwrite-partition from the partitioned"
+                + " bronze.prices_raw, and each partition's version replaces it, so the last partition must be published last");
         assertThat(Backfill.effective(transitive, asked)).isEqualTo(new Backfill.Options(1, 1, "test"));
     }
 }

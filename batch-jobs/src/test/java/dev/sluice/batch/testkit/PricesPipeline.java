@@ -1,6 +1,7 @@
 package dev.sluice.batch.testkit;
 
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A small daily pipeline for tests of {@code write: merge-on-key}: CSV prices (code, price) under
@@ -73,15 +74,34 @@ public final class PricesPipeline {
      * daily {@code silver.prices}; returns the spec file.
      */
     public static Path mergedFromDailySilverOnWarehouse(Path home) {
+        return latestFromDailySilver(home, "", "merge-on-key", "");
+    }
+
+    /**
+     * Writes the pipeline with Gold {@code gold.latest_prices} instead of {@code gold.price_total}: a
+     * snapshot ({@code partition: none}) written {@code overwrite-partition} from the daily
+     * {@code silver.prices} (each day a full extract of the prices), {@code versions.keep} {@code keep},
+     * on the warehouse engine, or on the lakehouse when {@code lakehouse} is not null; with a check
+     * {@code price} within [0, {@code maxPrice}]; returns the spec file.
+     */
+    public static Path extractFromDailySilver(Path home, @Nullable Path lakehouse, int keep, long maxPrice) {
+        String engine = lakehouse == null ? "" : "engine: lakehouse\nlakehouse: {location: \"" + lakehouse.toAbsolutePath() + "\"}\n";
+        return latestFromDailySilver(home, engine + "versions: {keep: " + keep + "}\n", "overwrite-partition",
+                "      checks:\n        - {id: price_plausible, expect: expect_column_values_to_be_between, column: price, min_value: 0,"
+                        + " max_value: " + maxPrice + "}\n");
+    }
+
+    private static Path latestFromDailySilver(Path home, String settings, String write, String checks) {
         String total = SPEC.substring(SPEC.indexOf("    - table: gold.price_total"));
         String latest = total.replace("gold.price_total", "gold.latest_prices").replace("partition: daily", "partition: none")
-                .replace("write: overwrite-partition", "write: merge-on-key").replace("key: [codes]", "key: [code]")
+                .replace("write: overwrite-partition", "write: " + write).replace("key: [codes]", "key: [code]")
                 .replace("columns: {codes: long, total: long}", "columns: {code: string, price: long}")
-                .replace("sql: SELECT COUNT(*) AS codes, SUM(price) AS total FROM {input} s", "sql: SELECT code, price FROM {input} s");
-        if (!latest.contains("merge-on-key") || !latest.contains("SELECT code, price")) {
+                .replace("sql: SELECT COUNT(*) AS codes, SUM(price) AS total FROM {input} s\n", "sql: SELECT code, price FROM {input} s\n"
+                        + checks);
+        if (!latest.contains(write) || !latest.contains("SELECT code, price")) {
             throw new IllegalStateException("the prices spec changed shape: " + total);
         }
-        return TestHome.writePipeline(home, "prices", CONTRACT, SPEC.replace(total, latest).formatted(""));
+        return TestHome.writePipeline(home, "prices", CONTRACT, SPEC.replace(total, latest).formatted(settings));
     }
 
     /** Writes the pipeline on the warehouse engine under {@code home/spec}; returns the spec file. */

@@ -5,6 +5,7 @@ import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.DatasetRef;
+import dev.sluice.core.FaultPoints;
 import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
@@ -181,9 +182,12 @@ public final class PartitionVersions {
         String by = now == null ? "" : runOf(dataset, partition, now).map(r -> " (run " + r + ")").orElse("");
         return new StaleVersionException(dataset + " partition " + partition + ": version " + version + " (run " + run
                 + ") was built on " + (base == null ? "no published version" : base == UNKNOWN_BASE ? "a version not recorded (written before"
-                + " this check existed)" : "version " + base) + ", but version " + now + by
-                + " was published meanwhile; publishing " + version + " would drop the rows " + now + " added, so it is not"
-                + " published. The gate step's retry (or a plain run) builds the next version on " + now + ".");
+                + " this check existed)" : "version " + base) + (now == null
+                        ? ", and no version is published now (purged or never published); it is not published. The gate step's retry"
+                                + " (or a plain run) builds the next version."
+                        : ", but version " + now + by + " was published meanwhile; publishing " + version + " would drop the rows " + now
+                                + " added, so it is not published. The gate step's retry (or a plain run) builds the next version on "
+                                + now + "."));
     }
 
     /**
@@ -269,6 +273,30 @@ public final class PartitionVersions {
                 .fetchOptional(r -> new Rollback(r.value1(), r.value2(), r.value3(), r.value4()));
     }
 
+    /**
+     * Whether a warehouse version was pruned while unpublished: it was recorded with rows, and none
+     * is kept ({@code PartitionPublisher} prunes by number, {@code versions.keep} below the version it
+     * publishes, whether or not a run still waits to publish the pruned one).
+     */
+    public boolean pruned(DatasetRef dataset, Partition partition, int version) {
+        Field<Long> rows = DSL.field(DSL.name("row_count"), Long.class);
+        Long written = dsl.select(rows).from(WRITTEN)
+                .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()), WRITTEN_VERSION.eq(version)).fetchOptional(rows)
+                .orElse(null);
+        return written != null && written > 0 && !dsl.fetchExists(DSL.selectOne().from(LayerTables.table(LayerTables.versions(dataset)))
+                .where(DSL.field(DSL.name("_partition")).eq(partition.key()), DSL.field(DSL.name("_version")).eq(version)));
+    }
+
+    /**
+     * The refusal to publish a version that was {@link #pruned} (or whose lakehouse branch was
+     * removed) while it waited: publishing it would publish no rows.
+     */
+    public static StaleVersionException prunedMeanwhile(DatasetRef dataset, Partition partition, int version, RunId run, int keep) {
+        return new StaleVersionException(dataset + " partition " + partition + ": version " + version + " (run " + run + ") was pruned"
+                + " while it waited for publication (versions.keep " + keep + ": later versions were published meanwhile); it is not"
+                + " published. The gate step's retry (or a plain run) builds it again.");
+    }
+
     /** The versions of a partition still kept, oldest first. */
     public List<Integer> kept(DatasetRef dataset, Partition partition) {
         Field<Integer> v = DSL.field(DSL.name("_version"), Integer.class);
@@ -287,6 +315,7 @@ public final class PartitionVersions {
     public int rollback(TableSpec table, Partition partition, @Nullable Integer toVersion, String who, String why) {
         DatasetRef dataset = table.table();
         Move move = rollbackMove(table, partition, kept(dataset, partition), toVersion);
+        FaultPoints.reach("rolling-back:" + table.stepName());
         int current = move.from();
         int target = move.to();
         String run = dsl.select(DSL.field(DSL.name("_run_id"), String.class))
@@ -305,8 +334,9 @@ public final class PartitionVersions {
     }
 
     /**
-     * Where a rollback of a partition of {@code table} goes, given the versions an engine keeps. A
-     * {@code merge-on-key} version that was refused ({@link #refused}: never published, built on a
+     * Where a rollback of a partition of {@code table} goes, given the versions an engine keeps, with
+     * the partition's published row locked until the caller's transaction ends (call it in the
+     * rollback's transaction). A {@code merge-on-key} version that was refused ({@link #refused}: never published, built on a
      * version since superseded) is no rollback target: publishing it would drop the rows of the
      * versions published after its base.
      *
@@ -315,6 +345,9 @@ public final class PartitionVersions {
      */
     public Move rollbackMove(TableSpec table, Partition partition, List<Integer> kept, @Nullable Integer toVersion) {
         DatasetRef dataset = table.table();
+        // the published row locked for the caller's transaction: a run's publication waits for the rollback's record (a
+        // merge-on-key one is then refused), so the move and the logged from_version are the versions published now
+        dsl.select(VERSION).from(PUBLISHED).where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key())).forUpdate().fetch();
         if (table.mergeOnKey()) {
             if (toVersion != null && kept.contains(toVersion) && !Objects.equals(baseOf(dataset, partition, toVersion), UNKNOWN_BASE)
                     && refused(dataset, partition, toVersion)) {

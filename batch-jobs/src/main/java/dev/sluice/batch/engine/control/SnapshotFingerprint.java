@@ -18,9 +18,8 @@ import org.jooq.impl.DSL;
 
 /**
  * What a table partition is built from, as SHA-256 (hex): the table's SQL, columns and quarantine
- * rules, for a {@code merge-on-key} table the input partition's key (unless the input is a
- * snapshot), and the input partition's state: for a Bronze input its current loads (source,
- * sha256), otherwise its published version. Equal fingerprints mean a rebuild would write
+ * rules, the input partition's key (unless the input is a snapshot), and the input partition's
+ * state: for a Bronze input its current loads (source, sha256), otherwise its published version. Equal fingerprints mean a rebuild would write
  * the same rows (given the same referenced tables). Stateless.
  */
 public final class SnapshotFingerprint {
@@ -33,9 +32,9 @@ public final class SnapshotFingerprint {
         for (QuarantineRule r : table.quarantine()) {
             update(sha, r.id() + ":" + r.when());
         }
-        if (table.mergeOnKey() && !in.equals(Partition.NONE)) {
-            // each partition's rows are merged into the snapshot: two partitions of the input are two inputs, even with
-            // equal versions or the same file (a column-partitioned source)
+        if (!in.equals(Partition.NONE)) {
+            // two partitions of the input are two inputs, even with equal versions (every day's first Silver version is 1) or
+            // the same file (a column-partitioned source): a snapshot built from day 2 is not day 1's
             update(sha, "partition " + in.key());
         }
         if (input.layer() == Layer.BRONZE) {

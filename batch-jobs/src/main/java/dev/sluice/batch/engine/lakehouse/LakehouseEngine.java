@@ -279,6 +279,16 @@ public final class LakehouseEngine implements LayerEngine {
     }
 
     /**
+     * {@inheritDoc} A version whose branch was removed: looked up only when a version
+     * {@code versions.keep} newer was written (a publication prunes the branches that many below
+     * the version it publishes), so a gate's usual check asks the control plane alone.
+     */
+    @Override
+    public boolean pruned(TableSpec table, Partition partition, int version) {
+        return new LakehousePublisher(catalog(), warehouse.dsl(), spec).pruned(table, partition, version);
+    }
+
+    /**
      * {@inheritDoc} The kept version's branch files become the partition's on main again (one
      * Iceberg commit replacing that partition's files only), then the control plane records the
      * publication and the rollback; no branch is pruned.

@@ -41,7 +41,8 @@ final class LakehousePublisher {
      * it ({@link PartitionVersions#publishOnBase}).
      *
      * @throws dev.sluice.batch.engine.control.StaleVersionException when another merge-on-key version
-     *     was published since this one was built
+     *     was published since this one was built, or when the version's branch was pruned meanwhile
+     *     (by another run's publication while this one waited)
      */
     void publish(TableSpec table, Partition partition, int version, RunId run) {
         PartitionVersions versions = new PartitionVersions(dsl);
@@ -62,6 +63,9 @@ final class LakehousePublisher {
                         + " run first).", changed);
             }
         } else {
+            if (pruned(table, partition, version)) {
+                throw PartitionVersions.prunedMeanwhile(table.table(), partition, version, run, spec.keepVersions());
+            }
             t = commit(table, partition, version, run, Map.of(), false);
         }
         FaultPoints.reach("lakehouse-published:" + table.stepName()); // main holds the files; the control plane does not know yet
@@ -71,6 +75,18 @@ final class LakehousePublisher {
             versions.publish(table.table(), partition, version, run);
         }
         PartitionBranches.prune(t, partition, version - spec.keepVersions() + 1);
+    }
+
+    /**
+     * Whether {@code version}'s branch was removed ({@link dev.sluice.batch.engine.LayerEngine#pruned}):
+     * looked up only when a version {@code versions.keep} newer was written (a publication removes
+     * the branches that many below the version it publishes), so a usual publication or gate asks
+     * the control plane alone.
+     */
+    boolean pruned(TableSpec table, Partition partition, int version) {
+        PartitionVersions.Written newest = new PartitionVersions(dsl).newest(table.table(), partition);
+        return newest != null && newest.version() >= version + spec.keepVersions()
+                && !PartitionBranches.kept(IcebergTables.load(catalog, table), partition).contains(version);
     }
 
     /**

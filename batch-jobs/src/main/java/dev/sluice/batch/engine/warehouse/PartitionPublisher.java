@@ -40,14 +40,21 @@ final class PartitionPublisher {
      * ({@link PartitionVersions#publishOnBase}).
      *
      * @throws dev.sluice.batch.engine.control.StaleVersionException when another merge-on-key version
-     *     was published since this one was built
+     *     was published since this one was built, or when the version was pruned meanwhile
+     *     ({@link PartitionVersions#pruned})
      */
     void publish(Partition out, int version, RunId run) {
         PartitionVersions versions = new PartitionVersions(dsl);
+        boolean once = table.mergeOnKey() && versions.wasPublished(table.table(), out, version); // then publishOnBase does nothing
         if (table.mergeOnKey()) {
             versions.publishOnBase(table.table(), out, version, run);
         } else {
             versions.publish(table.table(), out, version, run);
+        }
+        // asked after the publication took the partition's row lock: a run that pruned this version meanwhile has committed
+        // (read committed, H2 and PostgreSQL), and the exception rolls this publication back
+        if (!once && versions.pruned(table.table(), out, version)) {
+            throw PartitionVersions.prunedMeanwhile(table.table(), out, version, run, spec.keepVersions());
         }
         analyzeSnapshot();
         prune(out, version);

@@ -106,6 +106,12 @@ public final class WarehouseEngine implements LayerEngine {
         return versions().kept(table.table(), partition);
     }
 
+    /** {@inheritDoc} A version that has no rows kept but was written with some; a version of no rows is never pruned. */
+    @Override
+    public boolean pruned(TableSpec table, Partition partition, int version) {
+        return versions().pruned(table.table(), partition, version);
+    }
+
     @Override
     public int rollback(TableSpec table, Partition partition, @Nullable Integer toVersion, String requestedBy, String reason) {
         return versions().rollback(table, partition, toVersion, requestedBy, reason);
