@@ -244,6 +244,12 @@ public final class PartitionVersions {
         }
     }
 
+    /** Sets the rows of a version recorded before they were written (the lakehouse's claim of a snapshot's version number). */
+    public void recordRows(DatasetRef dataset, Partition partition, int version, long rows) {
+        dsl.update(WRITTEN).set(DSL.field(DSL.name("row_count"), Long.class), rows)
+                .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()), WRITTEN_VERSION.eq(version)).execute();
+    }
+
     /**
      * The newest version of a partition that {@code run} wrote ({@code sluice.partition_version}),
      * or null when it wrote none.

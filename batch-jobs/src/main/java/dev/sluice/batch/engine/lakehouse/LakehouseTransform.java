@@ -205,13 +205,19 @@ final class LakehouseTransform {
                     ok.add(m);
                 }
             }
+            // a snapshot's or rollup's version number is claimed before its branch is staged (runs of other partitions, in
+            // other processes too, write the same table partition); a wave's members are each their own partition's
+            boolean claimed = !writesWaves(spec, table);
+            if (claimed) {
+                ok.forEach(this::claim);
+            }
             Map<String, Long> written = ok.isEmpty() ? Map.of() : write(result, ok);
             for (Member m : ok) {
                 long[] f = figures.getOrDefault(m.out().key(), new long[3]);
                 Figures mine = new Figures(inputCounts.getOrDefault(m.partition().key(), 0L),
                         table.mergeOnKey() ? written.getOrDefault(m.out().key(), 0L) : f[0], f[2],
                         quarantined.getOrDefault(m.partition().key(), List.of()));
-                out.put(m.partition(), () -> record(m, mine));
+                out.put(m.partition(), () -> record(m, mine, claimed));
             }
             return out;
         } finally {
@@ -223,10 +229,28 @@ final class LakehouseTransform {
         }
     }
 
-    /** Records one staged version (its step's transaction): quarantined rows, the version, its publication when the table has no gate. */
-    private TransformResult record(Member m, Figures f) {
+    /**
+     * Records {@code m}'s version before its branch is staged, in its step's transaction, with no rows yet: another run that
+     * takes the same number (another process: one process's writers of a snapshot take its lock in turn) waits for this
+     * transaction on the record's key and then fails, retriably ({@link PartitionVersions#recordWritten}), before it stages
+     * anything. Staged first, the second's staging replaced the first's branch of that number, and the first could publish
+     * the second's rows as its own (a merge-on-key snapshot then lost the first's rows: {@code TwoProcessesLakehouseIT}).
+     */
+    private void claim(Member m) {
+        versions.recordWritten(table.table(), m.out(), m.version(), spec.name(), m.run(), 0, m.fingerprint(), m.base());
+    }
+
+    /**
+     * Records one staged version (its step's transaction): quarantined rows, the version ({@code claimed}: its rows, the
+     * version being recorded by {@link #claim}), its publication when the table has no gate.
+     */
+    private TransformResult record(Member m, Figures f, boolean claimed) {
         long quarantined = new LakehouseQuarantine(dsl, spec, table).judge(m.out(), m.run(), f.quarantined(), input.sources(m.partition()));
-        versions.recordWritten(table.table(), m.out(), m.version(), spec.name(), m.run(), f.written(), m.fingerprint(), m.base());
+        if (claimed) {
+            versions.recordRows(table.table(), m.out(), m.version(), f.written());
+        } else {
+            versions.recordWritten(table.table(), m.out(), m.version(), spec.name(), m.run(), f.written(), m.fingerprint(), m.base());
+        }
         if (!table.hasGate()) {
             new LakehousePublisher(catalog, dsl, spec).publish(table, m.out(), m.version(), m.run());
         }
