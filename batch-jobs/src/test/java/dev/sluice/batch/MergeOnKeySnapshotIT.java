@@ -286,6 +286,30 @@ class MergeOnKeySnapshotIT {
     }
 
     /**
+     * Day 2's version fails its gate; the check is fixed and day 2 is run again with {@code --rerun}
+     * (which abandons the failed attempt) rather than restarted by a plain run. Its input is
+     * unchanged, so the newest version has its fingerprint, but that version was never published and
+     * its attempt is over: the re-run builds its version again and publishes it. Before, it wrote
+     * nothing, judged the published version, completed, and {@code b} never reached the snapshot.
+     */
+    @Test
+    void aRerunAfterAFailedGateBuildsItsVersionAgain() throws Exception {
+        Path spec = PricesPipeline.accumulatingOnWarehouse(home, 1000);
+        land("code,price\na,10\n", "code,price\nb,2000\n");
+        PipelineSpec strict = TestHome.load(home, spec);
+        try (Warehouse w = Warehouse.open(strict.warehouse(), 8)) {
+            PipelineRunner runner = new PipelineRunner(w, home);
+            assertThat(runner.run(strict, Partition.parseDaily("2001-03-01"), RunOptions.plain()).status()).isEqualTo(RunStatus.COMPLETED);
+            assertThat(runner.run(strict, Partition.parseDaily("2001-03-02"), RunOptions.plain()).status()).isEqualTo(RunStatus.FAILED);
+            Files.writeString(spec, Files.readString(spec).replace("max_value: 1000}", "max_value: 5000}"));
+            RunSummary rerun = runner.run(TestHome.load(home, spec), Partition.parseDaily("2001-03-02"), RunOptions.plain().withRerun(true));
+            assertThat(rerun.status()).as("%s", rerun.failure()).isEqualTo(RunStatus.COMPLETED);
+            assertThat(snapshot(w)).containsExactly("a=10", "b=2000");
+            assertThat(versions(w)).containsExactly("1 on -", "2 on 1", "3 on 1");
+        }
+    }
+
+    /**
      * Day 3 publishes while a rollback of the snapshot to version 1 has chosen its versions and not yet
      * recorded them: the publication waits for the rollback's transaction (the published row is
      * locked), is then refused (day 3 built on version 2, which the rollback replaced), and its retry

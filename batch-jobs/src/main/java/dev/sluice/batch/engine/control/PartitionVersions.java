@@ -1,6 +1,8 @@
 package dev.sluice.batch.engine.control;
 
 import dev.sluice.batch.engine.Rollback;
+import dev.sluice.batch.job.RunRepository;
+import dev.sluice.batch.job.RunStatus;
 import dev.sluice.batch.warehouse.LayerTables;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
@@ -22,7 +24,7 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record1;
 import org.jooq.Record2;
-import org.jooq.Record3;
+import org.jooq.Record4;
 import org.jooq.Table;
 import org.jooq.exception.IntegrityConstraintViolationException;
 import org.jooq.impl.DSL;
@@ -74,21 +76,36 @@ public final class PartitionVersions {
      * @param inputFingerprint the fingerprint of what it was built from, or null when none was recorded
      * @param baseVersion the published version a {@code merge-on-key} version was built on (its rows
      *     carried over), or null: nothing was published then, or the table is not {@code merge-on-key}
+     * @param run the run that wrote it
      */
-    public record Written(int version, @Nullable String inputFingerprint, @Nullable Integer baseVersion) {
+    public record Written(int version, @Nullable String inputFingerprint, @Nullable Integer baseVersion, RunId run) {
     }
 
     /**
-     * Whether a {@code merge-on-key} partition's newest version {@code last} holds what the published
-     * version holds: it is the published one, or was built on it (a version pending publication by
-     * another run; or rolled back, which a run with the same input then leaves rolled back, as an
-     * {@code overwrite-partition} snapshot does). A run whose input has {@code last}'s fingerprint
-     * then has nothing to add; otherwise it builds its own version on the published one.
+     * Whether a snapshot partition's newest version {@code last}, built from the same input as a run
+     * now has ({@link SnapshotFingerprint}), leaves that run nothing to do:
+     * <ul>
+     *   <li>it is the published version;</li>
+     *   <li>a rollback moved away from it (a run with the same input leaves the rollback as it is);</li>
+     *   <li>or it waits for publication by a run still going ({@code sluice.run} STARTED, or killed
+     *       and not yet restarted), and for {@code merge-on-key} was built on the version published
+     *       now.</li>
+     * </ul>
+     * Otherwise the run builds its own version. A version whose attempt failed its gate and was
+     * abandoned for {@code --rerun}, or ended otherwise unpublished, is built again by a run with
+     * the same input: before, the re-run found its fingerprint, wrote nothing and completed, and the
+     * rows never reached the snapshot.
      */
-    public boolean holdsPublished(DatasetRef dataset, Partition partition, Written last) {
+    public boolean settles(TableSpec table, Partition partition, Written last) {
+        DatasetRef dataset = table.table();
         Integer published = published(dataset, partition).orElse(null);
-        return published == null ? last.baseVersion() == null
-                : published == last.version() || published.equals(last.baseVersion());
+        if (Integer.valueOf(last.version()).equals(published) || dsl.fetchExists(DSL.selectOne().from(LOG).where(
+                DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()),
+                DSL.field(DSL.name("from_version"), Integer.class).eq(last.version())))) {
+            return true;
+        }
+        boolean pending = new RunRepository(dsl).status(last.run()).map(s -> s == RunStatus.STARTED).orElse(false);
+        return pending && (!table.mergeOnKey() || Objects.equals(published, last.baseVersion()));
     }
 
     /**
@@ -213,10 +230,10 @@ public final class PartitionVersions {
 
     /** The newest version written of a partition, published or not, or null when none was. */
     public @Nullable Written newest(DatasetRef dataset, Partition partition) {
-        Record3<Integer, String, Integer> r = dsl.select(WRITTEN_VERSION, FINGERPRINT, BASE).from(WRITTEN)
+        Record4<Integer, String, Integer, String> r = dsl.select(WRITTEN_VERSION, FINGERPRINT, BASE, RUN).from(WRITTEN)
                 .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()))
                 .orderBy(WRITTEN_VERSION.desc()).limit(1).fetchOne();
-        return r == null ? null : new Written(r.value1(), r.value2(), r.value3());
+        return r == null ? null : new Written(r.value1(), r.value2(), r.value3(), RunId.parse(r.value4()));
     }
 
     /**

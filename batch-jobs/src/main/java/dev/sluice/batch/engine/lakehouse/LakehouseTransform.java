@@ -141,8 +141,7 @@ final class LakehouseTransform {
                     ? SnapshotFingerprint.ofRange(dsl, table, in, input.partitions(partition))
                     : SnapshotFingerprint.of(dsl, table, in, in.partitioned() ? partition : Partition.NONE);
             PartitionVersions.Written last = versions.newest(table.table(), o);
-            if (!table.partitioned() && last != null && fingerprint.equals(last.inputFingerprint())
-                    && (!table.mergeOnKey() || versions.holdsPublished(table.table(), o, last))) {
+            if (!table.partitioned() && last != null && fingerprint.equals(last.inputFingerprint()) && versions.settles(table, o, last)) {
                 long rows = input.rows(partition).count();
                 out.put(partition, () -> new TransformResult(rows, 0, 0, 0, last.version(), true));
                 continue;

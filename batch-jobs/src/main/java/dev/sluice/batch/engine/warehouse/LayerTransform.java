@@ -77,8 +77,7 @@ final class LayerTransform {
                 ? SnapshotFingerprint.ofRange(dsl, table, input.spec(), input.range(out))
                 : SnapshotFingerprint.of(dsl, table, input.spec(), input.spec().partitioned() ? partition : Partition.NONE);
         PartitionVersions.Written last = versions.newest(table.table(), out);
-        if (!table.partitioned() && last != null && fingerprint.equals(last.inputFingerprint())
-                && (!table.mergeOnKey() || versions.holdsPublished(table.table(), out, last))) {
+        if (!table.partitioned() && last != null && fingerprint.equals(last.inputFingerprint()) && versions.settles(table, out, last)) {
             return new TransformResult(inputCount, 0, 0, 0, last.version(), true);
         }
         // merge-on-key: the version is built on the one published now, and published only while that one still is
