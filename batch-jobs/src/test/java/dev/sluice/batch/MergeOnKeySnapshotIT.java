@@ -10,6 +10,7 @@ import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunStatus;
 import dev.sluice.batch.job.RunSummary;
+import dev.sluice.batch.testkit.BlockedSessions;
 import dev.sluice.batch.testkit.PricesPipeline;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.PipelineSpec;
@@ -37,7 +38,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.apache.spark.sql.Encoders;
-import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -334,7 +334,7 @@ class MergeOnKeySnapshotIT {
             try (AutoCloseable meanwhile = FaultPoints.observe(point -> {
                 if (point.equals("rolling-back:silver.prices")) {
                     day3.set(other.submit(() -> runner.run(s, Partition.parseDaily("2001-03-03"), RunOptions.plain())));
-                    blocked.set(waitForABlockedSession(w, day3.get()));
+                    blocked.set(BlockedSessions.await(w, day3.get()::isDone));
                 }
             })) {
                 Integer to = new TransactionTemplate(w.transactionManager())
@@ -351,21 +351,6 @@ class MergeOnKeySnapshotIT {
             assertThat(versions(w)).containsExactly("1 on -", "2 on 1", "3 on 2", "4 on 1");
             assertThat(snapshot(w)).containsExactly("a=10", "c=30");
         }
-    }
-
-    /**
-     * Whether a session of the warehouse waits on another's lock before {@code run} ends (H2's
-     * {@code INFORMATION_SCHEMA.SESSIONS.BLOCKER_ID}), polled for up to 60 s.
-     */
-    private static boolean waitForABlockedSession(Warehouse w, Future<?> run) {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline && !run.isDone()) {
-            if (w.dsl().fetchCount(DSL.selectOne().from("INFORMATION_SCHEMA.SESSIONS").where("BLOCKER_ID IS NOT NULL")) > 0) {
-                return true;
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
-        }
-        return false;
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunStatus;
 import dev.sluice.batch.job.RunSummary;
+import dev.sluice.batch.testkit.BlockedSessions;
 import dev.sluice.batch.testkit.PricesPipeline;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.PipelineSpec;
@@ -25,9 +26,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import org.apache.spark.sql.Encoders;
-import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -77,7 +76,7 @@ class TwoProcessesLakehouseIT {
                     }
                     if (Thread.currentThread() == day2Thread && day3.get() == null) {
                         day3.set(other.submit(() -> second.run(two, Partition.parseDaily("2001-03-03"), RunOptions.plain())));
-                        day3Waited.set(waitUntilStagedOrBlocked(w1, day3.get(), day3Staged));
+                        day3Waited.set(BlockedSessions.await(w1, () -> day3.get().isDone() || day3Staged.get()));
                     } else if (Thread.currentThread() != day2Thread) {
                         day3Staged.set(true); // staged: held until day 2's run has ended, so that day 2 records first
                         try {
@@ -108,22 +107,5 @@ class TwoProcessesLakehouseIT {
 
     private PipelineSpec load(Path file, String url) {
         return new PipelineSpecLoader(TestHome.environment(home, url, "postgres", "").interpolator()).load(file);
-    }
-
-    /**
-     * Until day 3's run has staged a version, waits on a lock of the warehouse (a session of
-     * PostgreSQL whose wait event is a lock), or ended, for up to 120 s.
-     *
-     * @return whether it waited on a lock
-     */
-    private static boolean waitUntilStagedOrBlocked(Warehouse w, Future<?> run, AtomicBoolean staged) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (System.nanoTime() < deadline && !run.isDone() && !staged.get()) {
-            if (w.dsl().fetchCount(DSL.selectOne().from("pg_stat_activity").where("wait_event_type = 'Lock'")) > 0) {
-                return true;
-            }
-            LockSupport.parkNanos(10_000_000);
-        }
-        return false;
     }
 }

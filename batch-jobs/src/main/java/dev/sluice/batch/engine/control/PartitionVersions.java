@@ -62,11 +62,38 @@ public final class PartitionVersions {
         this.dsl = dsl;
     }
 
-    /** Makes {@code version} the one readers see. */
+    /**
+     * Makes {@code version} the one readers see: an UPDATE of the partition's published row, or its
+     * INSERT when it has none. An UPDATE, not a DELETE and an INSERT: a publication that waited for
+     * another transaction's (a rollback's) then updates the row that one left; after a DELETE and an
+     * INSERT it found no row to delete and failed on the key of the row inserted.
+     *
+     * @throws StaleVersionException when another run published the partition's first version meanwhile
+     */
     public void publish(DatasetRef dataset, Partition partition, int version, RunId run) {
-        dsl.deleteFrom(PUBLISHED).where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key())).execute();
-        dsl.insertInto(PUBLISHED).set(DATASET, dataset.qualifiedName()).set(PARTITION, partition.key())
-                .set(VERSION, version).set(RUN, run.toString()).set(AT, OffsetDateTime.now(ZoneOffset.UTC)).execute();
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        if (dsl.update(PUBLISHED).set(VERSION, version).set(RUN, run.toString()).set(AT, now)
+                .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key())).execute() == 1) {
+            return;
+        }
+        try {
+            dsl.insertInto(PUBLISHED).set(DATASET, dataset.qualifiedName()).set(PARTITION, partition.key())
+                    .set(VERSION, version).set(RUN, run.toString()).set(AT, now).execute();
+        } catch (IntegrityConstraintViolationException raced) {
+            throw new StaleVersionException(dataset + " partition " + partition + ": version " + version + " (run " + run
+                    + ") was to be the first version published, but another run published one meanwhile; the step's retry publishes"
+                    + " it over that one.", raced);
+        }
+    }
+
+    /**
+     * Locks the partition's published row until the caller's transaction ends (nothing when none
+     * is published yet): a rollback takes it before it reads the kept versions, and a lakehouse
+     * publication before its Iceberg commit, so that each one's Iceberg commit and control-plane
+     * record come together, never interleaved with the other's.
+     */
+    public void lockPublished(DatasetRef dataset, Partition partition) {
+        dsl.select(VERSION).from(PUBLISHED).where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key())).forUpdate().fetch();
     }
 
     /**
@@ -337,6 +364,9 @@ public final class PartitionVersions {
      */
     public int rollback(TableSpec table, Partition partition, @Nullable Integer toVersion, String who, String why) {
         DatasetRef dataset = table.table();
+        // a run's publication meanwhile waits for the rollback's record (a merge-on-key one is then refused), so the kept versions,
+        // the move and the logged from_version are those of now
+        lockPublished(dataset, partition);
         Move move = rollbackMove(table, partition, kept(dataset, partition), toVersion);
         FaultPoints.reach("rolling-back:" + table.stepName());
         int current = move.from();
@@ -357,9 +387,8 @@ public final class PartitionVersions {
     }
 
     /**
-     * Where a rollback of a partition of {@code table} goes, given the versions an engine keeps, with
-     * the partition's published row locked until the caller's transaction ends (call it in the
-     * rollback's transaction). A {@code merge-on-key} version that was refused ({@link #refused}: never published, built on a
+     * Where a rollback of a partition of {@code table} goes, given the versions an engine keeps (read
+     * after {@link #lockPublished}, in the rollback's transaction). A {@code merge-on-key} version that was refused ({@link #refused}: never published, built on a
      * version since superseded) is no rollback target: publishing it would drop the rows of the
      * versions published after its base.
      *
@@ -368,9 +397,6 @@ public final class PartitionVersions {
      */
     public Move rollbackMove(TableSpec table, Partition partition, List<Integer> kept, @Nullable Integer toVersion) {
         DatasetRef dataset = table.table();
-        // the published row locked for the caller's transaction: a run's publication waits for the rollback's record (a
-        // merge-on-key one is then refused), so the move and the logged from_version are the versions published now
-        dsl.select(VERSION).from(PUBLISHED).where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key())).forUpdate().fetch();
         if (table.mergeOnKey()) {
             if (toVersion != null && kept.contains(toVersion) && !Objects.equals(baseOf(dataset, partition, toVersion), UNKNOWN_BASE)
                     && refused(dataset, partition, toVersion)) {

@@ -295,6 +295,7 @@ public final class LakehouseEngine implements LayerEngine {
      */
     @Override
     public int rollback(TableSpec table, Partition partition, @Nullable Integer toVersion, String requestedBy, String reason) {
+        versions().lockPublished(table.table(), partition); // before the kept branches are read: see PartitionVersions#rollback
         PartitionVersions.Move move = versions().rollbackMove(table, partition, keptVersions(table, partition), toVersion);
         new LakehousePublisher(catalog(), warehouse.dsl(), spec).restore(table, partition, move, requestedBy, reason);
         return move.to();

@@ -53,6 +53,9 @@ final class LakehousePublisher {
             }
             versions.refuseStale(table.table(), partition, version, run);
             FaultPoints.reach("lakehouse-publishing:" + table.stepName()); // checked; the Iceberg commit not yet made
+            // a rollback's Iceberg commit and record, or another publication's, come wholly before or after this one's (another's
+            // commit between the check and this lock is refused by the commit's validation)
+            versions.lockPublished(table.table(), partition);
             try {
                 t = commit(table, partition, version, run, Map.of(), true);
             } catch (ValidationException changed) {
@@ -63,6 +66,7 @@ final class LakehousePublisher {
                         + " run first).", changed);
             }
         } else {
+            versions.lockPublished(table.table(), partition);
             if (pruned(table, partition, version)) {
                 throw PartitionVersions.prunedMeanwhile(table.table(), partition, version, run, spec.keepVersions());
             }
