@@ -81,8 +81,8 @@ public final class PartitionVersions {
                     .set(VERSION, version).set(RUN, run.toString()).set(AT, now).execute();
         } catch (IntegrityConstraintViolationException raced) {
             throw new StaleVersionException(dataset + " partition " + partition + ": version " + version + " (run " + run
-                    + ") was to be the first version published, but another run published one meanwhile; the step's retry publishes"
-                    + " it over that one.", raced);
+                    + ") was to be the first version published, but another run published one meanwhile; it is not published. The"
+                    + " step's retry (or a plain run) publishes again.", raced);
         }
     }
 
@@ -90,7 +90,9 @@ public final class PartitionVersions {
      * Locks the partition's published row until the caller's transaction ends (nothing when none
      * is published yet): a rollback takes it before it reads the kept versions, and a lakehouse
      * publication before its Iceberg commit, so that each one's Iceberg commit and control-plane
-     * record come together, never interleaved with the other's.
+     * record come together, never interleaved with the other's, once the partition has a published
+     * version (two first publications of a partition are not serialized by it: the second's record
+     * fails, retriably, after both Iceberg commits).
      */
     public void lockPublished(DatasetRef dataset, Partition partition) {
         dsl.select(VERSION).from(PUBLISHED).where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key())).forUpdate().fetch();
@@ -114,14 +116,14 @@ public final class PartitionVersions {
      * <ul>
      *   <li>it is the published version;</li>
      *   <li>a rollback moved away from it (a run with the same input leaves the rollback as it is);</li>
-     *   <li>or it waits for publication by a run still going ({@code sluice.run} STARTED, or killed
-     *       and not yet restarted), and for {@code merge-on-key} was built on the version published
-     *       now.</li>
+     *   <li>or it waits for publication by an attempt that may still publish it ({@code sluice.run}
+     *       STARTED, killed and not yet restarted, FAILED or STOPPED: a plain run restarts those),
+     *       and for {@code merge-on-key} was built on the version published now.</li>
      * </ul>
-     * Otherwise the run builds its own version. A version whose attempt failed its gate and was
-     * abandoned for {@code --rerun}, or ended otherwise unpublished, is built again by a run with
-     * the same input: before, the re-run found its fingerprint, wrote nothing and completed, and the
-     * rows never reached the snapshot.
+     * Otherwise the run builds its own version: the version's attempt was abandoned for
+     * {@code --rerun} (ABANDONED), completed without publishing it (another version was published
+     * after it), or is not recorded. Before, a {@code --rerun} after a failed gate found the
+     * fingerprint, wrote nothing and completed, and the rows never reached the snapshot.
      */
     public boolean settles(TableSpec table, Partition partition, Written last) {
         DatasetRef dataset = table.table();
@@ -131,7 +133,9 @@ public final class PartitionVersions {
                 DSL.field(DSL.name("from_version"), Integer.class).eq(last.version())))) {
             return true;
         }
-        boolean pending = new RunRepository(dsl).status(last.run()).map(s -> s == RunStatus.STARTED).orElse(false);
+        // a FAILED or STOPPED attempt is restarted by a plain run, which publishes its version: still pending
+        boolean pending = new RunRepository(dsl).status(last.run())
+                .map(s -> s == RunStatus.STARTED || s == RunStatus.FAILED || s == RunStatus.STOPPED).orElse(false);
         return pending && (!table.mergeOnKey() || Objects.equals(published, last.baseVersion()));
     }
 
