@@ -218,6 +218,10 @@ public final class LakehouseEngine implements LayerEngine {
      */
     @Override
     public Map<Partition, dev.sluice.batch.engine.StagedWrite> stageWave(TableSpec table, SortedMap<Partition, RunId> runs) {
+        if (!stagesWaves(table)) {
+            // a snapshot's or rollup's version number is claimed in its own step's transaction (LakehouseTransform#claim)
+            throw new UnsupportedOperationException(table.table() + " is not written by waves on this engine");
+        }
         LakehouseTransform transform = new LakehouseTransform(spark(), catalog(), warehouse.dsl(), spec, table);
         try {
             return transform.stage(runs);
