@@ -15,6 +15,8 @@ import org.jooq.SQLDialect;
 import org.jooq.conf.RenderQuotedNames;
 import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -27,6 +29,8 @@ import org.springframework.transaction.PlatformTransactionManager;
  * <p>Thread-safe. Close it to release the pool.
  */
 public final class Warehouse implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Warehouse.class);
 
     /** Schema of Sluice's own tables (metadata, quarantine, Spring Batch repository). */
     public static final String METADATA_SCHEMA = "sluice";
@@ -52,6 +56,9 @@ public final class Warehouse implements AutoCloseable {
 
     /**
      * Opens the warehouse and migrates Sluice's metadata tables to the newest version.
+     *
+     * On H2, each identity column whose generator lags behind its table's rows (a kill can leave it
+     * so) is first restarted past them, with a warning ({@link IdentityRepair}).
      *
      * @throws SluiceException when the database cannot be reached or a migration fails; the
      *     message names the URL (never the password)
@@ -87,7 +94,17 @@ public final class Warehouse implements AutoCloseable {
             w.migrate();
         } catch (FlywayException e) {
             w.close();
-            throw new SluiceException("migrating Sluice's metadata tables in " + spec.url() + " failed: " + e.getMessage(), e);
+            throw new SluiceException("migrating Sluice's metadata tables in " + redacted(spec.url()) + " failed: " + e.getMessage(), e);
+        }
+        if (dialect == SQLDialect.H2) {
+            try {
+                for (IdentityRepair.Restarted r : IdentityRepair.repair(ds)) {
+                    LOG.warn("identity {} (the database was stopped uncleanly)", r);
+                }
+            } catch (SQLException e) {
+                w.close();
+                throw new SluiceException("checking the identity columns of " + redacted(spec.url()) + " failed: " + e.getMessage(), e);
+            }
         }
         return w;
     }
