@@ -10,8 +10,8 @@ import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunStatus;
 import dev.sluice.batch.job.RunSummary;
-import dev.sluice.batch.testkit.BlockedSessions;
 import dev.sluice.batch.testkit.PricesPipeline;
+import dev.sluice.batch.testkit.RollbackRace;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.PipelineSpecLoader;
@@ -41,7 +41,6 @@ import org.apache.spark.sql.Encoders;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * A snapshot ({@code partition: none}) written {@code merge-on-key} from a daily input, with a
@@ -328,23 +327,10 @@ class MergeOnKeySnapshotIT {
                 assertThat(runner.run(s, Partition.parseDaily(day), RunOptions.plain()).status()).isEqualTo(RunStatus.COMPLETED);
             }
             TableSpec prices = s.table(DatasetRef.parse("silver.prices")).orElseThrow();
-            ExecutorService other = Executors.newSingleThreadExecutor();
-            AtomicReference<Future<RunSummary>> day3 = new AtomicReference<>();
-            AtomicBoolean blocked = new AtomicBoolean();
-            try (AutoCloseable meanwhile = FaultPoints.observe(point -> {
-                if (point.equals("rolling-back:silver.prices")) {
-                    day3.set(other.submit(() -> runner.run(s, Partition.parseDaily("2001-03-03"), RunOptions.plain())));
-                    blocked.set(BlockedSessions.await(w, day3.get()::isDone));
-                }
-            })) {
-                Integer to = new TransactionTemplate(w.transactionManager())
-                        .execute(status -> runner.engine(s).rollback(prices, Partition.NONE, 1, "test", "during day 3"));
-                assertThat(to).isEqualTo(1);
-            } finally {
-                other.shutdown();
-            }
-            RunSummary third = day3.get().get();
-            assertThat(blocked).as("day 3's publication waited for the rollback").isTrue();
+            RollbackRace.Outcome race = RollbackRace.during(w, runner, s, prices, 1, "2001-03-03");
+            assertThat(race.rolledBackTo()).isEqualTo(1);
+            RunSummary third = race.day();
+            assertThat(race.waited()).as("day 3's publication waited for the rollback").isTrue();
             assertThat(third.status()).as("%s", third.failure()).isEqualTo(RunStatus.COMPLETED);
             assertThat(w.dsl().resultQuery("SELECT from_version || ' -> ' || to_version FROM sluice.rollback_log").fetch(0, String.class))
                     .containsExactly("2 -> 1");

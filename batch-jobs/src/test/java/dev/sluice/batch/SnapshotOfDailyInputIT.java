@@ -8,14 +8,13 @@ import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunStatus;
 import dev.sluice.batch.job.RunSummary;
-import dev.sluice.batch.testkit.BlockedSessions;
 import dev.sluice.batch.testkit.PricesPipeline;
+import dev.sluice.batch.testkit.RollbackRace;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.PipelineSpecLoader;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.DatasetRef;
-import dev.sluice.core.FaultPoints;
 import dev.sluice.core.Partition;
 import dev.sluice.spark.LakehouseCatalog;
 import dev.sluice.spark.SparkSessions;
@@ -26,16 +25,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.sql.Encoders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * A snapshot ({@code partition: none}) written {@code overwrite-partition} from a daily Silver,
@@ -154,24 +146,11 @@ class SnapshotOfDailyInputIT {
                 run(runner, s, "2001-03-01");
                 run(runner, s, "2001-03-02");
                 TableSpec latest = s.table(DatasetRef.parse("gold.latest_prices")).orElseThrow();
-                ExecutorService other = Executors.newSingleThreadExecutor();
-                AtomicReference<Future<RunSummary>> day3 = new AtomicReference<>();
-                AtomicBoolean waited = new AtomicBoolean();
-                try (AutoCloseable meanwhile = FaultPoints.observe(point -> {
-                    if (point.equals("rolling-back:gold.latest_prices")) {
-                        day3.set(other.submit(() -> runner.run(s, Partition.parseDaily("2001-03-03"), RunOptions.plain())));
-                        waited.set(BlockedSessions.await(w, day3.get()::isDone));
-                    }
-                })) {
-                    Integer to = new TransactionTemplate(w.transactionManager())
-                            .execute(status -> runner.engine(s).rollback(latest, Partition.NONE, 1, "test", "during day 3"));
-                    assertThat(to).isEqualTo(1);
-                } finally {
-                    other.shutdown();
-                }
-                RunSummary third = day3.get().get(120, TimeUnit.SECONDS);
+                RollbackRace.Outcome race = RollbackRace.during(w, runner, s, latest, 1, "2001-03-03");
+                assertThat(race.rolledBackTo()).isEqualTo(1);
+                RunSummary third = race.day();
                 assertThat(third.status()).as("%s", third.failure()).isEqualTo(RunStatus.COMPLETED);
-                assertThat(waited).as("day 3's publication waited for the rollback").isTrue();
+                assertThat(race.waited()).as("day 3's publication waited for the rollback").isTrue();
                 assertThat(snapshot(w)).containsExactly("a=12", "c=30");
                 assertThat(versions(w)).containsExactly("1 published=false", "2 published=false", "3 published=true");
                 assertThat(w.dsl().resultQuery("SELECT from_version || ' -> ' || to_version FROM sluice.rollback_log").fetch(0, String.class))

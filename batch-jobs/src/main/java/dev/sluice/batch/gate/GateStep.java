@@ -131,7 +131,7 @@ public final class GateStep implements GateEvaluator {
         if (table.mergeOnKey() && versions.wasPublished(table.table(), out, version)) {
             return null;
         }
-        if (table.mergeOnKey() && versions.refused(table.table(), out, version)) {
+        if (table.mergeOnKey() && !versions.builtOnPublished(table.table(), out, version)) {
             return "was refused (another version was published since it was built)";
         }
         return engine.pruned(table, out, version) ? "was pruned while it waited for publication" : null;

@@ -128,9 +128,7 @@ public final class PartitionVersions {
     public boolean settles(TableSpec table, Partition partition, Written last) {
         DatasetRef dataset = table.table();
         Integer published = published(dataset, partition).orElse(null);
-        if (Integer.valueOf(last.version()).equals(published) || dsl.fetchExists(DSL.selectOne().from(LOG).where(
-                DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()),
-                DSL.field(DSL.name("from_version"), Integer.class).eq(last.version())))) {
+        if (Integer.valueOf(last.version()).equals(published) || rolledBackFrom(dataset, partition, last.version())) {
             return true;
         }
         // a FAILED or STOPPED attempt is restarted by a plain run, which publishes its version: still pending
@@ -198,8 +196,12 @@ public final class PartitionVersions {
      * published one. Such a version must be built again on the published one.
      */
     public boolean refused(DatasetRef dataset, Partition partition, int version) {
-        Integer current = published(dataset, partition).orElse(null);
-        return !Objects.equals(baseOf(dataset, partition, version), current) && !wasPublished(dataset, partition, version, current);
+        return !builtOnPublished(dataset, partition, version) && !wasPublished(dataset, partition, version);
+    }
+
+    /** Whether a {@code merge-on-key} version was built on the version published now (or both are none). */
+    public boolean builtOnPublished(DatasetRef dataset, Partition partition, int version) {
+        return Objects.equals(baseOf(dataset, partition, version), published(dataset, partition).orElse(null));
     }
 
     /**
@@ -215,8 +217,13 @@ public final class PartitionVersions {
         return Integer.valueOf(version).equals(current)
                 || dsl.fetchExists(DSL.selectOne().from(WRITTEN)
                         .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()), BASE.eq(version)))
-                || dsl.fetchExists(DSL.selectOne().from(LOG).where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()),
-                        DSL.field(DSL.name("from_version"), Integer.class).eq(version)));
+                || rolledBackFrom(dataset, partition, version);
+    }
+
+    /** Whether a rollback of the partition moved away from {@code version} ({@code sluice.rollback_log.from_version}). */
+    private boolean rolledBackFrom(DatasetRef dataset, Partition partition, int version) {
+        return dsl.fetchExists(DSL.selectOne().from(LOG).where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()),
+                DSL.field(DSL.name("from_version"), Integer.class).eq(version)));
     }
 
     private @Nullable Integer baseOf(DatasetRef dataset, Partition partition, int version) {
