@@ -33,17 +33,17 @@ public record ModeAdvice(Mode mode, List<String> reasons, List<String> disagreem
 
     /**
      * Events per second one hot-path consumer sustains into an H2 warehouse's sink, windows on:
-     * the bench's {@code hotsink} measure (docs/benchmarks.md, "Hot path beside its peers": 500,000
-     * real flight events, 2 consumers on 2 cores, {@code max_poll_records} 2,000, 12,401 events/s
-     * together, 2026-12-04), per consumer, rounded down to hundreds.
+     * the bench's {@code hotsink} measure (docs/benchmarks.md, "Where #29 ends": 2,000,000 real
+     * flight events, 2 consumers on 2 cores, {@code max_poll_records} 2,000; 14,328 and 15,356
+     * events/s together in two runs, 2026-12-05), the lower per consumer, rounded down to hundreds.
      */
-    public static final long MEASURED_CONSUMER_RATE_H2 = 6_200;
+    public static final long MEASURED_CONSUMER_RATE_H2 = 7_100;
     /**
-     * The same into a PostgreSQL warehouse's sink (one array statement per batch, contents claimed by
-     * {@code uuid} key, rows in id order): 34,101 events/s for the two, the lower of that build's two
-     * runs (34,101 and 38,835, the night of 2026-12-04; "PostgreSQL's statement time per event").
+     * The same into a PostgreSQL warehouse's sink (embedded PostgreSQL on the same 2 cores): 43,954
+     * and 44,446 events/s together in the same two runs; the lower per consumer, rounded down to
+     * hundreds. PostgreSQL on a machine of its own leaves the consumers more.
      */
-    public static final long MEASURED_CONSUMER_RATE_POSTGRESQL = 17_000;
+    public static final long MEASURED_CONSUMER_RATE_POSTGRESQL = 21_900;
     /** Above this peak rate (events/s) a design with a hot path states its partitions and consumers. */
     public static final long HIGH_RATE = 10_000;
 

@@ -40,8 +40,8 @@ class ModeAdviceTest {
         ModeAdvice a = ModeAdvice.of(flights(requirements));
         assertThat(a.mode()).isEqualTo(ModeAdvice.Mode.STREAMING);
         assertThat(a.reasons()).containsExactly("a latency of 5s (< 1 min) needs a hot path", "no warehouse history is needed, so no batch path",
-                "the peak of 40,000 events/s is above 10,000/s: at the 6,200 events/s per consumer measured into H2 it needs 7 consumers, so"
-                        + " the topic needs at least 7 partitions");
+                "the peak of 40,000 events/s is above 10,000/s: at the 7,100 events/s per consumer measured into H2 it needs 6 consumers, so"
+                        + " the topic needs at least 6 partitions");
         assertThat(a.disagreements()).containsExactly(
                 "batch layers are declared though no history is needed: a hybrid design, or drop the requirement");
     }
@@ -51,11 +51,11 @@ class ModeAdviceTest {
         String requirements = "requirements:\n  latency: PT5S\n  peak_events_per_second: 250000\n  history: true\n";
         ModeAdvice pg = ModeAdvice.of(flights(requirements, Map.of("SLUICE_WAREHOUSE_URL", "jdbc:postgresql://db.example:5432/warehouse")));
         assertThat(pg.mode()).isEqualTo(ModeAdvice.Mode.HYBRID);
-        assertThat(pg.reasons()).contains("the peak of 250,000 events/s is above 10,000/s: at the 17,000 events/s per consumer measured into"
-                + " PostgreSQL it needs 15 consumers, so the topic needs at least 15 partitions");
+        assertThat(pg.reasons()).contains("the peak of 250,000 events/s is above 10,000/s: at the 21,900 events/s per consumer measured into"
+                + " PostgreSQL it needs 12 consumers, so the topic needs at least 12 partitions");
         ModeAdvice h2 = ModeAdvice.of(flights(requirements));
-        assertThat(h2.reasons()).contains("the peak of 250,000 events/s is above 10,000/s: at the 6,200 events/s per consumer measured into"
-                + " H2 it needs 41 consumers, so the topic needs at least 41 partitions");
+        assertThat(h2.reasons()).contains("the peak of 250,000 events/s is above 10,000/s: at the 7,100 events/s per consumer measured into"
+                + " H2 it needs 36 consumers, so the topic needs at least 36 partitions");
         ModeAdvice batch = ModeAdvice.of(flights("requirements:\n  latency: PT6H\n  peak_events_per_second: 250000\n  history: true\n"));
         assertThat(batch.reasons()).as("a batch design has no consumers to size").noneMatch(s -> s.contains("consumer"));
     }

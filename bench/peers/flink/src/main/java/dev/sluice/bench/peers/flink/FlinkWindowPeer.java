@@ -92,8 +92,11 @@ public final class FlinkWindowPeer {
                 .buildAtLeastOnce(new JdbcConnectionOptions.JdbcConnectionOptionsBuilder().withUrl(jdbcUrl)
                         .withDriverName("org.postgresql.Driver").withUsername("postgres").build()));
         env.execute("flights windows");
-        System.out.printf("FLINK-RESULT events=%d late=%d windows=%d first_ns=%d last_ns=%d end_ns=%d%n", EVENTS.get(), LATE.get(),
-                WINDOWS.get(), FIRST_NS.get(), LAST_NS.get(), System.nanoTime());
+        // one println of the whole line: printf writes it in pieces, and Flink's log lines (stderr, the
+        // same file) landed between them (the bench then failed to read the result, 2026-12-05)
+        System.out.println(String.format("FLINK-RESULT events=%d late=%d windows=%d first_ns=%d last_ns=%d end_ns=%d", EVENTS.get(),
+                LATE.get(), WINDOWS.get(), FIRST_NS.get(), LAST_NS.get(), System.nanoTime()));
+        System.out.flush();
     }
 
     /** A window's result. */
