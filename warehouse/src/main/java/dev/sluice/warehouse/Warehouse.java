@@ -57,11 +57,12 @@ public final class Warehouse implements AutoCloseable {
     /**
      * Opens the warehouse and migrates Sluice's metadata tables to the newest version.
      *
-     * On H2, each identity column whose generator lags behind its table's rows (a kill can leave it
-     * so) is first restarted past them, with a warning ({@link IdentityRepair}).
+     * On H2, after the migration, each identity column of Sluice's tables whose generator lags
+     * behind its table's rows (kills have left it so) is restarted past them, with a warning
+     * ({@link IdentityRepair}).
      *
-     * @throws SluiceException when the database cannot be reached or a migration fails; the
-     *     message names the URL (never the password)
+     * @throws SluiceException when the database cannot be reached, a migration fails, or (H2) the
+     *     identity columns cannot be read; the message names the URL (never the password)
      */
     public static Warehouse open(WarehouseSpec spec) {
         return open(spec, DEFAULT_POOL_SIZE);
@@ -98,8 +99,8 @@ public final class Warehouse implements AutoCloseable {
         }
         if (dialect == SQLDialect.H2) {
             try {
-                for (IdentityRepair.Restarted r : IdentityRepair.repair(ds)) {
-                    LOG.warn("identity {} (the database was stopped uncleanly)", r);
+                for (IdentityRepair.Outcome o : IdentityRepair.repair(ds)) {
+                    LOG.warn("{} (the database was stopped uncleanly)", o);
                 }
             } catch (SQLException e) {
                 w.close();

@@ -41,7 +41,7 @@ public final class RollbackRace {
      * Rolls {@code table}'s partition {@link Partition#NONE} back to {@code version} (in a transaction
      * of its own) while {@code day} runs plainly.
      *
-     * @throws Exception when the day's run throws or takes more than 120 s
+     * @throws Exception when the day's run throws or takes more than 300 s
      */
     public static Outcome during(Warehouse w, PipelineRunner runner, PipelineSpec spec, TableSpec table, int version, String day)
             throws Exception {
@@ -63,6 +63,6 @@ public final class RollbackRace {
         if (run.get() == null) {
             throw new AssertionError("the rollback of " + table.table() + " never reached rolling-back:" + table.table().qualifiedName());
         }
-        return new Outcome(to, run.get().get(120, TimeUnit.SECONDS), waited.get());
+        return new Outcome(to, run.get().get(300, TimeUnit.SECONDS), waited.get());
     }
 }

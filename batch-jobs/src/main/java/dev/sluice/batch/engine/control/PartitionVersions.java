@@ -196,7 +196,8 @@ public final class PartitionVersions {
      * published one. Such a version must be built again on the published one.
      */
     public boolean refused(DatasetRef dataset, Partition partition, int version) {
-        return !builtOnPublished(dataset, partition, version) && !wasPublished(dataset, partition, version);
+        Integer current = published(dataset, partition).orElse(null); // read once: both answers about the same publication
+        return !Objects.equals(baseOf(dataset, partition, version), current) && !wasPublished(dataset, partition, version, current);
     }
 
     /** Whether a {@code merge-on-key} version was built on the version published now (or both are none). */
