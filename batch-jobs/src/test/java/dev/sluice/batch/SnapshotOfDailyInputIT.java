@@ -26,6 +26,7 @@ import java.time.Clock;
 import java.time.LocalDate;
 import java.util.List;
 import org.apache.spark.sql.Encoders;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -122,6 +123,36 @@ class SnapshotOfDailyInputIT {
             run(runner, TestHome.load(home, file), "2001-03-02");
             assertThat(snapshot(w)).containsExactly("a=2000", "b=21");
             assertThat(versions(w)).containsExactly("1 published=false", "2 published=false", "3 published=false", "4 published=true");
+        }
+    }
+
+    /**
+     * A rollback with no version named goes to the version published before the current one, not
+     * to day 2's, which failed its gate and waits unpublished: before, it took the newest kept version
+     * below the published one and published day 2's extract, whose price the gate had refused. Named
+     * explicitly, that version is still a target (the operator's call).
+     */
+    @Test
+    void aRollbackPassesOverAVersionWhoseGateFailed() throws Exception {
+        land(EXTRACTS[0], "code,price\na,2000\nb,21\n", EXTRACTS[2]);
+        PipelineSpec s = TestHome.load(home, PricesPipeline.extractFromDailySilver(home, null, 3, 1000));
+        try (Warehouse w = Warehouse.open(s.warehouse(), 8)) {
+            PipelineRunner runner = new PipelineRunner(w, home);
+            run(runner, s, "2001-03-01");
+            assertThat(runner.run(s, Partition.parseDaily("2001-03-02"), RunOptions.plain()).status()).isEqualTo(RunStatus.FAILED);
+            run(runner, s, "2001-03-03");
+            assertThat(versions(w)).containsExactly("1 published=false", "2 published=false", "3 published=true");
+            TableSpec latest = s.table(DatasetRef.parse("gold.latest_prices")).orElseThrow();
+            Integer to = new TransactionTemplate(w.transactionManager())
+                    .execute(status -> runner.engine(s).rollback(latest, Partition.NONE, null, "test", "day 3 was wrong"));
+            assertThat(to).isEqualTo(1);
+            assertThat(snapshot(w)).containsExactly("a=10", "b=20");
+            assertThat(w.dsl().resultQuery("SELECT version FROM sluice.partition_version WHERE dataset = 'gold.latest_prices'"
+                    + " AND published_once ORDER BY version").fetch(0, Integer.class)).containsExactly(1, 3);
+            Integer named = new TransactionTemplate(w.transactionManager())
+                    .execute(status -> runner.engine(s).rollback(latest, Partition.NONE, 2, "test", "named"));
+            assertThat(named).isEqualTo(2);
+            assertThat(snapshot(w)).containsExactly("a=2000", "b=21");
         }
     }
 

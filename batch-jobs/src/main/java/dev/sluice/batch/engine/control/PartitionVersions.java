@@ -49,6 +49,8 @@ public final class PartitionVersions {
     private static final Field<Integer> WRITTEN_VERSION = DSL.field(DSL.name("version"), Integer.class);
     private static final Field<String> FINGERPRINT = DSL.field(DSL.name("input_fingerprint"), String.class);
     private static final Field<Integer> BASE = DSL.field(DSL.name("base_version"), Integer.class);
+    /** TRUE once the version was published; FALSE while it never was; NULL for versions written before V31 (not known). */
+    private static final Field<Boolean> PUBLISHED_ONCE = DSL.field(DSL.name("published_once"), Boolean.class);
     /**
      * {@code base_version} of the versions written before it was recorded (migration V30): not
      * known, so never equal to a published version (such a version pending publication is built
@@ -74,11 +76,13 @@ public final class PartitionVersions {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         if (dsl.update(PUBLISHED).set(VERSION, version).set(RUN, run.toString()).set(AT, now)
                 .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key())).execute() == 1) {
+            markPublished(dataset, partition, version);
             return;
         }
         try {
             dsl.insertInto(PUBLISHED).set(DATASET, dataset.qualifiedName()).set(PARTITION, partition.key())
                     .set(VERSION, version).set(RUN, run.toString()).set(AT, now).execute();
+            markPublished(dataset, partition, version);
         } catch (IntegrityConstraintViolationException raced) {
             throw new StaleVersionException(dataset + " partition " + partition + ": version " + version + " (run " + run
                     + ") was to be the first version published, but another run published one meanwhile; it is not published. The"
@@ -174,6 +178,20 @@ public final class PartitionVersions {
         if (!set) {
             throw stale(dataset, partition, version, run, base);
         }
+        markPublished(dataset, partition, version);
+    }
+
+    /** Records that {@code version} was published (in the publication's transaction). */
+    private void markPublished(DatasetRef dataset, Partition partition, int version) {
+        dsl.update(WRITTEN).set(PUBLISHED_ONCE, true)
+                .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()), WRITTEN_VERSION.eq(version)).execute();
+    }
+
+    /** The versions of a partition known never to have been published (their gate failed, or they were superseded while waiting). */
+    private java.util.Set<Integer> neverPublished(DatasetRef dataset, Partition partition) {
+        return new java.util.HashSet<>(dsl.select(WRITTEN_VERSION).from(WRITTEN)
+                .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()), PUBLISHED_ONCE.isFalse())
+                .fetch(WRITTEN_VERSION));
     }
 
     /**
@@ -393,7 +411,9 @@ public final class PartitionVersions {
 
     /**
      * A rollback's versions: from the published one to {@code toVersion}, or to the newest kept
-     * version before the published one.
+     * version before the published one that was published itself (a version whose gate failed, or
+     * that was superseded while it waited, is passed over; versions written before migration V31
+     * are not known and count as published).
      */
     public record Move(int from, int to) {
     }
@@ -425,9 +445,13 @@ public final class PartitionVersions {
     private Move rollbackMove(DatasetRef dataset, Partition partition, List<Integer> kept, @Nullable Integer toVersion) {
         int current = published(dataset, partition).orElseThrow(() -> new SluiceException(
                 dataset + " has no published version of partition " + partition));
+        // with no version named: the newest kept one before the published one that was published itself, never one that waited
+        // unpublished (its gate failed): publishing that would skip its gate
+        java.util.Set<Integer> never = toVersion != null ? java.util.Set.of() : neverPublished(dataset, partition);
         int target = toVersion != null ? toVersion
-                : kept.stream().filter(v -> v < current).reduce((a, b) -> b).orElseThrow(() -> new SluiceException(
-                        dataset + " partition " + partition + " keeps no version before " + current + " (kept: " + kept + ")"));
+                : kept.stream().filter(v -> v < current && !never.contains(v)).reduce((a, b) -> b).orElseThrow(() -> new SluiceException(
+                        dataset + " partition " + partition + " keeps no version before " + current + " that was published (kept: " + kept
+                                + (never.isEmpty() ? "" : "; never published: " + never.stream().sorted().toList()) + ")"));
         if (!kept.contains(target)) {
             throw new SluiceException(dataset + " partition " + partition + " does not keep version " + target
                     + " (kept: " + kept + "; versions.keep in the spec sets how many)");
