@@ -78,6 +78,9 @@ class SnapshotOfDailyInputIT {
                     .sql("SELECT code || '=' || price FROM gold.latest_prices ORDER BY code").as(Encoders.STRING()).collectAsList();
             assertThat(read).containsExactly("a=12", "c=30");
             assertThat(versions(w)).containsExactly("1 published=false", "2 published=false", "3 published=true");
+            assertThat(w.dsl().resultQuery("SELECT version || '=' || published_once FROM sluice.partition_version"
+                    + " WHERE dataset = 'gold.latest_prices' ORDER BY version").fetch(0, String.class))
+                    .as("the lakehouse's publications mark their versions").containsExactly("1=TRUE", "2=TRUE", "3=TRUE");
         }
     }
 
@@ -153,6 +156,10 @@ class SnapshotOfDailyInputIT {
                     .execute(status -> runner.engine(s).rollback(latest, Partition.NONE, 2, "test", "named"));
             assertThat(named).isEqualTo(2);
             assertThat(snapshot(w)).containsExactly("a=2000", "b=21");
+            assertThat(w.dsl().resultQuery("SELECT version || '=' || published_once FROM sluice.partition_version"
+                    + " WHERE dataset = 'gold.latest_prices' ORDER BY version").fetch(0, String.class))
+                    .as("a rollback's publication marks its version too; no version is left unknown (NULL)")
+                    .containsExactly("1=TRUE", "2=TRUE", "3=TRUE");
         }
     }
 

@@ -19,7 +19,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code sluice rollback <pipeline> <dataset> --partition P [--to-version V] --reason R}: publishes
- * a kept earlier version of a Silver/Gold partition again, atomically, recorded with who, when and why.
+ * a kept earlier version of a Silver/Gold partition again, atomically, recorded with who, when and why:
+ * the one named, or the newest kept one before the published one that was published itself.
  * Asking for the version already published (with {@code --to-version}, or by repeating a plain
  * rollback) changes nothing and exits 0 ("already at version V"); a version that is not kept, or none
  * before the published one, is exit 2.
@@ -40,7 +41,7 @@ final class RollbackCommand implements Callable<Integer> {
             description = "the partition to roll back (none: a reference snapshot)")
     String partition;
 
-    @Option(names = "--to-version", paramLabel = "V", description = "the version to publish (default: the one before the published)")
+    @Option(names = "--to-version", paramLabel = "V", description = "the version to publish (default: the newest kept one before the published that was published itself, not one whose gate failed)")
     Integer toVersion;
 
     @Option(names = "--reason", required = true, description = "why (recorded)")

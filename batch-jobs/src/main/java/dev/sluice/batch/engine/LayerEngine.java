@@ -224,6 +224,7 @@ public interface LayerEngine {
      *
      * @param partition the table's partition
      * @param toVersion the version to restore; null for the newest kept one before the published one
+     *     that was published itself (not one whose gate failed)
      * @param requestedBy who asked
      * @param reason why
      * @return the version now published

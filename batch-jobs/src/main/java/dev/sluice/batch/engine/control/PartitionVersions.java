@@ -49,7 +49,7 @@ public final class PartitionVersions {
     private static final Field<Integer> WRITTEN_VERSION = DSL.field(DSL.name("version"), Integer.class);
     private static final Field<String> FINGERPRINT = DSL.field(DSL.name("input_fingerprint"), String.class);
     private static final Field<Integer> BASE = DSL.field(DSL.name("base_version"), Integer.class);
-    /** TRUE once the version was published; FALSE while it never was; NULL for versions written before V31 (not known). */
+    /** TRUE once the version was published; FALSE while it never was; NULL when not known (written before V31, or by an older build). */
     private static final Field<Boolean> PUBLISHED_ONCE = DSL.field(DSL.name("published_once"), Boolean.class);
     /**
      * {@code base_version} of the versions written before it was recorded (migration V30): not
@@ -309,6 +309,7 @@ public final class PartitionVersions {
                     .set(AT, OffsetDateTime.now(ZoneOffset.UTC))
                     .set(FINGERPRINT, inputFingerprint)
                     .set(BASE, baseVersion)
+                    .set(PUBLISHED_ONCE, false)
                     .execute();
         } catch (IntegrityConstraintViolationException raced) {
             // another process took the same next version number; the step's retry takes the next one
@@ -387,7 +388,7 @@ public final class PartitionVersions {
     /**
      * Publishes a kept earlier version again and records who, when and why.
      *
-     * @param toVersion the version to restore; null for the one before the published version
+     * @param toVersion the version to restore; null for the newest kept one before the published one that was published itself
      * @return the version now published
      * @throws SluiceException when the partition has no published version, or the wanted version
      *     is not kept (pruned or never written), or is a refused {@code merge-on-key} version
@@ -420,9 +421,11 @@ public final class PartitionVersions {
 
     /**
      * Where a rollback of a partition of {@code table} goes, given the versions an engine keeps (read
-     * after {@link #lockPublished}, in the rollback's transaction). A {@code merge-on-key} version that was refused ({@link #refused}: never published, built on a
-     * version since superseded) is no rollback target: publishing it would drop the rows of the
-     * versions published after its base.
+     * after {@link #lockPublished}, in the rollback's transaction): {@code toVersion}, or with none
+     * named the newest kept version before the published one that was published itself (a version
+     * whose gate failed is passed over; {@code published_once}). A {@code merge-on-key} version that
+     * was refused ({@link #refused}: never published, built on a version since superseded) is no
+     * rollback target: publishing it would drop the rows of the versions published after its base.
      *
      * @throws SluiceException when the partition has no published version, or the wanted version
      *     is not among {@code kept} (pruned or never written), or was refused
