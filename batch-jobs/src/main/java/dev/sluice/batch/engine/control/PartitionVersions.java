@@ -17,9 +17,11 @@ import dev.sluice.warehouse.meta.PublishedPartitionTable;
 import dev.sluice.warehouse.meta.RollbackLogTable;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record1;
@@ -75,19 +77,17 @@ public final class PartitionVersions {
     public void publish(DatasetRef dataset, Partition partition, int version, RunId run) {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         if (dsl.update(PUBLISHED).set(VERSION, version).set(RUN, run.toString()).set(AT, now)
-                .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key())).execute() == 1) {
-            markPublished(dataset, partition, version);
-            return;
+                .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key())).execute() == 0) {
+            try {
+                dsl.insertInto(PUBLISHED).set(DATASET, dataset.qualifiedName()).set(PARTITION, partition.key())
+                        .set(VERSION, version).set(RUN, run.toString()).set(AT, now).execute();
+            } catch (IntegrityConstraintViolationException raced) {
+                throw new StaleVersionException(dataset + " partition " + partition + ": version " + version + " (run " + run
+                        + ") was to be the first version published, but another run published one meanwhile; it is not published."
+                        + " The step's retry (or a plain run) publishes again.", raced);
+            }
         }
-        try {
-            dsl.insertInto(PUBLISHED).set(DATASET, dataset.qualifiedName()).set(PARTITION, partition.key())
-                    .set(VERSION, version).set(RUN, run.toString()).set(AT, now).execute();
-            markPublished(dataset, partition, version);
-        } catch (IntegrityConstraintViolationException raced) {
-            throw new StaleVersionException(dataset + " partition " + partition + ": version " + version + " (run " + run
-                    + ") was to be the first version published, but another run published one meanwhile; it is not published. The"
-                    + " step's retry (or a plain run) publishes again.", raced);
-        }
+        markPublished(dataset, partition, version);
     }
 
     /**
@@ -188,8 +188,8 @@ public final class PartitionVersions {
     }
 
     /** The versions of a partition known never to have been published (their gate failed, or they were superseded while waiting). */
-    private java.util.Set<Integer> neverPublished(DatasetRef dataset, Partition partition) {
-        return new java.util.HashSet<>(dsl.select(WRITTEN_VERSION).from(WRITTEN)
+    private Set<Integer> neverPublished(DatasetRef dataset, Partition partition) {
+        return new HashSet<>(dsl.select(WRITTEN_VERSION).from(WRITTEN)
                 .where(DATASET.eq(dataset.qualifiedName()), PARTITION.eq(partition.key()), PUBLISHED_ONCE.isFalse())
                 .fetch(WRITTEN_VERSION));
     }
@@ -450,7 +450,7 @@ public final class PartitionVersions {
                 dataset + " has no published version of partition " + partition));
         // with no version named: the newest kept one before the published one that was published itself, never one that waited
         // unpublished (its gate failed): publishing that would skip its gate
-        java.util.Set<Integer> never = toVersion != null ? java.util.Set.of() : neverPublished(dataset, partition);
+        Set<Integer> never = toVersion != null ? Set.of() : neverPublished(dataset, partition);
         int target = toVersion != null ? toVersion
                 : kept.stream().filter(v -> v < current && !never.contains(v)).reduce((a, b) -> b).orElseThrow(() -> new SluiceException(
                         dataset + " partition " + partition + " keeps no version before " + current + " that was published (kept: " + kept
