@@ -75,7 +75,9 @@ final class HotPathReader {
             }
             DatasetRef sink = h.text("sink", true).map(t -> {
                 try {
-                    return DatasetRef.parse(t);
+                    DatasetRef ref = DatasetRef.parse(t);
+                    SqlIdentifiers.reservedName(ref).ifPresent(reason -> h.problem("sink", t, reason));
+                    return ref;
                 } catch (RuntimeException e) {
                     h.problem("sink", t, "a table, schema.table");
                     return null;

@@ -289,7 +289,9 @@ final class LayerReader {
 
     private static Optional<DatasetRef> parseRef(YamlCursor t, String key, String text) {
         try {
-            return Optional.of(DatasetRef.parse(text));
+            DatasetRef ref = DatasetRef.parse(text);
+            SqlIdentifiers.reservedName(ref).ifPresent(reason -> t.problem(key, text, reason));
+            return Optional.of(ref);
         } catch (IllegalArgumentException e) {
             t.problem(key, text, "expected schema.table with lower-case identifiers");
             return Optional.empty();

@@ -49,7 +49,9 @@ final class WindowReader {
             w.allowOnly(Set.of("table", "kind", "size", "slide", "gap", "group_by", "distinct_by_content", "measures"));
             DatasetRef table = w.text("table", true).map(t -> {
                 try {
-                    return DatasetRef.parse(t);
+                    DatasetRef ref = DatasetRef.parse(t);
+                    SqlIdentifiers.reservedName(ref).ifPresent(reason -> w.problem("table", t, reason));
+                    return ref;
                 } catch (RuntimeException e) {
                     w.problem("table", t, "a table, schema.table");
                     return null;

@@ -89,6 +89,21 @@ class PipelineSpecLoaderTest {
     }
 
     @Test
+    void aReservedWordIsNoSchemaOrTableName(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        // every table that reads bronze.flights_raw or writes it: a run died with H2's syntax error (exit 70)
+        assertThat(problemsOf(dir, "bronze.flights_raw", "bronze.distinct"))
+                .extracting(SpecProblem::keyPath, SpecProblem::value, SpecProblem::reason)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("layers.bronze[1].table", "bronze.distinct",
+                                "'distinct' is a reserved SQL word on H2 or PostgreSQL; choose another table name"),
+                        org.assertj.core.groups.Tuple.tuple("layers.silver[1].input", "bronze.distinct",
+                                "'distinct' is a reserved SQL word on H2 or PostgreSQL; choose another table name"));
+        assertThat(problemsOf(dir, "gold.route_daily", "gold.full"))
+                .extracting(SpecProblem::value).containsOnly("gold.full").isNotEmpty();
+        assertThat(problemsOf(dir, "gold.route_daily", "gold.fully")).isEmpty();
+    }
+
+    @Test
     void theEngineIsTheWarehouseUnlessTheSpecSaysLakehouse(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         PipelineSpec flights = loader(Map.of()).load(PROJECT_SPEC);
         assertThat(flights.engine()).isEqualTo(new EngineSpec(EngineKind.WAREHOUSE, Path.of("var/lakehouse").toAbsolutePath().toString()));
