@@ -29,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  * {@link LocalParquetFile}). Columns are found by name. Conversions: INT32/INT64 to the contract's
  * int/long (INT32 widens to long), FLOAT/DOUBLE to double, BINARY strings to text, DATE to
  * LocalDate, and INT64 TIMESTAMP (MILLIS/MICROS/NANOS) to LocalDateTime: a naive timestamp as is,
- * a UTC-adjusted one in UTC (Parquet format spec, LogicalTypes.md "TIMESTAMP").
+ * a UTC-adjusted one in UTC (Parquet format spec, LogicalTypes.md "TIMESTAMP"); a NANOS value with
+ * a digit below the microsecond is a field error (a timestamp column holds microseconds), never cut.
  *
  * <p>A DECIMAL (LogicalTypes.md "DECIMAL": the unscaled value as INT32, INT64, or a big-endian
  * two's-complement FIXED_LEN_BYTE_ARRAY or BINARY, with precision and scale in the annotation), and
@@ -184,7 +185,13 @@ final class ParquetSourceReader implements SourceFileReader {
         try {
             BigDecimal d = types[i].getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation
                     ? exactDecimal(g, i) : null;
-            return d != null ? d.toPlainString() : String.valueOf(g.getValueToString(index[i], 0));
+            if (d != null) {
+                return d.toPlainString();
+            }
+            // a timestamp as its ISO text, every digit (Parquet prints the raw count of units)
+            return types[i].getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation ts
+                    ? ParquetTimestamps.toLocalDateTime(g.getLong(index[i], 0), ts).toString()
+                    : String.valueOf(g.getValueToString(index[i], 0));
         } catch (BadInputException e) {
             return "";
         }
@@ -199,9 +206,18 @@ final class ParquetSourceReader implements SourceFileReader {
             case STRING -> noNul((String) expect(v, String.class, column), column);
             case BOOLEAN -> expect(v, Boolean.class, column);
             case DATE -> expect(v, LocalDate.class, column);
-            case TIMESTAMP -> expect(v, LocalDateTime.class, column);
+            case TIMESTAMP -> microseconds((LocalDateTime) expect(v, LocalDateTime.class, column), column);
             case DECIMAL -> throw new IllegalStateException("decimals are read by decimal()");
         };
+    }
+
+    /** A timestamp with a nanosecond digit is refused ({@link TextValues#subMicrosecondReason}), never cut. */
+    private LocalDateTime microseconds(LocalDateTime t, ColumnSpec column) {
+        String loss = TextValues.subMicrosecondReason(t);
+        if (loss != null) {
+            throw new BadInputException(displayName, position, column.name(), t + " " + loss);
+        }
+        return t;
     }
 
     /** A NUL character is refused, as in the CSV and JSON readers: PostgreSQL cannot store it in text. */

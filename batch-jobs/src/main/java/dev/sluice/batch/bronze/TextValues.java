@@ -120,15 +120,33 @@ final class TextValues {
      * (as JSON epoch times are read).
      */
     private static LocalDateTime timestamp(String text) {
+        LocalDateTime t;
         try {
-            return LocalDateTime.parse(text);
+            t = LocalDateTime.parse(text);
         } catch (DateTimeParseException local) {
             try {
-                return OffsetDateTime.parse(text).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
+                t = OffsetDateTime.parse(text).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
             } catch (DateTimeParseException offset) {
                 throw local;
             }
         }
+        String loss = subMicrosecondReason(t);
+        if (loss != null) {
+            throw new Refused(loss);
+        }
+        return t;
+    }
+
+    /**
+     * Why {@code t} cannot be stored whole, or null when it can: a timestamp column holds
+     * microseconds (H2's and PostgreSQL's {@code TIMESTAMP}, Iceberg's {@code timestamp}), so a
+     * value with a nanosecond digit (e.g. Parquet's {@code TIMESTAMP(NANOS)} {@code 00:01:00.000000123})
+     * is a field error, its row quarantined with the text kept, never cut to {@code 00:01:00}.
+     */
+    static @Nullable String subMicrosecondReason(LocalDateTime t) {
+        return t.getNano() % 1_000 == 0 ? null
+                : "has nanoseconds (" + t.getNano() % 1_000 + " ns past the microsecond); a timestamp column holds"
+                        + " microseconds, so it would be cut: refused, not cut";
     }
 
     /** ASCII digits only: Java's parsers also take other scripts' digits, which a contract never means. */

@@ -51,6 +51,35 @@ class ParquetSourceReaderTest {
         }
     }
 
+    @Test
+    void aNanosecondTimestampIsAFieldErrorNeverCutToTheMicrosecond() throws Exception {
+        // it loaded with exit 0 as 00:01:00: H2, PostgreSQL and Iceberg timestamps hold microseconds
+        MessageType type = MessageTypeParser.parseMessageType(
+                "message m { required int32 id; optional int64 t (TIMESTAMP(NANOS,false)); }");
+        Path file = dir.resolve("t.parquet");
+        SimpleGroupFactory f = new SimpleGroupFactory(type);
+        long minute = 60_000_000_000L;
+        try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new LocalParquetFile(file)).withType(type).build()) {
+            w.write(f.newGroup().append("id", 1).append("t", minute + 123_000L)); // 00:01:00.000123: whole microseconds
+            w.write(f.newGroup().append("id", 2).append("t", minute + 123L));     // 00:01:00.000000123
+        }
+        List<ColumnSpec> columns = List.of(new ColumnSpec("id", ColumnType.INT, false), new ColumnSpec("t", ColumnType.TIMESTAMP, true));
+        try (ParquetSourceReader r = new ParquetSourceReader(file, columns, "landing/t.parquet")) {
+            SourceRow first = r.next();
+            assertThat(first.values()).containsExactly(1, java.time.LocalDateTime.parse("1970-01-01T00:01:00.000123"));
+            assertThat(first.errors()).isEmpty();
+            SourceRow second = r.next();
+            assertThat(second.values()).containsExactly(2, null);
+            assertThat(second.errors()).singleElement().satisfies(e -> {
+                assertThat(e.column()).isEqualTo("t");
+                assertThat(e.value()).isEqualTo("1970-01-01T00:01:00.000000123");
+                assertThat(e.reason()).isEqualTo("1970-01-01T00:01:00.000000123 has nanoseconds (123 ns past the microsecond);"
+                        + " a timestamp column holds microseconds, so it would be cut: refused, not cut");
+            });
+            assertThat(r.next()).isNull();
+        }
+    }
+
     /** A two's-complement big-endian array of {@code n} bytes (sign-extended), as FIXED_LEN_BYTE_ARRAY DECIMAL stores it. */
     private static Binary fixed(BigInteger unscaled, int n) {
         byte[] raw = unscaled.toByteArray();

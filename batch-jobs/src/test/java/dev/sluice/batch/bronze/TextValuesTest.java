@@ -33,6 +33,10 @@ class TextValuesTest {
         assertThat(TextValues.parse("2018-02-01T00:30:00-01:00", TS, "f.csv", 1)).isEqualTo(LocalDateTime.parse("2018-02-01T01:30"));
         assertThatThrownBy(() -> TextValues.parse("2018-02-30T10:00:00Z", TS, "f.csv", 7)).isInstanceOf(BadInputException.class)
                 .hasMessageContaining("'2018-02-30T10:00:00Z' is not a timestamp");
+        assertThat(TextValues.parse("2018-02-01T10:00:00.123456", TS, "f.csv", 1)).isEqualTo(LocalDateTime.parse("2018-02-01T10:00:00.123456"));
+        assertThatThrownBy(() -> TextValues.parse("2018-02-01T10:00:00.000000123Z", TS, "f.csv", 7)).isInstanceOf(BadInputException.class)
+                .hasMessage("f.csv, row 7, column 'at': '2018-02-01T10:00:00.000000123Z' has nanoseconds (123 ns past the"
+                        + " microsecond); a timestamp column holds microseconds, so it would be cut: refused, not cut");
     }
 
     private static final ColumnSpec AMOUNT = ColumnSpec.decimal("amount", new DecimalSpec(12, 2), true);
