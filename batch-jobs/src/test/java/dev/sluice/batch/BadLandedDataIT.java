@@ -10,11 +10,13 @@ import dev.sluice.batch.job.RunSummary;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.core.FaultPoints;
 import dev.sluice.core.Partition;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.LocalDate;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -77,15 +79,8 @@ class BadLandedDataIT {
         }
     }
 
-    /**
-     * A CSV source whose row 4 opens a quote that never closes, and chunks of 2 rows: Bronze
-     * commits rows 0–1, then fails naming file and row (a file that cannot be parsed further is
-     * not a row to quarantine). The file is then corrected (a new version): the attempt's
-     * partial load of the old version cannot be told apart from the new one by (source, run id),
-     * so a restart is refused with that reason and --rerun loads the new version cleanly.
-     */
-    @Test
-    void aFileChangedDuringAFailedAttemptNeedsANewAttempt() throws Exception {
+    /** The readings pipeline of the tests below: a CSV source, chunks of 2 rows, Silver and Gold over it. */
+    private PipelineSpec readings() throws Exception {
         Path specFile = TestHome.writePipeline(home, "readings", """
                 contract: readings
                 version: 1
@@ -113,18 +108,70 @@ class BadLandedDataIT {
                       columns: {total: long}
                       sql: SELECT SUM(v) AS total FROM {input} s
                 """);
+        return TestHome.load(home, specFile);
+    }
+
+    /** While open, the {@code n}-th Bronze chunk of {@code step} fails inside its transaction (a lost connection, a full disk). */
+    private static AutoCloseable bronzeChunkFails(String step, int n) {
+        AtomicInteger reached = new AtomicInteger();
+        return FaultPoints.observe(point -> {
+            if (point.equals("bronze-chunk:" + step) && reached.incrementAndGet() == n) {
+                throw new IllegalStateException("chunk " + n + " of " + step + " fails");
+            }
+        });
+    }
+
+    /**
+     * A CSV whose row 4 (line 6) opens a quote that never closes: the file cannot be parsed to its
+     * end, so it is refused whole before any write (exit 2), naming file, row and line, as a file its
+     * contract refuses is; nothing lands and no attempt is recorded. The corrected file then loads.
+     * It used to commit the chunk of rows 0–1 and fail the Bronze step (exit 1), its message saying
+     * "row 4" beside commons-csv's "(startline 6)".
+     */
+    @Test
+    void aCsvThatCannotBeParsedToItsEndIsRefusedBeforeAnyWrite() throws Exception {
+        PipelineSpec spec = readings();
         Path day = Files.createDirectories(home.resolve("landing/readings/dt=2001-07-01"));
         Files.writeString(day.resolve("r.csv"), "id,v\n1,10\n2,20\n3,30\n4,40\n5,\"50\n6,60\n");
-        PipelineSpec spec = TestHome.load(home, specFile);
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             PipelineRunner runner = new PipelineRunner(w, home);
-            RunSummary failed = runner.run(spec, DAY, RunOptions.plain());
-            assertThat(failed.failure()).startsWith("step bronze.readings_raw failed: landing/readings/dt=2001-07-01/r.csv,"
-                    + " row 4: malformed CSV:");
-            // the reader looks one row ahead (to mark a file's last row), so the chunk holding rows 2–3 failed too
-            assertThat(failed.bronzeRows()).as("one chunk of two rows was committed").isEqualTo(2);
+            assertThatThrownBy(() -> runner.run(spec, DAY, RunOptions.plain()))
+                    .isInstanceOf(dev.sluice.core.BadInputException.class)
+                    .hasMessage("landing/readings/dt=2001-07-01/r.csv, row 4: malformed CSV: the record starting on line 6"
+                            + " (the header is line 1) cannot be parsed: a quoted field opens there (quote \") and is not closed"
+                            + " before the end of the file");
+            assertThat(w.dsl().fetchCount(w.dsl().selectFrom("bronze.readings_raw"))).as("nothing written").isZero();
+            assertThat(w.dsl().fetchCount(w.dsl().selectFrom("sluice.run"))).as("no attempt recorded").isZero();
 
             Files.writeString(day.resolve("r.csv"), "id,v\n1,10\n2,20\n3,30\n4,40\n5,50\n6,60\n");
+            RunSummary loaded = runner.run(spec, DAY, RunOptions.plain());
+            assertThat(loaded.status().name()).isEqualTo("COMPLETED");
+            assertThat(loaded.bronzeRows()).isEqualTo(6);
+            assertThat(w.dsl().resultQuery("SELECT total FROM gold.readings_total").fetchOne(0, Long.class)).isEqualTo(210L);
+        }
+    }
+
+    /**
+     * A CSV source with chunks of 2 rows whose second chunk fails: Bronze commits rows 0–1, then
+     * the step fails. The file is then changed (a new version): the attempt's partial load of the
+     * old version cannot be told apart from the new one by (source, run id), so a restart is
+     * refused with that reason and --rerun loads the new version cleanly.
+     */
+    @Test
+    void aFileChangedDuringAFailedAttemptNeedsANewAttempt() throws Exception {
+        PipelineSpec spec = readings();
+        Path day = Files.createDirectories(home.resolve("landing/readings/dt=2001-07-01"));
+        Files.writeString(day.resolve("r.csv"), "id,v\n1,10\n2,20\n3,30\n4,40\n5,50\n6,60\n");
+        try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            PipelineRunner runner = new PipelineRunner(w, home);
+            RunSummary failed;
+            try (AutoCloseable secondChunkFails = bronzeChunkFails("bronze.readings_raw", 2)) {
+                failed = runner.run(spec, DAY, RunOptions.plain());
+            }
+            assertThat(failed.failure()).isEqualTo("step bronze.readings_raw failed: IllegalStateException: chunk 2 of bronze.readings_raw fails");
+            assertThat(failed.bronzeRows()).as("one chunk of two rows was committed").isEqualTo(2);
+
+            Files.writeString(day.resolve("r.csv"), "id,v\n1,10\n2,20\n3,30\n4,40\n5,50\n6,61\n");
             RunSummary refused = runner.run(spec, DAY, RunOptions.plain());
             assertThat(refused.status().name()).isEqualTo("FAILED");
             assertThat(refused.failure()).contains("the file changed").contains("Start a new attempt with --rerun");
@@ -133,7 +180,7 @@ class BadLandedDataIT {
             assertThat(rerun.status().name()).isEqualTo("COMPLETED");
             assertThat(rerun.bronzeRows()).isEqualTo(6);
             assertThat(rerun.silverRows()).isEqualTo(6);
-            assertThat(w.dsl().resultQuery("SELECT total FROM gold.readings_total").fetchOne(0, Long.class)).isEqualTo(210L);
+            assertThat(w.dsl().resultQuery("SELECT total FROM gold.readings_total").fetchOne(0, Long.class)).isEqualTo(211L);
             assertThat(w.dsl().fetchCount(w.dsl().selectFrom("bronze.readings_raw")))
                     .as("Bronze keeps the failed attempt's partial rows").isEqualTo(2 + 6);
         }
@@ -147,41 +194,17 @@ class BadLandedDataIT {
      */
     @Test
     void aFileLoadedByAFailedAttemptAndThenChangedNeedsANewAttempt() throws Exception {
-        Path specFile = TestHome.writePipeline(home, "readings", """
-                contract: readings
-                version: 1
-                columns:
-                  - {name: id, type: long, nullable: false}
-                  - {name: v, type: long}
-                """, """
-                pipeline: readings
-                warehouse: {url: "${SLUICE_WAREHOUSE_URL}", user: sa, password: ""}
-                ingest: {batch_rows: 2}
-                sources:
-                  - {name: readings, format: csv, path: "${SLUICE_HOME}/landing/readings/dt={partition}", contract: contracts/readings.v1.yaml}
-                layers:
-                  bronze: [{table: bronze.readings_raw, source: readings}]
-                  silver:
-                    - table: silver.readings
-                      input: bronze.readings_raw
-                      key: [id]
-                      columns: {id: long, v: long, dup_count: long}
-                      sql: SELECT id, v, COUNT(*) AS dup_count FROM {input} r GROUP BY id, v
-                  gold:
-                    - table: gold.readings_total
-                      input: silver.readings
-                      key: [total]
-                      columns: {total: long}
-                      sql: SELECT SUM(v) AS total FROM {input} s
-                """);
+        PipelineSpec spec = readings();
         Path day = Files.createDirectories(home.resolve("landing/readings/dt=2001-07-01"));
         Files.writeString(day.resolve("a.csv"), "id,v\n1,10\n2,20\n");
-        Files.writeString(day.resolve("b.csv"), "id,v\n3,30\n4,40\n5,\"50\n");
-        PipelineSpec spec = TestHome.load(home, specFile);
+        Files.writeString(day.resolve("b.csv"), "id,v\n3,30\n4,40\n5,50\n");
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             PipelineRunner runner = new PipelineRunner(w, home);
-            RunSummary failed = runner.run(spec, DAY, RunOptions.plain());
-            assertThat(failed.failure()).startsWith("step bronze.readings_raw failed: landing/readings/dt=2001-07-01/b.csv, row 2");
+            RunSummary failed;
+            try (AutoCloseable bFails = bronzeChunkFails("bronze.readings_raw", 2)) {
+                failed = runner.run(spec, DAY, RunOptions.plain());
+            }
+            assertThat(failed.failure()).isEqualTo("step bronze.readings_raw failed: IllegalStateException: chunk 2 of bronze.readings_raw fails");
             assertThat(w.dsl().resultQuery("SELECT status FROM sluice.landed_file WHERE source LIKE '%a.csv'").fetchOne(0, String.class))
                     .isEqualTo("LOADED");
 

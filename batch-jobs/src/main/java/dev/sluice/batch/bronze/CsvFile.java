@@ -49,6 +49,8 @@ public final class CsvFile implements AutoCloseable {
     private @Nullable CSVRecord pending;
     private long pendingLine;
     private @Nullable RuntimeException pendingFailure;
+    /** The line the unparseable record starts on (1-based; the header is line 1), when {@link #pendingFailure} is set. */
+    private long failureLine;
 
     private CsvFile(String displayName, CsvOptions options, RecordText text, CSVParser parser) {
         this.displayName = displayName;
@@ -139,7 +141,8 @@ public final class CsvFile implements AutoCloseable {
      */
     @Nullable Record next(long position) {
         if (pendingFailure != null) {
-            throw new BadInputException(displayName, position, null, "malformed CSV: " + reason(pendingFailure, options), pendingFailure);
+            throw new BadInputException(displayName, position, null, "malformed CSV: the record starting on line " + failureLine
+                    + " (the header is line 1) cannot be parsed: " + malformed(pendingFailure, options), pendingFailure);
         }
         CSVRecord record = pending;
         if (record == null) {
@@ -157,13 +160,38 @@ public final class CsvFile implements AutoCloseable {
         if (pending != null) {
             text.forget(pending.getCharacterPosition());
         }
+        long endOfLast = pending == null ? 1 : pendingLine;
         try {
             pending = records.hasNext() ? records.next() : null;
             pendingLine = parser.getCurrentLineNumber();
         } catch (UncheckedIOException | IllegalStateException e) {
             pending = null;
             pendingFailure = e;
+            failureLine = endOfLast + 1;
         }
+    }
+
+    /**
+     * Reads every record to the end without keeping any: the structure check a landed file passes
+     * before anything of it is written, so that a file that cannot be parsed to its end (a quote
+     * never closed, a character between a closing quote and the delimiter, bytes not in the
+     * encoding) is refused whole, before any write.
+     *
+     * @throws BadInputException naming the file, the row and the line where parsing fails
+     */
+    public void readToEnd() {
+        for (long row = 0; next(row) != null; row++) {
+            // only the structure is checked here; values are judged when the rows are read into Bronze
+        }
+    }
+
+    /** Why commons-csv could not parse a record, in plain words where its message is known. */
+    private static String malformed(RuntimeException e, CsvOptions options) {
+        String r = reason(e, options);
+        if (r.contains("EOF reached before encapsulated token finished")) {
+            return "a quoted field opens there (quote " + options.quote() + ") and is not closed before the end of the file";
+        }
+        return r.replaceFirst("^.*\\(startline \\d+\\)\\s*", "");
     }
 
     /**

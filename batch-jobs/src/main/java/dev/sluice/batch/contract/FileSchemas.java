@@ -149,10 +149,12 @@ public final class FileSchemas {
 
     /**
      * The header of a CSV file in its source's dialect, names in lower case (they are matched
-     * ignoring case, see {@link CsvFile}).
+     * ignoring case, see {@link CsvFile}), after the whole file is parsed once: a file that cannot
+     * be parsed to its end is refused here, before any write ({@link CsvFile#readToEnd()}).
      */
     private static List<FileColumn> csv(SourceSpec source, Path file, String displayName) {
         try (CsvFile csv = CsvFile.open(file, source.csv(), displayName)) {
+            csv.readToEnd();
             return csv.names().stream().map(n -> new FileColumn(n, null)).toList();
         }
     }
