@@ -134,7 +134,7 @@ class SluiceCliIT {
                 // the total row's elapsed is the range's wall time, the one the closing line names
                 .containsPattern("total [^\\n]* ([0-9.]+ s)\\n(?s:.*)2 partitions in \\1 wall time");
         Outcome again = sluice(env, "run", "flights", "--from", "2001-06-30", "--to", "2001-07-01");
-        assertThat(again.code()).isZero();
+        assertThat(again.code()).as("nothing ran: every partition was COMPLETED already").isEqualTo(ExitCodes.REFUSED);
         assertThat(again.out()).containsPattern("2001-06-30 +SKIPPED +already COMPLETED");
         Outcome beyond = sluice(env, "run", "flights", "--from", "2001-07-01", "--to", "2001-07-02");
         assertThat(beyond.code()).isEqualTo(ExitCodes.INVALID);
@@ -234,7 +234,25 @@ class SluiceCliIT {
                         + " CAST(12.50 AS DECIMAL(10, 2)) AS price");
         assertThat(o.code()).as(o.err()).isZero();
         assertThat(o.out()).doesNotContain("E+").doesNotContain("E-")
-                .containsPattern("\\|10 +\\|1200 +\\|0\\.0000001\\|12\\.50\\|").contains("1 row(s)");
+                .contains("|  10|          1200|0.0000001|12.50|").contains("1 row(s)");
+    }
+
+    @Test
+    void sqlPrintsEveryValueWholeInEachFormat() {
+        Map<String, String> env = Map.of("SLUICE_WAREHOUSE_URL", TestHome.freshH2Url());
+        // the wide values in row 55 and 56: jOOQ's text format sized columns from the first 50 rows and printed "-..." and "z..."
+        String query = "SELECT X AS n, CASE WHEN X = 55 THEN CAST(-17666666667 AS BIGINT) ELSE X END AS v,"
+                + " CASE WHEN X = 56 THEN REPEAT('z', 40) ELSE 'a' END AS s FROM SYSTEM_RANGE(1, 60) ORDER BY X";
+        Outcome table = sluice(env, "sql", query, "--max-rows", "100");
+        assertThat(table.code()).as(table.err()).isZero();
+        assertThat(table.out()).doesNotContain("...").contains("|  55|-17666666667|a ").contains("|" + "z".repeat(40) + "|")
+                .contains("60 row(s)");
+        Outcome csv = sluice(env, "sql", query + " OFFSET 54 ROWS", "--format", "csv");
+        assertThat(csv.code()).as(csv.err()).isZero();
+        assertThat(csv.out()).startsWith("N,V,S\r\n55,-17666666667,a\r\n56,56," + "z".repeat(40) + "\r\n").doesNotContain("row(s)");
+        Outcome json = sluice(env, "sql", query + " OFFSET 54 ROWS FETCH FIRST 2 ROWS ONLY", "--format", "json");
+        assertThat(json.code()).as(json.err()).isZero();
+        assertThat(json.out()).isEqualTo("[{\"N\":55,\"V\":-17666666667,\"S\":\"a\"},{\"N\":56,\"V\":56,\"S\":\"" + "z".repeat(40) + "\"}]\n");
     }
 
     @Test

@@ -126,9 +126,11 @@ final class RunCommand implements Callable<Integer> {
         long wallMs = (System.nanoTime() - started) / 1_000_000;
         RunReport.printTable(out, outcomes, wallMs);
         out.printf(Locale.ROOT, "%d partitions in %s wall time%n", outcomes.size(), RunReport.seconds(wallMs));
-        RunReport.printWarnings(out, result.warnings(), home);
+        RunReport.printWarnings(out, result.warnings(), result.repeated(), home);
         boolean failed = outcomes.stream().anyMatch(o -> o.status() == PartitionStatus.FAILED);
-        boolean refused = outcomes.stream().anyMatch(o -> o.status().equals("REFUSED"));
+        // exit 3 as for one partition: one is running elsewhere, or every one was COMPLETED already and nothing ran
+        boolean refused = outcomes.stream().anyMatch(o -> o.status() == PartitionStatus.REFUSED)
+                || outcomes.stream().allMatch(o -> o.status() == PartitionStatus.SKIPPED);
         boolean missing = outcomes.stream().anyMatch(o -> o.status() == PartitionStatus.MISSING || o.status() == PartitionStatus.INVALID);
         boolean stopped = outcomes.stream().anyMatch(o -> o.status() == PartitionStatus.STOPPED);
         return failed && !stopped ? ExitCodes.RUN_FAILED : stopped ? ExitCodes.STOPPED : missing ? ExitCodes.INVALID : refused ? ExitCodes.REFUSED : ExitCodes.OK;

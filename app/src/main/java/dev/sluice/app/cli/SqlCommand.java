@@ -6,6 +6,7 @@ import dev.sluice.core.BadInputException;
 import dev.sluice.core.SluiceException;
 import dev.sluice.warehouse.Warehouse;
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -25,10 +26,11 @@ import picocli.CommandLine;
 
 /**
  * {@code sluice sql "SELECT …"}: a query on a pipeline's warehouse (a lakehouse pipeline's: Spark SQL
- * on its Iceberg tables, {@link LakehouseSql}), printed as a table; decimals
- * (H2's DECFLOAT among them) as plain decimals, never in scientific notation.
+ * on its Iceberg tables, {@link LakehouseSql}), printed whole as a table, CSV or JSON
+ * ({@link QueryResultPrinter}); decimals (H2's DECFLOAT among them) as plain decimals, never in
+ * scientific notation.
  */
-@Command(name = "sql", mixinStandardHelpOptions = true, description = "Run a query on a pipeline's warehouse and print the result as a table.")
+@Command(name = "sql", mixinStandardHelpOptions = true, description = "Run a query on a pipeline's warehouse and print the result as a table, CSV or JSON.")
 final class SqlCommand implements Callable<Integer> {
 
     private final SluiceContext ctx;
@@ -41,6 +43,10 @@ final class SqlCommand implements Callable<Integer> {
 
     @Option(names = "--max-rows", defaultValue = "50", description = "rows to print (default: ${DEFAULT-VALUE})")
     int maxRows;
+
+    @Option(names = "--format", defaultValue = "table",
+            description = "table (every value whole), csv (RFC 4180, with a header) or json (an array of objects) (default: ${DEFAULT-VALUE})")
+    QueryResultPrinter.Format format;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec command;
@@ -84,8 +90,7 @@ final class SqlCommand implements Callable<Integer> {
                     c.setAutoCommit(true);
                 }
             });
-            command.commandLine().getOut().println(plainDecimals(warehouse.dsl(), result).format(maxRows));
-            command.commandLine().getOut().println(result.size() + " row(s)");
+            print(plainDecimals(warehouse.dsl(), result), result.size());
             return ExitCodes.OK;
         } catch (DataAccessException e) {
             throw new SluiceException("the query failed: " + e.getCause().getMessage());
@@ -106,9 +111,14 @@ final class SqlCommand implements Callable<Integer> {
             rec.changed(false);
             result.add(rec);
         }
-        command.commandLine().getOut().println(plainDecimals(dsl, result).format(maxRows));
-        command.commandLine().getOut().println(r.total() + " row(s)");
+        print(plainDecimals(dsl, result), r.total());
         return ExitCodes.OK;
+    }
+
+    private void print(Result<?> result, long total) {
+        List<String> columns = Arrays.stream(result.fields()).map(Field::getName).toList();
+        List<List<Object>> rows = result.stream().map(r -> Arrays.asList(r.intoArray())).toList();
+        QueryResultPrinter.print(command.commandLine().getOut(), format, columns, rows, maxRows, total);
     }
 
     /**
