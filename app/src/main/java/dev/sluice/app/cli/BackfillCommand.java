@@ -157,10 +157,12 @@ final class BackfillCommand implements Callable<Integer> {
         out.flush();
         BackfillReport report;
         long warnings;
+        List<String> repeated;
         try (ProgressDisplay bar = new ProgressDisplay(spec.name() + " backfill", plan.partitions().size(), TerminalLines.stderr())) {
             report = backfill.run(spec, plan, options,
                     outcome -> bar.step(outcome.partition() + " " + outcome.status()));
             warnings = bar.warnings();
+            repeated = bar.repeatedWarnings();
         }
         RunReport.printTable(out, report.outcomes(), report.elapsedMs());
         out.printf(Locale.ROOT, "backfill %s %s: %d partition(s) in %s wall time; quality gates %s in %d one-pass"
@@ -172,7 +174,7 @@ final class BackfillCommand implements Callable<Integer> {
             out.println("gate time by step: " + report.gateMsByStep().entrySet().stream()
                     .map(e -> e.getKey() + " " + RunReport.seconds(e.getValue())).collect(Collectors.joining(", ")));
         }
-        RunReport.printWarnings(out, warnings, home);
+        RunReport.printWarnings(out, warnings, repeated, home);
         if (!report.completed()) {
             out.println("Invoking the same command again continues this backfill: completed partitions are skipped,"
                     + " failed ones restart from their failed step.");

@@ -33,8 +33,10 @@ final class RangeRun {
      * The outcomes of a range run, in partition order.
      *
      * @param warnings warnings and errors the log printed on the terminal meanwhile (above the bar)
+     * @param repeated one line per kind of warning seen more than once, the later ones not printed
+     *     ({@link ProgressDisplay#repeatedWarnings()})
      */
-    record Result(List<PartitionOutcome> outcomes, long warnings) {
+    record Result(List<PartitionOutcome> outcomes, long warnings, List<String> repeated) {
     }
 
     /** Runs {@code from} … {@code to} with a progress bar on {@code terminal}. */
@@ -52,7 +54,7 @@ final class RangeRun {
                 outcomes.add(o);
                 bar.step(p.key() + " " + o.status());
             }
-            return new Result(outcomes, bar.warnings());
+            return new Result(outcomes, bar.warnings(), bar.repeatedWarnings());
         }
     }
 

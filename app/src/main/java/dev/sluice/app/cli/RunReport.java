@@ -90,10 +90,17 @@ final class RunReport {
      * How many warnings (and errors) were printed above a progress bar, and where each is in full:
      * the log file, with its run, pipeline and partition. Nothing when there were none.
      */
-    static void printWarnings(PrintWriter out, long warnings, Path home) {
+    /**
+     * The closing lines on warnings: how many, where each is in full, and one line per kind of
+     * warning seen more than once ({@code repeated}: a quality check that warned on many partitions,
+     * printed above the first time only).
+     */
+    static void printWarnings(PrintWriter out, long warnings, List<String> repeated, Path home) {
         if (warnings > 0) {
-            out.printf(Locale.ROOT, "%,d warning(s) printed above; each in full, with its run and partition, in %s%n", warnings,
+            out.printf(Locale.ROOT, "%,d warning(s)%s; each in full, with its run and partition, in %s%n", warnings,
+                    repeated.isEmpty() ? " printed above" : ", the first of each check printed above, the checks that warned again summed up here",
                     home.resolve("logs/sluice.log"));
+            repeated.forEach(r -> out.println("  " + r));
         }
     }
 

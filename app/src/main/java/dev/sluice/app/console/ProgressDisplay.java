@@ -3,6 +3,7 @@ package dev.sluice.app.console;
 import java.text.DecimalFormat;
 import java.text.DecimalFormatSymbols;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.LongSupplier;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
@@ -15,9 +16,11 @@ import me.tongfei.progressbar.ProgressState;
 
 /**
  * A progress bar of partitions (me.tongfei's progressbar) on {@link TerminalLines}: lines logged
- * meanwhile print above it; its rate ({@code 12.5/min}) and ETA come from the last completions
- * ({@link RecentRate}), so a slow first partition (Spark's start) does not make the first ETA hours
- * long; before the second completion both show {@code ?}. Counts the warnings printed while shown.
+ * meanwhile print above it; its rate ({@code 12.5/min}: partitions per minute of wall time) and ETA
+ * come from {@link RecentRate}: at least the last minute and the last ten completions, to now, so
+ * that neither a slow first partition (Spark's start) nor a wave whose partitions finish together
+ * makes them meaningless; before the first completion both show {@code ?}. Counts the warnings
+ * printed while shown and sums up repeated ones by kind.
  *
  * <p>Thread-safe: {@link #step} may be called from several workers.
  */
@@ -37,6 +40,7 @@ public final class ProgressDisplay implements AutoCloseable {
         this.lines = lines;
         this.rate = new RecentRate(nanoTime);
         this.warningsBefore = lines.warnings();
+        lines.forgetKinds();
         this.bar = new ProgressBarBuilder().setTaskName(task).setInitialMax(total).setUpdateIntervalMillis(500)
                 .setRenderer(new Renderer(rate, total)).setConsumer(new Consumer(lines)).build();
     }
@@ -56,6 +60,11 @@ public final class ProgressDisplay implements AutoCloseable {
     /** Warnings and errors printed above the bar since it was made. */
     public long warnings() {
         return lines.warnings() - warningsBefore;
+    }
+
+    /** The warnings of one kind seen more than once while shown, one line per kind ({@link TerminalLines#repeatedWarnings()}). */
+    public List<String> repeatedWarnings() {
+        return lines.repeatedWarnings();
     }
 
     /** Draws the bar a last time and ends its line. */

@@ -30,4 +30,21 @@ class TerminalLinesTest {
                 + "after\n");
         assertThat(lines.warnings()).isOne();
     }
+
+    @Test
+    void aCheckThatWarnsAgainIsSummedUpWithItsCountPartitionsAndFirstLine() {
+        TerminalLines lines = new TerminalLines(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        lines.warned(); // another warning, counted only
+        String dup = "quality transform silver.flights one_row_per_key";
+        assertThat(lines.warnedOf(dup, "2001-01-03", "WARN first duplicates")).as("the first of its kind prints").isTrue();
+        assertThat(lines.warnedOf(dup, "2001-01-01", "WARN more duplicates")).isFalse();
+        assertThat(lines.warnedOf(dup, "2001-06-30", "WARN more duplicates")).isFalse();
+        assertThat(lines.warnedOf("quality sink gold.x row_count", "2001-07-01", "WARN short day")).isTrue();
+        assertThat(lines.warnings()).isEqualTo(5);
+        assertThat(lines.repeatedWarnings()).containsExactly(
+                "3 × quality transform silver.flights one_row_per_key, in 3 partition(s) 2001-01-01 … 2001-06-30; the first: WARN first duplicates");
+        lines.forgetKinds();
+        assertThat(lines.repeatedWarnings()).isEmpty();
+        assertThat(lines.warnedOf(dup, "2001-01-03", "WARN again")).as("a new command's first prints again").isTrue();
+    }
 }

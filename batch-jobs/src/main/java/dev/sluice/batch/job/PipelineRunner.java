@@ -63,6 +63,14 @@ import org.springframework.batch.infrastructure.item.ExecutionContext;
 public final class PipelineRunner {
 
     private static final Logger LOG = LoggerFactory.getLogger(PipelineRunner.class);
+
+    /**
+     * The key-value a summary warning of a quality check carries in the log event
+     * ({@code quality <boundary> <dataset> <check id>}, the line's text before {@code " WARNED: "},
+     * see {@link dev.sluice.batch.gate.GateStep#warnings}): the console prints the first of a kind and
+     * sums up the rest, the log file keeps every line.
+     */
+    public static final String WARNING_KIND = "sluice.warning_kind";
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Sluice's version, reported in lineage (the jar's Implementation-Version, else "dev"). */
     static final String VERSION = Objects.requireNonNullElse(PipelineRunner.class.getPackage().getImplementationVersion(), "dev");
@@ -157,6 +165,16 @@ public final class PipelineRunner {
             options = options.withTables(rollups);
         }
         return options;
+    }
+
+    /** Logs one summary warning; a quality check's carries its kind ({@link #WARNING_KIND}). */
+    private static void logWarning(String warning) {
+        int at = warning.indexOf(" WARNED: ");
+        var event = LOG.atWarn();
+        if (warning.startsWith("quality ") && at > 0) {
+            event = event.addKeyValue(WARNING_KIND, warning.substring(0, at));
+        }
+        event.log("{}", warning);
     }
 
     /** What must hold before anything is written: landed files, the layer tables, the contracts of the files. */
@@ -295,7 +313,7 @@ public final class PipelineRunner {
         }
         runs.finish(attempt.run(), summary.status(), summary.stopCause(), execution.getId(), summary.failure(), toJson(summary),
                 executed.lineage());
-        summary.warnings().forEach(w -> LOG.warn("{}", w));
+        summary.warnings().forEach(PipelineRunner::logWarning);
         notifyListeners(spec, summary);
         LOG.info("attempt {} {} in {} ms", attempt.number(), summary.status(), summary.elapsedMs());
         return summary;
