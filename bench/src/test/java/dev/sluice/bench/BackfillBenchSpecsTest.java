@@ -36,5 +36,8 @@ class BackfillBenchSpecsTest {
         assertThat(spec.name()).isEqualTo(name);
         assertThat(spec.hotPath() == null).isEqualTo(name.contains("bulk") || name.startsWith("flights_lake"));
         assertThat(spec.engine().kind().name()).isEqualTo(name.startsWith("flights_lake") ? "LAKEHOUSE" : "WAREHOUSE");
+        assertThat(spec.tables().stream().flatMap(t -> t.checks().stream()).map(c -> c.expectation().id()).filter(e -> e.contains("partition")))
+                .as("checks of the partition's dates, kept in a one-partition form, failed its gate")
+                .hasSize(name.contains("bulk") || name.contains("nogates") ? 0 : 2);
     }
 }

@@ -144,6 +144,7 @@ final class LayerReader {
             known.putAll(MetadataColumns.BRONZE);
             // without the source (its contract missing or invalid: reported already) the columns are unknown
             List<CheckSpec> checks = CheckReader.checks(t, known, source.isPresent());
+            source.ifPresent(s -> partitionChecksNeedAPartition(t, checks, s.partitioned()));
             if (ref.isPresent() && source.isPresent()) {
                 SourceSpec s = source.get();
                 if (!s.partitioned()) {
@@ -201,6 +202,7 @@ final class LayerReader {
         columns.forEach(col -> known.put(col.name(), col.type()));
         known.putAll(MetadataColumns.REFINED);
         List<CheckSpec> checks = CheckReader.checks(t, known);
+        partitionChecksNeedAPartition(t, checks, partitioned);
         if (write.equals("merge-on-key") && key.isEmpty()) {
             t.problem("write", write, "merge-on-key upserts by the table's key: declare key");
         }
@@ -285,6 +287,22 @@ final class LayerReader {
                 t.problem("sql", m.group(), "unknown placeholder; the SQL may use {input} and {partition}");
             }
         }
+    }
+
+    /**
+     * {@code expect_column_values_to_be_in_partition} and {@code expect_partition_to_be_fresh} judge
+     * values against the partition's nominal time, which a snapshot ({@code partition: none}, an
+     * unpartitioned source) has not: such a check failed (or warned) on every run at its gate ("the
+     * partition has no nominal time"); it is refused here.
+     */
+    private static void partitionChecksNeedAPartition(YamlCursor t, List<CheckSpec> checks, boolean partitioned) {
+        if (partitioned) {
+            return;
+        }
+        checks.stream().filter(c -> c.expectation() == Expectation.EXPECT_COLUMN_VALUES_TO_BE_IN_PARTITION
+                        || c.expectation() == Expectation.EXPECT_PARTITION_TO_BE_FRESH)
+                .forEach(c -> t.problem("checks", c.id(), c.expectation().id() + " judges values against the partition's dates;"
+                        + " this table is a snapshot (partition: none, or an unpartitioned source) and has none"));
     }
 
     private static Optional<DatasetRef> parseRef(YamlCursor t, String key, String text) {

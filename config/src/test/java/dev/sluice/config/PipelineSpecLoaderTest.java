@@ -104,6 +104,20 @@ class PipelineSpecLoaderTest {
     }
 
     @Test
+    void aCheckOfThePartitionsDatesNeedsAPartitionedTable(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        // the bench's one-partition form of flights kept it and failed at its gate: "the partition has no nominal time"
+        assertThat(problemsOf(dir, "input: bronze.flights_raw\n      partition: daily", "input: bronze.flights_raw\n      partition: none"))
+                .extracting(SpecProblem::keyPath, SpecProblem::value, SpecProblem::reason)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("layers.silver[1].checks", "day_complete",
+                                "expect_partition_to_be_fresh judges values against the partition's dates; this table is a"
+                                        + " snapshot (partition: none, or an unpartitioned source) and has none"),
+                        org.assertj.core.groups.Tuple.tuple("layers.silver[1].checks", "flight_date_in_partition",
+                                "expect_column_values_to_be_in_partition judges values against the partition's dates; this table is a"
+                                        + " snapshot (partition: none, or an unpartitioned source) and has none"));
+    }
+
+    @Test
     void theEngineIsTheWarehouseUnlessTheSpecSaysLakehouse(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         PipelineSpec flights = loader(Map.of()).load(PROJECT_SPEC);
         assertThat(flights.engine()).isEqualTo(new EngineSpec(EngineKind.WAREHOUSE, Path.of("var/lakehouse").toAbsolutePath().toString()));
