@@ -1,5 +1,6 @@
 package dev.sluice.batch;
 
+import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -88,7 +89,7 @@ class BadInputIT {
                 2,2001-13-01,month 13
                 3,2020011,seven digits
                 4,2001-03-01,good
-                """.getBytes());
+                """.getBytes(StandardCharsets.UTF_8));
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             RunSummary s = new PipelineRunner(w, home).run(spec, DAY, RunOptions.plain());
             assertIdentity(s, 4);
@@ -106,7 +107,7 @@ class BadInputIT {
     @Test
     void anEmptyStringIsNullWhereAllowedElseQuarantined() throws Exception {
         PipelineSpec spec = pipeline("csv");
-        land("v.csv", "id,visit_day,note\n1,2001-07-01,\n,2001-07-01,no id\n3,,no day\n".getBytes());
+        land("v.csv", "id,visit_day,note\n1,2001-07-01,\n,2001-07-01,no id\n3,,no day\n".getBytes(StandardCharsets.UTF_8));
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             RunSummary s = new PipelineRunner(w, home).run(spec, DAY, RunOptions.plain());
             assertIdentity(s, 3);
@@ -123,7 +124,7 @@ class BadInputIT {
         PipelineSpec spec = pipeline("csv");
         assertThat(spec.maxLineBytes()).isEqualTo(1 << 20);
         String longNote = "x".repeat((1 << 20) + 10);
-        land("v.csv", ("id,visit_day,note\n1,2001-07-01,a\n2,2001-07-01," + longNote + "\n3,2001-07-01,c\n").getBytes());
+        land("v.csv", ("id,visit_day,note\n1,2001-07-01,a\n2,2001-07-01," + longNote + "\n3,2001-07-01,c\n").getBytes(StandardCharsets.UTF_8));
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             RunSummary s = new PipelineRunner(w, home).run(spec, DAY, RunOptions.plain());
             assertIdentity(s, 3);
@@ -146,7 +147,7 @@ class BadInputIT {
     void aQuarantinedRowWithALongValueKeepsItsWholeRecord() throws Exception {
         PipelineSpec spec = pipeline("csv");
         String longNote = "n".repeat(300_000);
-        land("v.csv", ("id,visit_day,note\n1,2001-07-01,a\n2,2001-07-32," + longNote + "\n").getBytes());
+        land("v.csv", ("id,visit_day,note\n1,2001-07-01,a\n2,2001-07-32," + longNote + "\n").getBytes(StandardCharsets.UTF_8));
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             RunSummary s = new PipelineRunner(w, home).run(spec, DAY, RunOptions.plain());
             assertIdentity(s, 2);
@@ -160,7 +161,7 @@ class BadInputIT {
     void anEmptyFileLoadsZeroRowsWithAWarningNamingIt() throws Exception {
         PipelineSpec spec = pipeline("csv");
         land("a-empty.csv", new byte[0]);
-        land("b-header-only.csv", "id,visit_day,note\n".getBytes());
+        land("b-header-only.csv", "id,visit_day,note\n".getBytes(StandardCharsets.UTF_8));
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             RunSummary s = new PipelineRunner(w, home).run(spec, DAY, RunOptions.plain());
             assertIdentity(s, 0);
@@ -182,7 +183,7 @@ class BadInputIT {
             assertThat(w.dsl().fetchCount(w.dsl().selectFrom("bronze.visits_raw"))).isZero();
         }
         Files.delete(home.resolve("landing/visits/dt=2001-07-01/a.parquet"));
-        land("b.parquet", "id,visit_day,note\n1,2001-07-01,a\n".getBytes());
+        land("b.parquet", "id,visit_day,note\n1,2001-07-01,a\n".getBytes(StandardCharsets.UTF_8));
         PipelineSpec again = pipeline("parquet");
         try (Warehouse w = Warehouse.open(again.warehouse())) {
             assertThatThrownBy(() -> new PipelineRunner(w, home).run(again, DAY, RunOptions.plain()))

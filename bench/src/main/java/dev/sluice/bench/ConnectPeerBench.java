@@ -230,7 +230,7 @@ public final class ConnectPeerBench {
                         }
                         long now = System.currentTimeMillis();
                         String id = "e-" + (firstId + sent);
-                        producer.send(new ProducerRecord<>(topic, null, now, id, encoder.encode(id, f, now)));
+                        var unused = producer.send(new ProducerRecord<>(topic, null, now, id, encoder.encode(id, f, now))); // flushed on close
                     }
                 } finally {
                     reader.close();

@@ -200,7 +200,9 @@ public final class HotSinkBench {
         lines.subList(1, lines.size()).forEach(line -> iata.add(line.substring(0, line.indexOf(','))));
         w.dsl().execute("DELETE FROM silver.airports");
         var insert = w.dsl().batch(w.dsl().insertInto(DSL.table(DSL.name("silver", "airports")), DSL.field(DSL.name("iata"))).values((Object) null));
-        iata.forEach(insert::bind);
+        for (String code : iata) {
+            insert = insert.bind(code);
+        }
         insert.execute();
     }
 

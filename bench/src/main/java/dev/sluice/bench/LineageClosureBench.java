@@ -66,7 +66,7 @@ public final class LineageClosureBench {
             String run = UUID.randomUUID().toString();
             for (String[] e : GRAPH) {
                 String partition = e[1].equals("silver.airports") ? "none" : day;
-                batch.bind(run, e[2], partition, "h2:mem", e[0], "h2:mem", e[1], Integer.toString(r / 182 + 1), now);
+                batch = batch.bind(run, e[2], partition, "h2:mem", e[0], "h2:mem", e[1], Integer.toString(r / 182 + 1), now);
             }
             if (r % 2000 == 1999) {
                 batch.execute();
@@ -88,7 +88,7 @@ public final class LineageClosureBench {
         double[] ms = new double[repeats];
         for (int i = 0; i < repeats; i++) {
             long t = System.nanoTime();
-            query.getAsInt();
+            result = query.getAsInt(); // every measured call returns the same count: kept, so no call is dead code
             ms[i] = (System.nanoTime() - t) / 1e6;
         }
         Arrays.sort(ms);

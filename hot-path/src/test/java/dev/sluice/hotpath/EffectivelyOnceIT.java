@@ -102,7 +102,7 @@ class EffectivelyOnceIT {
                     delay = (((i - 1) * 7L) % 181) - 30;
                 }
                 delaySum += delay;
-                producer.send(new ProducerRecord<>(TOPIC, "evt-" + i, value));
+                var sent = producer.send(new ProducerRecord<>(TOPIC, "evt-" + i, value)); // flushed below; a failure fails the flush
                 previous = value;
                 if (i % (EVENTS / POISON) == 17) {
                     int p = i / (EVENTS / POISON);
@@ -111,7 +111,7 @@ class EffectivelyOnceIT {
                         case 1 -> "{\"date\":\"2001-01-02T07:00:00\",\"delay\":5,\"distance\":10,\"destination\":\"LAX\"}";
                         default -> "{\"date\":\"2001-01-02T07:00:00\",\"delay\":\"late\",\"distance\":10,\"origin\":\"ORD\",\"destination\":\"LAX\"}";
                     };
-                    producer.send(new ProducerRecord<>(TOPIC, "bad-" + p, bad));
+                    var poison = producer.send(new ProducerRecord<>(TOPIC, "bad-" + p, bad));
                 }
             }
             producer.flush();

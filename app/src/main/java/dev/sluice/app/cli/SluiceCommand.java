@@ -8,7 +8,9 @@ import dev.sluice.config.SpecValidationException;
 import dev.sluice.core.BadInputException;
 import dev.sluice.core.Partition;
 import dev.sluice.core.SluiceException;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,8 +47,9 @@ public final class SluiceCommand implements Runnable {
 
     /** Runs the command line with the process environment and returns the exit code. */
     public static int execute(String... args) {
-        PrintWriter out = new PrintWriter(System.out, true);
-        PrintWriter err = new PrintWriter(System.err, true);
+        // UTF-8 whatever the platform's default: tables and messages print "…" and "×"
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         try {
             return execute(SluiceEnvironment.system(), out, err, args);
         } finally {

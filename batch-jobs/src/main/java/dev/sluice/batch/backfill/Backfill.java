@@ -329,14 +329,15 @@ public final class Backfill {
             lineage.emit(event(RunEventType.START, lineageRun, job, spec, plan, id, null));
             LOG.info("backfill {} of {} {}: {} partition(s) to run, parallelism {}, gates in waves of {}", plan.resumed() ? "continues" : "starts",
                     spec.name(), plan.range(), plan.toRun().size(), options.parallelism(), options.gateBatch());
-            if (options != requested) {
+            if (!options.equals(requested)) {
                 LOG.warn("backfill of {}: partitions run one at a time, in order (asked: parallelism {}, waves of {}): {}", spec.name(),
                         requested.parallelism(), requested.gateBatch(), oneAtATime(spec).orElseThrow());
             }
             if (plan.partitions().stream().filter(p -> p.action().runs()).anyMatch(p -> spec.tables().stream().anyMatch(t -> !t.checks().isEmpty()
                     && (p.tables() == null || p.tables().contains(t.stepName()))))) {
                 // the first wave's gates would otherwise wait for Spark's start after its Bronze loads
-                QualityGate.deequ(spec.sparkMaster()).startInBackground();
+                // not awaited: a start that fails is logged by the gate and the first gate starts Spark itself
+                var unused = QualityGate.deequ(spec.sparkMaster()).startInBackground();
             }
             for (PlannedPartition p : plan.partitions()) {
                 if (!p.action().runs()) {

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -116,7 +117,7 @@ final class JsonSourceReader implements SourceFileReader {
     private SourceRow row(JsonNode record, @Nullable String raw) {
         if (!record.isObject()) {
             return failed(FieldError.of(null, raw == null ? record.toString() : raw, "the record is a JSON "
-                    + record.getNodeType().name().toLowerCase() + ", not an object" + where()));
+                    + record.getNodeType().name().toLowerCase(Locale.ROOT) + ", not an object" + where()));
         }
         Object[] values = new Object[columns.size()];
         List<FieldError> errors = new ArrayList<>();

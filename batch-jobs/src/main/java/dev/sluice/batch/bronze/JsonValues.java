@@ -12,6 +12,7 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -50,7 +51,7 @@ final class JsonValues {
         if (node.isContainerNode()) {
             return switch (c.type()) {
                 case STRING -> node.toString();
-                default -> throw new BadInputException(file, row, c.name(), "a JSON " + node.getNodeType().name().toLowerCase()
+                default -> throw new BadInputException(file, row, c.name(), "a JSON " + node.getNodeType().name().toLowerCase(Locale.ROOT)
                         + " is not " + c.type().withArticle());
             };
         }

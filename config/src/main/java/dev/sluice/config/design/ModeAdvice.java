@@ -111,7 +111,7 @@ public record ModeAdvice(Mode mode, List<String> reasons, List<String> disagreem
                     + " operate");
         } else {
             mode = Mode.BATCH;
-            reasons.add(latency != null && !subHour ? "a latency of " + human(latency) + " (≥ 1 h) is met by batch"
+            reasons.add(latency != null ? "a latency of " + human(latency) + " (≥ 1 h) is met by batch"
                     : coarseReporting ? "reporting is " + r.reporting() + ": batch loads of each partition meet it"
                     : "no latency target below an hour is declared: batch");
         }

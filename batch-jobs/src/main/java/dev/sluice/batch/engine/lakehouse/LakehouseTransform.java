@@ -186,7 +186,7 @@ final class LakehouseTransform {
                 String keptView = view("kept", views);
                 kept.where(functions.col(MEMBER).equalTo(m.partition().key())).drop(MEMBER).createOrReplaceTempView(keptView);
                 Dataset<Row> one = spark.sql(SparkDialect.toSpark(table.sql().replace("{input}", keptView)
-                        .replace("{partition}", LakehouseInput.quote((m.out() == Partition.NONE ? m.partition() : m.out()).key()))))
+                        .replace("{partition}", LakehouseInput.quote((m.out().equals(Partition.NONE) ? m.partition() : m.out()).key()))))
                         .selectExpr(select(m));
                 result = result == null ? one : result.union(one);
             }

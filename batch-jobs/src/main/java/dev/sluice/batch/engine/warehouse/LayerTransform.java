@@ -91,7 +91,7 @@ final class LayerTransform {
 
         Table<?> inputPart = DSL.table("({0})", input.select().where(quarantine.kept(inputRows, quarantined)));
         String template = table.sql().replace("{input}", "{0}").replace("{partition}", "{1}");
-        Table<?> q = DSL.table("(" + template + ")", inputPart, DSL.val(out == Partition.NONE ? partition.key() : out.key())).as("q");
+        Table<?> q = DSL.table("(" + template + ")", inputPart, DSL.val(out.equals(Partition.NONE) ? partition.key() : out.key())).as("q");
 
         List<Field<?>> targetFields = new ArrayList<>();
         List<Field<?>> selected = new ArrayList<>();

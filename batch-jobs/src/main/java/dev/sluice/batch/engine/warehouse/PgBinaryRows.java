@@ -215,6 +215,8 @@ final class PgBinaryRows {
                 }
                 case TEXT -> putText(value.toString());
                 case NUMERIC -> putNumeric((BigDecimal) value);
+                case TIMESTAMPTZ -> throw new IllegalStateException("Bronze binary COPY: " + names[i]
+                        + " is written once per row from the load's time, never as a field");
             }
         } catch (ClassCastException e) {
             // the readers give each column its contract type's Java value: this is a bug, not bad input

@@ -40,7 +40,8 @@ public final class KafkaLivePublisher implements LivePublisher {
     @Override
     public void publish(String key, byte[] value, long timestampMs) {
         failFast();
-        producer.send(new ProducerRecord<>(hot.topic(), null, timestampMs, key, value), (meta, e) -> {
+        // the callback records a failure for the next call and close(): the Future adds nothing
+        var unused = producer.send(new ProducerRecord<>(hot.topic(), null, timestampMs, key, value), (meta, e) -> {
             if (e != null) {
                 failure.compareAndSet(null, e);
             }

@@ -79,7 +79,7 @@ final class CheckJudge {
                     yield extremeOutcome(plan, data);
                 }
                 Double metric = metric(deequ);
-                boolean held = deequ != null && deequ.status() == ConstraintStatus$.MODULE$.Success();
+                boolean held = deequ != null && deequ.status().equals(ConstraintStatus$.MODULE$.Success());
                 if (e == Expectation.EXPECT_COLUMN_STDEV_TO_BE_BETWEEN) {
                     yield sampleDeviation(spec, metric, counts.nonNull(spec.column()), counts.rows());
                 }
