@@ -126,6 +126,32 @@ class NullSemanticsIT {
         }
     }
 
+    /**
+     * Issue 51 item 7: a NULL in {@code value_set} (GE's {@code positive_test_values_set_is_null},
+     * {@code expect_column_values_to_not_be_in_set.json}) matches no value; the NULLs follow
+     * {@code null_values}. It used to throw a NullPointerException without a message.
+     */
+    @Test
+    void aNullInTheValueSetMatchesNoValue() throws Exception {
+        String url = "jdbc:h2:mem:nullset-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+        try (Connection c = DriverManager.getConnection(url, "sa", ""); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE n (id BIGINT, n INTEGER)");
+            st.execute("INSERT INTO n VALUES (0, NULL), (1, NULL), (2, 2)");
+            List<Object> nullOnly = java.util.Arrays.asList((Object) null);
+            CheckResult notIn = check(url, "SELECT * FROM n", new CheckSpec("s", Expectation.EXPECT_COLUMN_VALUES_TO_NOT_BE_IN_SET,
+                    Severity.ERROR, null, "n", Map.of("value_set", nullOnly)));
+            assertThat(List.of(notIn.status(), notIn.elementCount(), notIn.unexpectedCount())).containsExactly(CheckStatus.PASSED, 1L, 0L);
+            CheckResult notInStrict = check(url, "SELECT * FROM n", new CheckSpec("s", Expectation.EXPECT_COLUMN_VALUES_TO_NOT_BE_IN_SET,
+                    Severity.ERROR, null, "n", Map.of("value_set", nullOnly, "null_values", "unexpected")));
+            assertThat(List.of(notInStrict.status(), notInStrict.elementCount(), notInStrict.unexpectedCount()))
+                    .containsExactly(CheckStatus.FAILED, 3L, 2L);
+            CheckResult in = check(url, "SELECT * FROM n", new CheckSpec("s", Expectation.EXPECT_COLUMN_VALUES_TO_BE_IN_SET,
+                    Severity.ERROR, null, "n", Map.of("value_set", java.util.Arrays.asList(null, 3))));
+            assertThat(List.of(in.status(), in.elementCount(), in.unexpectedCount(), in.unexpectedValues()))
+                    .containsExactly(CheckStatus.FAILED, 1L, 1L, List.of(2));
+        }
+    }
+
     /** No data is not a pass: NO_DATA, blocking where the check's no_data policy (or its default) says so. */
     @Test
     void noDataIsItsOwnStatusAndBlocksWhereTheCheckSaysSo() throws Exception {
