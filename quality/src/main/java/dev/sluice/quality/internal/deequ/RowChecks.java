@@ -39,6 +39,15 @@ final class RowChecks {
     }
 
     /**
+     * The condition of a row {@code expect_compound_columns_to_be_unique} judges: one of its listed
+     * columns has a value (GE's {@code ignore_row_if: all_values_are_missing}, Deequ's rule).
+     */
+    static String judgedCompound(CheckSpec spec) {
+        List<String> missing = spec.list("column_list").stream().map(c -> SparkSql.identifier(String.valueOf(c)) + " IS NULL").toList();
+        return missing.isEmpty() ? "TRUE" : "NOT (" + String.join(" AND ", missing) + ")";
+    }
+
+    /**
      * The condition a judged row must meet (NULL counts as met; only the order of a pair can be NULL).
      *
      * @throws InvalidCheckException when a column is missing or a set's value does not fit its column
