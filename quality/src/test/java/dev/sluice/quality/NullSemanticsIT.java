@@ -113,7 +113,8 @@ class NullSemanticsIT {
 
             CheckResult inSet = check(url, all, new CheckSpec("s", Expectation.EXPECT_COLUMN_PAIR_VALUES_TO_BE_IN_SET,
                     Severity.ERROR, null, null, Map.of("column_A", "x", "column_B", "z", "value_pairs_set",
-                            List.of(List.of(1, 1), List.of(2, 2), List.of(3, 3), List.of(4, 4), List.of(5, 5)))));
+                            List.of(List.of(1, 1), List.of(2, 2), List.of(3, 3), List.of(4, 4), List.of(5, 5), List.of(6, 6)))));
+            // [6, NULL] is not the set's [6, 6] (a plain comparison was NULL there, and passed)
             assertThat(List.of(inSet.status(), inSet.elementCount(), inSet.unexpectedCount())).containsExactly(CheckStatus.FAILED, 10L, 5L);
             assertThat(inSet.unexpectedRowIds()).containsExactly(5L, 6L, 7L, 8L, 9L);
             assertThat(inSet.unexpectedValues()).containsExactly(java.util.Arrays.asList(6, null), java.util.Arrays.asList(7, null),

@@ -92,8 +92,13 @@ final class RowChecks {
         return "COALESCE(" + condition + ", TRUE)";
     }
 
-    /** NULL-safe, as GE's Spark backend: a NULL in the set matches a NULL, a value never does. */
+    /**
+     * NULL-safe, as GE's Spark backend: a NULL in the set matches a NULL, a value never does. Not
+     * {@code <=>} with a literal: Spark pushes such a filter down to the JDBC source (the sample of
+     * unexpected rows) as {@code (c = v) OR (c IS NULL AND v IS NULL)}, NULL for a NULL {@code c},
+     * and the row went missing from the sample while Deequ counted it.
+     */
     private static String equal(String column, Object value, DataType type) {
-        return value == null ? column + " IS NULL" : column + " <=> " + SparkSql.literal(value, type);
+        return value == null ? column + " IS NULL" : "COALESCE(" + column + " = " + SparkSql.literal(value, type) + ", FALSE)";
     }
 }
