@@ -6,7 +6,6 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -294,7 +293,7 @@ final class GeJudge {
 
     /** A text GE observed: the same text, or the same number, date or timestamp written another way. */
     private static boolean sameText(String expected, Object actual) {
-        String a = actual instanceof TemporalAccessor || actual instanceof java.util.Date ? actual.toString() : String.valueOf(actual);
+        String a = String.valueOf(actual);
         if (a.equals(expected)) {
             return true;
         }
