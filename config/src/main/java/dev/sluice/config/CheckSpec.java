@@ -72,10 +72,13 @@ public record CheckSpec(String id, Expectation expectation, Severity severity, @
         return v instanceof Boolean b ? b : v != null && v.toString().equals("true");
     }
 
-    /** A list parameter (empty when absent). */
-    public List<Object> list(String key) {
+    /**
+     * A list parameter (empty when absent), unmodifiable; its elements as given, a null among them
+     * kept (e.g. {@code value_set: [null]}, which GE accepts: NULLs are judged by {@code null_values}).
+     */
+    public List<@Nullable Object> list(String key) {
         Object v = params.get(key);
-        return v instanceof List<?> l ? List.copyOf(l.stream().map(o -> (Object) o).toList()) : List.of();
+        return v instanceof List<?> l ? java.util.Collections.unmodifiableList(new java.util.ArrayList<@Nullable Object>(l)) : List.of();
     }
 
     /** {@code max_lag} of a freshness check. */

@@ -73,6 +73,92 @@ class NullSemanticsIT {
         }
     }
 
+    /**
+     * Issue 51 item 6: the pair checks treat NULL as GE's Spark backend does ({@code eqNullSafe} in
+     * {@code column_pair_values.equal} and {@code .in_set}): {@code [6, NULL]} is an unequal pair and a
+     * pair outside the set; the order {@code A > B} with a NULL is NULL and not unexpected. The data
+     * is GE's own ({@code expect_column_pair_values_to_be_equal.json}, {@code ..._in_set.json}).
+     */
+    @Test
+    void pairEqualityAndPairSetsCompareNullSafeAsGesSparkBackend() throws Exception {
+        String url = "jdbc:h2:mem:pairs-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+        try (Connection c = DriverManager.getConnection(url, "sa", ""); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE p (id BIGINT, w INTEGER, x INTEGER, z INTEGER)");
+            st.execute("INSERT INTO p VALUES (0, 1, 1, 1), (1, 2, 2, 2), (2, 3, 3, 3), (3, 4, 4, 4), (4, 5, 5, 5),"
+                    + " (5, 6, 6, NULL), (6, 7, 7, NULL), (7, 8, 8, NULL), (8, 9, 9, NULL), (9, NULL, 10, NULL)");
+            String all = "SELECT * FROM p";
+            List<Object> sixToNine = List.of(java.util.Arrays.asList(6, null), java.util.Arrays.asList(7, null),
+                    java.util.Arrays.asList(8, null), java.util.Arrays.asList(9, null));
+
+            // ignore_row_if both_values_are_missing (the default): row 9 skipped, rows 5-8 unequal
+            CheckResult equal = check(url, all, new CheckSpec("e", Expectation.EXPECT_COLUMN_PAIR_VALUES_TO_BE_EQUAL,
+                    Severity.ERROR, null, null, Map.of("column_A", "w", "column_B", "z")));
+            assertThat(List.of(equal.status(), equal.elementCount(), equal.unexpectedCount())).containsExactly(CheckStatus.FAILED, 9L, 4L);
+            assertThat(equal.unexpectedValues()).containsExactlyElementsOf(sixToNine);
+            assertThat(equal.unexpectedRowIds()).containsExactly(5L, 6L, 7L, 8L);
+            assertThat(equal.metric()).isEqualTo(5.0 / 9);
+
+            CheckResult mostly = check(url, all, new CheckSpec("e", Expectation.EXPECT_COLUMN_PAIR_VALUES_TO_BE_EQUAL,
+                    Severity.ERROR, 0.5, null, Map.of("column_A", "w", "column_B", "z")));
+            assertThat(List.of(mostly.status(), mostly.unexpectedCount())).containsExactly(CheckStatus.PASSED, 4L);
+            assertThat(mostly.unexpectedValues()).containsExactlyElementsOf(sixToNine);
+
+            CheckResult either = check(url, all, new CheckSpec("e", Expectation.EXPECT_COLUMN_PAIR_VALUES_TO_BE_EQUAL,
+                    Severity.ERROR, null, null, Map.of("column_A", "w", "column_B", "z", "ignore_row_if", "either_value_is_missing")));
+            assertThat(List.of(either.status(), either.elementCount(), either.unexpectedCount())).containsExactly(CheckStatus.PASSED, 5L, 0L);
+            // neither: two NULLs are equal
+            CheckResult neither = check(url, "SELECT * FROM p WHERE id = 9", new CheckSpec("e", Expectation.EXPECT_COLUMN_PAIR_VALUES_TO_BE_EQUAL,
+                    Severity.ERROR, null, null, Map.of("column_A", "w", "column_B", "z", "ignore_row_if", "neither")));
+            assertThat(List.of(neither.status(), neither.elementCount(), neither.unexpectedCount())).containsExactly(CheckStatus.PASSED, 1L, 0L);
+
+            CheckResult inSet = check(url, all, new CheckSpec("s", Expectation.EXPECT_COLUMN_PAIR_VALUES_TO_BE_IN_SET,
+                    Severity.ERROR, null, null, Map.of("column_A", "x", "column_B", "z", "value_pairs_set",
+                            List.of(List.of(1, 1), List.of(2, 2), List.of(3, 3), List.of(4, 4), List.of(5, 5), List.of(6, 6)))));
+            // [6, NULL] is not the set's [6, 6] (a plain comparison was NULL there, and passed)
+            assertThat(List.of(inSet.status(), inSet.elementCount(), inSet.unexpectedCount())).containsExactly(CheckStatus.FAILED, 10L, 5L);
+            assertThat(inSet.unexpectedRowIds()).containsExactly(5L, 6L, 7L, 8L, 9L);
+            assertThat(inSet.unexpectedValues()).containsExactly(java.util.Arrays.asList(6, null), java.util.Arrays.asList(7, null),
+                    java.util.Arrays.asList(8, null), java.util.Arrays.asList(9, null), java.util.Arrays.asList(10, null));
+
+            // the order: x > z is NULL in rows 5-9, not unexpected (as in GE's Spark backend)
+            CheckResult greater = check(url, "SELECT id, x + 1 AS x, z FROM p", new CheckSpec("g",
+                    Expectation.EXPECT_COLUMN_PAIR_VALUES_A_TO_BE_GREATER_THAN_B, Severity.ERROR, null, null, Map.of("column_A", "x", "column_B", "z")));
+            assertThat(List.of(greater.status(), greater.elementCount(), greater.unexpectedCount())).containsExactly(CheckStatus.PASSED, 10L, 0L);
+
+            // the compound uniqueness judges the rows with a value in a listed column: 9, the all-NULL row 9 left out (GE's
+            // element count less its missing rows; Sluice counted 10 before)
+            CheckResult compound = check(url, all, new CheckSpec("u", Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE,
+                    Severity.ERROR, null, null, Map.of("column_list", List.of("w", "z"))));
+            assertThat(List.of(compound.status(), compound.elementCount(), compound.unexpectedCount())).containsExactly(CheckStatus.PASSED, 9L, 0L);
+        }
+    }
+
+    /**
+     * Issue 51 item 7: a NULL in {@code value_set} (GE's {@code positive_test_values_set_is_null},
+     * {@code expect_column_values_to_not_be_in_set.json}) matches no value; the NULLs follow
+     * {@code null_values}. It used to throw a NullPointerException without a message.
+     */
+    @Test
+    void aNullInTheValueSetMatchesNoValue() throws Exception {
+        String url = "jdbc:h2:mem:nullset-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+        try (Connection c = DriverManager.getConnection(url, "sa", ""); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE n (id BIGINT, n INTEGER)");
+            st.execute("INSERT INTO n VALUES (0, NULL), (1, NULL), (2, 2)");
+            List<Object> nullOnly = java.util.Arrays.asList((Object) null);
+            CheckResult notIn = check(url, "SELECT * FROM n", new CheckSpec("s", Expectation.EXPECT_COLUMN_VALUES_TO_NOT_BE_IN_SET,
+                    Severity.ERROR, null, "n", Map.of("value_set", nullOnly)));
+            assertThat(List.of(notIn.status(), notIn.elementCount(), notIn.unexpectedCount())).containsExactly(CheckStatus.PASSED, 1L, 0L);
+            CheckResult notInStrict = check(url, "SELECT * FROM n", new CheckSpec("s", Expectation.EXPECT_COLUMN_VALUES_TO_NOT_BE_IN_SET,
+                    Severity.ERROR, null, "n", Map.of("value_set", nullOnly, "null_values", "unexpected")));
+            assertThat(List.of(notInStrict.status(), notInStrict.elementCount(), notInStrict.unexpectedCount()))
+                    .containsExactly(CheckStatus.FAILED, 3L, 2L);
+            CheckResult in = check(url, "SELECT * FROM n", new CheckSpec("s", Expectation.EXPECT_COLUMN_VALUES_TO_BE_IN_SET,
+                    Severity.ERROR, null, "n", Map.of("value_set", java.util.Arrays.asList(null, 3))));
+            assertThat(List.of(in.status(), in.elementCount(), in.unexpectedCount(), in.unexpectedValues()))
+                    .containsExactly(CheckStatus.FAILED, 1L, 1L, List.of(2));
+        }
+    }
+
     /** No data is not a pass: NO_DATA, blocking where the check's no_data policy (or its default) says so. */
     @Test
     void noDataIsItsOwnStatusAndBlocksWhereTheCheckSaysSo() throws Exception {

@@ -88,7 +88,8 @@ final class CheckJudge {
                     yield Outcome.noData(0, counts.rows() == 0 ? "no rows to judge" : "no row has a value in " + spec.list("column_list"));
                 }
                 if (e == Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE && metric != null) {
-                    long rows = counts.rows();
+                    // the rows judged: an all-NULL row is left out (GE's element count less its missing rows)
+                    long rows = counts.nonNull(Counts.rowsKey(spec));
                     UnexpectedRows.Duplicates d = metric >= 1.0 ? UnexpectedRows.Duplicates.NONE
                             : data.duplicates().apply(spec.list("column_list").stream().map(Object::toString).toList());
                     long dupes = d.rows();

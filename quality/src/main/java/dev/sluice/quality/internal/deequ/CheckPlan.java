@@ -76,7 +76,8 @@ record CheckPlan(CheckSpec spec, @Nullable Check deequ, @Nullable String unexpec
                     check.hasUniqueness(col, Scala.onDouble(u -> u >= mostly), Scala.none(), Scala.none()),
                     null, mostlyText + "unique (NULLs ignored)");
             case EXPECT_COLUMN_VALUES_TO_BE_IN_SET -> {
-                String set = SparkSql.list(spec.list("value_set"), type);
+                // a NULL in the set matches no value: NULLs are judged by null_values alone (GE's pandas and SQL backends)
+                String set = SparkSql.list(spec.list("value_set").stream().filter(java.util.Objects::nonNull).toList(), type);
                 yield compliance(spec, check, set.isEmpty() ? "FALSE" : q + " IN (" + set + ")", mostlyText + "in {" + set + "}");
             }
             case EXPECT_COLUMN_VALUES_TO_BE_BETWEEN -> {

@@ -25,6 +25,10 @@ record Counts(long rows, Map<String, Long> nonNull) {
                 // the rows a row check judges: those its ignore_row_if keeps
                 out.put((Analyzer<?, Metric<?>>) (Object) new Size(Scala.some(RowChecks.judged(c))), rowsKey(c));
             }
+            if (c.expectation() == Expectation.EXPECT_COMPOUND_COLUMNS_TO_BE_UNIQUE) {
+                // the compound uniqueness leaves out the rows whose listed columns are all NULL
+                out.put((Analyzer<?, Metric<?>>) (Object) new Size(Scala.some(RowChecks.judgedCompound(c))), rowsKey(c));
+            }
             if (c.column() != null && (c.expectation().kind() == Expectation.Kind.MAP
                     || c.expectation() == Expectation.EXPECT_COLUMN_STDEV_TO_BE_BETWEEN)) {
                 out.put((Analyzer<?, Metric<?>>) (Object)
@@ -53,7 +57,7 @@ record Counts(long rows, Map<String, Long> nonNull) {
 
     private static final String ROWS = "rows judged by ";
 
-    /** The key of the rows a row check judges, for {@link #nonNull}. */
+    /** The key of the rows a row check (or the compound uniqueness) judges, for {@link #nonNull}. */
     static String rowsKey(CheckSpec c) {
         return ROWS + c.id();
     }

@@ -11,9 +11,13 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * The SQL of the row checks (a column pair, a column list; {@link Expectation.Kind#ROW}), as GE's
- * Spark backend judges them: a row its {@code ignore_row_if} skips is not judged; a judged row is
- * unexpected when the condition is false, not when it is NULL (a comparison with a NULL: GE's
- * Spark filter keeps neither side of it); a sum adds the row's non-null values. Stateless.
+ * Spark backend judges them ({@code column_pair_map_metrics} and {@code multicolumn_map_metrics} of
+ * great_expectations): a row its {@code ignore_row_if} skips is not judged. Equality compares
+ * NULL-safe ({@code <=>}, GE's {@code eqNullSafe}): in a pair's equality and its set of pairs a NULL
+ * equals only a NULL, so {@code [6, NULL]} is unexpected; within a record two NULLs are equal. A
+ * pair's order ({@code A > B}) with a NULL is NULL, and a judged row whose condition is NULL is not
+ * unexpected (GE's Spark filter keeps neither side of it); with {@code or_equal} two NULLs pass. A
+ * sum adds the row's non-null values. Stateless.
  */
 final class RowChecks {
 
@@ -35,7 +39,16 @@ final class RowChecks {
     }
 
     /**
-     * The condition a judged row must meet (NULL counts as met).
+     * The condition of a row {@code expect_compound_columns_to_be_unique} judges: one of its listed
+     * columns has a value (GE's {@code ignore_row_if: all_values_are_missing}, Deequ's rule).
+     */
+    static String judgedCompound(CheckSpec spec) {
+        List<String> missing = spec.list("column_list").stream().map(c -> SparkSql.identifier(String.valueOf(c)) + " IS NULL").toList();
+        return missing.isEmpty() ? "TRUE" : "NOT (" + String.join(" AND ", missing) + ")";
+    }
+
+    /**
+     * The condition a judged row must meet (NULL counts as met; only the order of a pair can be NULL).
      *
      * @throws InvalidCheckException when a column is missing or a set's value does not fit its column
      */
@@ -49,7 +62,7 @@ final class RowChecks {
         names.forEach(n -> types.add(CheckPlan.field(schema, n, spec).dataType()));
         List<String> cols = names.stream().map(SparkSql::identifier).toList();
         String condition = switch (spec.expectation()) {
-            case EXPECT_COLUMN_PAIR_VALUES_TO_BE_EQUAL -> cols.get(0) + " = " + cols.get(1);
+            case EXPECT_COLUMN_PAIR_VALUES_TO_BE_EQUAL -> cols.get(0) + " <=> " + cols.get(1);
             case EXPECT_COLUMN_PAIR_VALUES_A_TO_BE_GREATER_THAN_B -> cols.get(0) + (spec.flag("or_equal") ? " >= " : " > ") + cols.get(1);
             case EXPECT_COLUMN_PAIR_VALUES_TO_BE_IN_SET -> {
                 List<String> any = new ArrayList<>();
@@ -79,7 +92,13 @@ final class RowChecks {
         return "COALESCE(" + condition + ", TRUE)";
     }
 
+    /**
+     * NULL-safe, as GE's Spark backend: a NULL in the set matches a NULL, a value never does. Not
+     * {@code <=>} with a literal: Spark pushes such a filter down to the JDBC source (the sample of
+     * unexpected rows) as {@code (c = v) OR (c IS NULL AND v IS NULL)}, NULL for a NULL {@code c},
+     * and the row went missing from the sample while Deequ counted it.
+     */
     private static String equal(String column, Object value, DataType type) {
-        return value == null ? column + " IS NULL" : column + " = " + SparkSql.literal(value, type);
+        return value == null ? column + " IS NULL" : "COALESCE(" + column + " = " + SparkSql.literal(value, type) + ", FALSE)";
     }
 }
