@@ -100,7 +100,8 @@ public final class LineageRepository implements LineageEmitter.Store {
                     int slash = read.indexOf('/');
                     in.insertEdge(event.run().toString(), parent, event.job(), written, slash < 0 ? read : read.substring(0, slash),
                             slash < 0 ? read : read.substring(slash + 1),
-                            knownNamespace(input), input.knownAs(), knownNamespace(out), out.knownAs(), out.version(), out.rowCount(), at);
+                            knownNamespace(input), input.knownAs(), knownNamespace(out), out.knownAs(), out.version(), out.rowCount(), at,
+                            false);
                 }
             }
         });
@@ -166,7 +167,8 @@ public final class LineageRepository implements LineageEmitter.Store {
                 insertEdge(runId, parent, job, partition, partition, partition, in.path("namespace").asText(),
                         aliases.knownAs(in.path("namespace").asText(), in.path("name").asText()),
                         out.path("namespace").asText(), aliases.knownAs(out.path("namespace").asText(), out.path("name").asText()),
-                        out.path("facets").path("version").path("datasetVersion").asText(null), rows.isNumber() ? rows.asLong() : null, at);
+                        out.path("facets").path("version").path("datasetVersion").asText(null), rows.isNumber() ? rows.asLong() : null, at,
+                        true);
             }
         }
         return true;
@@ -223,7 +225,7 @@ public final class LineageRepository implements LineageEmitter.Store {
 
     private void insertEdge(String runId, @Nullable String parent, String job, String partition, String readFrom, String readTo,
             String inputNamespace, String input,
-            String outputNamespace, String output, @Nullable String version, @Nullable Long rows, OffsetDateTime at) {
+            String outputNamespace, String output, @Nullable String version, @Nullable Long rows, OffsetDateTime at, boolean ingested) {
         dsl.insertInto(EDGES)
                 .set(DSL.field(DSL.name("run_id")), runId)
                 .set(DSL.field(DSL.name("parent_run_id")), parent)
@@ -240,7 +242,7 @@ public final class LineageRepository implements LineageEmitter.Store {
                 .set(DSL.field(DSL.name("event_time")), at)
                 .set(RANGE_TO, readFrom.equals(readTo) ? null : readTo)
                 .execute();
-        graph.record(input, output, job, inputNamespace, outputNamespace, at);
+        graph.record(input, output, job, ingested, inputNamespace, outputNamespace, at);
     }
 
     /**
@@ -263,7 +265,10 @@ public final class LineageRepository implements LineageEmitter.Store {
                 || dsl.fetchExists(DSL.selectOne().from(LineageRuns.DATASETS).where(DSL.field(DSL.name("name"), String.class).eq(dataset)));
     }
 
-    /** An edge of the lineage graph: {@code from} feeds {@code to} through {@code job}. Values; thread-safe. */
+    /**
+     * An edge of the lineage graph: {@code from} feeds {@code to} through {@code job} (Sluice's own
+     * step job by its pipeline, another tool's job by its whole name). Values; thread-safe.
+     */
     public record Edge(String from, String to, String job) {
     }
 
@@ -280,7 +285,10 @@ public final class LineageRepository implements LineageEmitter.Store {
         return graph.walk(dataset, depth, false);
     }
 
-    /** A dataset partition built (directly or not) from another: {@code dataset} partition {@code partition}. */
+    /**
+     * A dataset partition built (directly or not) from another: {@code dataset} partition
+     * {@code partition}, by {@code job} (Sluice's own step job by its pipeline, another tool's whole).
+     */
     public record Impacted(String dataset, String partition, String job, int level) {
     }
 
@@ -311,6 +319,7 @@ public final class LineageRepository implements LineageEmitter.Store {
                 if (!feeding.contains(f.getKey())) {
                     continue; // nothing is built from it
                 }
+                Map<String, String> jobs = graph.shownJobs(f.getKey());
                 TreeSet<String> keys = new TreeSet<>(f.getValue());
                 boolean all = keys.contains(Partition.NONE.key()); // a snapshot's 'none' means every partition
                 var select = dsl.selectDistinct(OUTPUT, PARTITION, JOB, READ_FROM, READ_TO).from(EDGES);
@@ -328,7 +337,8 @@ public final class LineageRepository implements LineageEmitter.Store {
                     }
                     String key = r.value1() + "@" + r.value2();
                     if (!out.containsKey(key) && !(r.value1().equals(dataset) && partitions.contains(r.value2()))) {
-                        out.put(key, new Impacted(r.value1(), r.value2(), DatasetGraph.pipeline(r.value3()), level));
+                        out.put(key, new Impacted(r.value1(), r.value2(),
+                                jobs.getOrDefault(r.value1() + "\n" + r.value3(), DatasetGraph.shown(r.value3(), false)), level));
                         next.computeIfAbsent(r.value1(), k -> new LinkedHashSet<>()).add(r.value2());
                     }
                 }

@@ -234,6 +234,35 @@ class ForeignLineageIT {
             assertThat(repo.columnOrigins("crm.a", "id")).isEqualTo(List.of());
         });
     }
+
+    // #51 item 4: other tools' job names are not cut at their first dot
+    @ParameterizedTest
+    @MethodSource("databases")
+    void otherToolsJobNamesAreShownWhole(String database) throws Exception {
+        on(database, w -> {
+            LineageRepository repo = new LineageRepository(w.dsl());
+            // dbt names its jobs model.<project>.<model>; Hive's integration <command>.<database>.<table>
+            store(repo, event(UUID.randomUUID().toString(), "COMPLETE", "2026-11-30T04:00:00Z", "model.jaffle_shop.stg_orders", "",
+                    dataset("raw.orders", ""), dataset("jaffle.stg_orders", "")));
+            store(repo, event(UUID.randomUUID().toString(), "COMPLETE", "2026-11-30T04:01:00Z", "model.jaffle_shop.stg_payments", "",
+                    dataset("raw.payments", ""), dataset("jaffle.stg_payments", "")));
+            store(repo, event(UUID.randomUUID().toString(), "COMPLETE", "2026-11-30T04:02:00Z", "model.jaffle_shop.orders", "",
+                    dataset("jaffle.stg_orders", "") + ", " + dataset("jaffle.stg_payments", ""), dataset("jaffle.orders", "")));
+            store(repo, event(UUID.randomUUID().toString(), "COMPLETE", "2026-11-30T04:03:00Z", "createtable_as_select.test.xxx", "",
+                    dataset("jaffle.orders", ""), dataset("test.xxx", "")));
+
+            assertThat(repo.upstream("jaffle.orders", 3)).extracting(e -> e.from() + " -> " + e.to() + " by " + e.job()).containsExactly(
+                    "jaffle.stg_orders -> jaffle.orders by model.jaffle_shop.orders",
+                    "jaffle.stg_payments -> jaffle.orders by model.jaffle_shop.orders",
+                    "raw.orders -> jaffle.stg_orders by model.jaffle_shop.stg_orders",
+                    "raw.payments -> jaffle.stg_payments by model.jaffle_shop.stg_payments");
+            assertThat(repo.downstream("jaffle.orders", 3)).extracting(e -> e.from() + " -> " + e.to() + " by " + e.job())
+                    .containsExactly("jaffle.orders -> test.xxx by createtable_as_select.test.xxx");
+            assertThat(repo.impact("raw.orders", "none")).extracting(i -> i.dataset() + " " + i.level() + " by " + i.job()).containsExactly(
+                    "jaffle.stg_orders 1 by model.jaffle_shop.stg_orders", "jaffle.orders 2 by model.jaffle_shop.orders",
+                    "test.xxx 3 by createtable_as_select.test.xxx");
+        });
+    }
     @ParameterizedTest
     @MethodSource("databases")
     void eventsOfOneRunPostedAtOnceAreEachStoredOnceAndTheRunFoldsThemAll(String database) throws Exception {
