@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jooq.DSLContext;
@@ -174,6 +175,25 @@ public final class LineageRepository implements LineageEmitter.Store {
         return true;
     }
 
+    /**
+     * Stores an OpenLineage 2.0 DatasetEvent or JobEvent received from another tool (static lineage,
+     * already validated): the event as sent, and the dataset or job it declares with its facets
+     * (and a JobEvent's inputs and outputs with theirs), folded again from every event that tells
+     * of them ({@link StaticLineage}). No run and no edge: nothing ran. One transaction.
+     *
+     * @return true when stored; false when the same event (canonical JSON) is stored already, and nothing was written
+     */
+    public boolean storeStatic(JsonNode e, String json) {
+        synchronized (StaticLineage.WRITERS) {
+            return dsl.transactionResult(tx -> new StaticLineage(tx.dsl(), new DatasetAliases(tx.dsl())).store(e, json));
+        }
+    }
+
+    /** The dataset Sluice knows by {@code dataset} as static lineage declares it, or empty when none did. */
+    public Optional<StaticLineage.Declared> declared(String dataset) {
+        return new StaticLineage(dsl, aliases).dataset(dataset);
+    }
+
     /** Inserts the event unless the same (run, type, time, job, body) is stored; true when inserted. */
     private boolean insertEvent(String runId, @Nullable String parent, String job, String type, OffsetDateTime at, String partition,
             String json, String sha256) {
@@ -247,22 +267,29 @@ public final class LineageRepository implements LineageEmitter.Store {
 
     /**
      * The datasets any recorded step run read or wrote (or an ingested run named, whatever its
-     * state) whose name contains {@code query}
+     * state, or static lineage declared) whose name contains {@code query}
      * (case-insensitive; empty: all), sorted by name, at most {@code limit}.
      */
     public List<String> datasets(String query, int limit) {
         Field<String> name = DSL.field(DSL.name("name"), String.class);
         var names = DSL.select(INPUT.as("name")).from(DatasetGraph.GRAPH).union(DSL.select(OUTPUT.as("name")).from(DatasetGraph.GRAPH))
-                .union(DSL.select(DSL.field(DSL.name("name"), String.class)).from(LineageRuns.DATASETS)).asTable("d");
+                .union(DSL.select(DSL.field(DSL.name("name"), String.class)).from(LineageRuns.DATASETS))
+                .union(DSL.select(DSL.field(DSL.name("known_as"), String.class)).from(StaticLineage.DECLARED)
+                        .where(DSL.field(DSL.name("kind")).eq("DATASET")))
+                .union(DSL.select(DSL.field(DSL.name("dataset"), String.class)).from(StaticLineage.IO)).asTable("d");
         return dsl.selectDistinct(DSL.field(DSL.name("d", "name"), String.class)).from(names)
                 .where(DSL.lower(DSL.field(DSL.name("d", "name"), String.class)).contains(query.toLowerCase(Locale.ROOT)))
                 .orderBy(DSL.field(DSL.name("d", "name"))).limit(limit).fetch(0, String.class);
     }
 
-    /** True when some recorded step run read or wrote a dataset named {@code dataset}, or an ingested run named it. */
+    /**
+     * True when some recorded step run read or wrote a dataset named {@code dataset}, or an
+     * ingested run named it, or static lineage declared it.
+     */
     public boolean known(String dataset) {
         return graph.knows(dataset)
-                || dsl.fetchExists(DSL.selectOne().from(LineageRuns.DATASETS).where(DSL.field(DSL.name("name"), String.class).eq(dataset)));
+                || dsl.fetchExists(DSL.selectOne().from(LineageRuns.DATASETS).where(DSL.field(DSL.name("name"), String.class).eq(dataset)))
+                || new StaticLineage(dsl, aliases).knows(dataset);
     }
 
     /**

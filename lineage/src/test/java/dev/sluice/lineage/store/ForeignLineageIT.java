@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Events of other tools in the lineage store, on H2 and on a real PostgreSQL (embedded): an event
  * posted twice is stored once (a changed body under the same key is a new event); a run of another
  * tool is a run (state, parent, nominal time, error message, facets); its column lineage is
- * stored with its transformations; and a cycle of two jobs or a self-edge is walked once.
+ * stored with its transformations; a cycle of two jobs or a self-edge is walked once; other
+ * tools' job names stay whole; and static lineage (DatasetEvent, JobEvent) is stored with its facets.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ForeignLineageIT {
@@ -82,6 +83,14 @@ class ForeignLineageIT {
 
     private static String dataset(String name, String facets) {
         return "{\"namespace\": \"postgres://dwh:5432\", \"name\": \"" + name + "\", \"facets\": {" + facets + "}}";
+    }
+
+    private static boolean store(LineageRepository repo, String json, boolean statics) {
+        try {
+            return repo.storeStatic(JSON.readTree(json), json);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static boolean store(LineageRepository repo, String json) {
@@ -232,6 +241,62 @@ class ForeignLineageIT {
             assertThat(repo.impact("crm.a", "none")).extracting(i -> i.dataset() + "@" + i.partition() + " " + i.level())
                     .containsExactly("crm.b@none 1", "crm.c@none 2");
             assertThat(repo.columnOrigins("crm.a", "id")).isEqualTo(List.of());
+        });
+    }
+
+    // #51 item 5: static lineage (OpenLineage 2.0 DatasetEvent, JobEvent) is stored
+    @ParameterizedTest
+    @MethodSource("databases")
+    void datasetAndJobEventsAreStoredWithTheirFacets(String database) throws Exception {
+        on(database, w -> {
+            LineageRepository repo = new LineageRepository(w.dsl());
+            String schemaV1 = """
+                    {"eventTime": "2026-11-30T05:00:00Z", "producer": "https://example.org/catalog",
+                     "schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/DatasetEvent",
+                     "dataset": {"namespace": "postgres://dwh:5432", "name": "mart.orders", "facets": {
+                       "schema": {%s, "_schemaURL": "https://openlineage.io/spec/facets/1-1-0/SchemaDatasetFacet.json", "fields": [{"name": "id"}]},
+                       "datasetType": {%s, "_schemaURL": "https://openlineage.io/spec/facets/1-0-0/DatasetTypeDatasetFacet.json", "datasetType": "TABLE"}}}}
+                    """.formatted(PRODUCER, PRODUCER);
+            // a later declaration: a new schema replaces the old one, the type stays
+            String schemaV2 = """
+                    {"eventTime": "2026-11-30T06:00:00Z", "producer": "https://example.org/catalog",
+                     "schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/DatasetEvent",
+                     "dataset": {"namespace": "postgres://dwh:5432", "name": "mart.orders", "facets": {
+                       "schema": {%s, "_schemaURL": "https://openlineage.io/spec/facets/1-1-0/SchemaDatasetFacet.json",
+                                  "fields": [{"name": "id"}, {"name": "total"}]}}}}
+                    """.formatted(PRODUCER);
+            String job = """
+                    {"eventTime": "2026-11-30T05:30:00Z", "producer": "https://example.org/dbt",
+                     "schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/JobEvent",
+                     "job": {"namespace": "dbt", "name": "model.jaffle_shop.orders", "facets": {
+                       "jobType": {%s, "_schemaURL": "https://openlineage.io/spec/facets/2-0-4/JobTypeJobFacet.json",
+                                   "processingType": "BATCH", "integration": "DBT", "jobType": "MODEL"}}},
+                     "inputs": [{"namespace": "postgres://dwh:5432", "name": "raw.orders"}],
+                     "outputs": [{"namespace": "postgres://dwh:5432", "name": "mart.orders", "facets": {
+                       "documentation": {%s, "_schemaURL": "https://openlineage.io/spec/facets/1-1-0/DocumentationDatasetFacet.json",
+                                         "description": "one row per order"}}}]}
+                    """.formatted(PRODUCER, PRODUCER);
+
+            assertThat(store(repo, schemaV2, true)).isTrue(); // out of order: the later one first
+            assertThat(store(repo, schemaV1, true)).isTrue();
+            assertThat(store(repo, job, true)).isTrue();
+            assertThat(store(repo, schemaV1.replace("\n", " "), true)).as("the same event again").isFalse();
+
+            assertThat(count(w, "SELECT COUNT(*) FROM sluice.lineage_static_event")).isEqualTo(3);
+            StaticLineage.Declared orders = repo.declared("mart.orders").orElseThrow();
+            assertThat(orders.facets().path("schema").path("fields").findValuesAsText("name")).containsExactly("id", "total");
+            assertThat(orders.facets().path("datasetType").path("datasetType").asText()).isEqualTo("TABLE");
+            assertThat(orders.facets().path("documentation").path("description").asText()).isEqualTo("one row per order");
+            assertThat(orders.jobs()).extracting(j -> j.job() + " " + j.role() + " " + j.facets().path("jobType").path("integration").asText())
+                    .containsExactly("dbt/model.jaffle_shop.orders output DBT");
+            assertThat(repo.declared("raw.orders").orElseThrow().jobs()).extracting(j -> j.job() + " " + j.role())
+                    .containsExactly("dbt/model.jaffle_shop.orders input");
+            assertThat(repo.known("mart.orders")).isTrue();
+            assertThat(repo.datasets("orders", 10)).containsExactly("mart.orders", "raw.orders");
+            assertThat(repo.declared("mart.nothing")).isEmpty();
+            // nothing ran: no run, no edge
+            assertThat(count(w, "SELECT COUNT(*) FROM sluice.lineage_run")).isZero();
+            assertThat(count(w, "SELECT COUNT(*) FROM sluice.lineage_edge")).isZero();
         });
     }
 
