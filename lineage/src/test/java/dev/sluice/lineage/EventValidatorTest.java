@@ -98,6 +98,15 @@ class EventValidatorTest {
         assertThat(validator.violations(e)).noneMatch(v -> v.contains("eventTime"));
     }
 
+    @Test
+    void aPointerToNothingInAShippedDocumentIsIgnoredForOtherTools() throws Exception {
+        JsonNode e = event("""
+                "myTool_run": {"_producer": "https://example.org/etl",
+                               "_schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/NoSuchFacet", "n": 1}""", "", "", "");
+
+        assertThat(validator.violations(e)).isEmpty();
+    }
+
     // #51 item 2: every revision upstream published under a facet's $id
     @Test
     void upstreamsJobTypeExamplesOfBothRevisionsOf204Pass() throws Exception {
