@@ -7,6 +7,7 @@ import dev.sluice.config.WarehouseSpec;
 import dev.sluice.warehouse.Warehouse;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationVersion;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -56,19 +62,25 @@ class ForeignLineageIT {
 
     /** A fresh warehouse (migrated) on the named database, handed to {@code test}. */
     private void on(String database, Consumer<Warehouse> test) throws Exception {
-        String url;
-        if (database.equals("h2")) {
-            url = "jdbc:h2:mem:foreign" + DATABASES.incrementAndGet() + ";DB_CLOSE_DELAY=-1";
-        } else {
-            String name = "foreign" + DATABASES.incrementAndGet();
-            try (Connection c = pg.getPostgresDatabase().getConnection()) {
-                c.createStatement().execute("CREATE DATABASE " + name);
-            }
-            url = pg.getJdbcUrl("postgres", name);
-        }
-        try (Warehouse w = Warehouse.open(new WarehouseSpec(url, database.equals("h2") ? "sa" : "postgres", ""))) {
+        try (Warehouse w = Warehouse.open(new WarehouseSpec(freshUrl(database), user(database), ""))) {
             test.accept(w);
         }
+    }
+
+    /** The JDBC URL of a new, empty database of the named kind. */
+    private String freshUrl(String database) throws Exception {
+        if (database.equals("h2")) {
+            return "jdbc:h2:mem:foreign" + DATABASES.incrementAndGet() + ";DB_CLOSE_DELAY=-1";
+        }
+        String name = "foreign" + DATABASES.incrementAndGet();
+        try (Connection c = pg.getPostgresDatabase().getConnection()) {
+            c.createStatement().execute("CREATE DATABASE " + name);
+        }
+        return pg.getJdbcUrl("postgres", name);
+    }
+
+    private static String user(String database) {
+        return database.equals("h2") ? "sa" : "postgres";
     }
 
     private static String event(String runId, String type, String time, String job, String runFacets, String inputs, String outputs) {
@@ -242,6 +254,39 @@ class ForeignLineageIT {
                     .containsExactly("crm.b@none 1", "crm.c@none 2");
             assertThat(repo.columnOrigins("crm.a", "id")).isEqualTo(List.of());
         });
+    }
+
+    // #51 item 4: a store written before V32 shows its other tools' jobs whole once migrated
+    @ParameterizedTest
+    @MethodSource("databases")
+    void theMigrationMarksTheGraphOfIngestedRunsWrittenBefore(String database) throws Exception {
+        String url = freshUrl(database);
+        String schema = database.equals("h2") ? "SLUICE" : "sluice";
+        Flyway before = Flyway.configure().dataSource(url, user(database), "").schemas(schema)
+                .locations("classpath:db/migration/common", "classpath:db/migration/" + (database.equals("h2") ? "h2" : "postgresql"))
+                .target(MigrationVersion.fromVersion("31")).load();
+        before.migrate();
+        String at = "TIMESTAMP WITH TIME ZONE '2026-11-30 04:00:00+00'";
+        try (Connection c = DriverManager.getConnection(url, user(database), "")) {
+            DSLContext old = DSL.using(c, database.equals("h2") ? SQLDialect.H2 : SQLDialect.POSTGRES);
+            // an ingested dbt run (V25's lineage_run) and a Sluice step run, each with its edge and graph row as V31 wrote them
+            old.execute("INSERT INTO sluice.lineage_run (run_id, namespace, job, state, partition_key, started_at, events, facets_json)"
+                    + " VALUES ('r-dbt', 'dbt', 'model.jaffle_shop.orders', 'COMPLETE', 'none', " + at + ", 1, '{}')");
+            for (String[] e : new String[][] {{"r-dbt", "model.jaffle_shop.orders", "jaffle.stg_orders", "jaffle.orders"},
+                    {"r-own", "flights.silver.flights", "bronze.flights", "silver.flights"}}) {
+                old.execute("INSERT INTO sluice.lineage_edge (run_id, job, partition_key, input_namespace, input_name, output_namespace,"
+                        + " output_name, event_time, input_partition_from, input_partition_to) VALUES (?, ?, 'none', 'ns', ?, 'ns', ?, " + at + ", 'none', 'none')",
+                        e[0], e[1], e[2], e[3]);
+                old.execute("INSERT INTO sluice.lineage_graph (input_name, output_name, job, input_namespace, output_namespace, first_seen,"
+                        + " last_seen) VALUES (?, ?, ?, 'ns', 'ns', " + at + ", " + at + ")", e[2], e[3], e[1]);
+            }
+        }
+        try (Warehouse w = Warehouse.open(new WarehouseSpec(url, user(database), ""))) {
+            LineageRepository repo = new LineageRepository(w.dsl());
+
+            assertThat(repo.upstream("jaffle.orders", 1)).extracting(LineageRepository.Edge::job).containsExactly("model.jaffle_shop.orders");
+            assertThat(repo.upstream("silver.flights", 1)).extracting(LineageRepository.Edge::job).containsExactly("flights");
+        }
     }
 
     // #51 item 5: static lineage (OpenLineage 2.0 DatasetEvent, JobEvent) is stored
