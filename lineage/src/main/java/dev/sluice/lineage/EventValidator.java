@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaException;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.PathType;
 import com.networknt.schema.SchemaLocation;
@@ -18,17 +19,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Validates an OpenLineage event against the official schemas shipped in the lineage jar
- * ({@code dev/sluice/lineage/spec}: core 2-0-2 and 13 facets; networknt json-schema-validator,
- * draft 2020-12, format assertions on): the core schema for the event, then each facet (the core
- * schema checks only that a facet has {@code _producer} and {@code _schemaURL}) by the schema of
- * its KEY where it stands ({@link KnownFacets}: a dataset facet under {@code schema} is a
- * SchemaDatasetFacet, a run facet under {@code errorMessage} an ErrorMessageRunFacet, whatever its
- * {@code _schemaURL} says), and also by the schema its {@code _schemaURL} names when that is
- * shipped and another one (a message then ends "(by its _schemaURL, File.json)"). Versioned URLs
- * resolve to the shipped files by file name; nothing is fetched. Thread-safe.
+ * ({@code dev/sluice/lineage/spec}: core 2-0-2, 14 facets and other published revisions of some;
+ * networknt json-schema-validator, draft 2020-12, format assertions on): the core schema for the
+ * event, then each facet (the core schema checks only that a facet has {@code _producer} and
+ * {@code _schemaURL}) by the schema of its KEY where it stands ({@link KnownFacets}: a dataset
+ * facet under {@code schema} is a SchemaDatasetFacet, a run facet under {@code errorMessage} an
+ * ErrorMessageRunFacet, whatever its {@code _schemaURL} says). A facet passes when one published
+ * revision of its schema's {@code $id} passes it (upstream changed JobTypeJobFacet's fields under
+ * 2-0-4). Its {@code _schemaURL} judges only a facet whose key names no shipped schema: a shipped
+ * facet file of that same key; a definition in a schema document by its JSON-pointer fragment
+ * ({@code …/OpenLineage.json#/$defs/RunFacet}, what openlineage-java's {@code DefaultRunFacet}
+ * sends, validated as that definition, not as a whole event); Sluice's own facet files. A URL
+ * naming another facet than the key does is no judge (upstream's own examples of
+ * DatasetTypeDatasetFacet carry DatasetVersion's). Versioned URLs resolve to the shipped files by
+ * file name; nothing is fetched. Thread-safe.
  */
 public final class EventValidator {
 
@@ -96,6 +104,7 @@ public final class EventValidator {
         schema("https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/" + kind).validate(event)
                 .forEach(m -> out.add(m.getMessage()));
         facets(event.path("run").path("facets"), "$.run.facets", "RunFacet", out);
+        facets(event.path("dataset").path("facets"), "$.dataset.facets", "DatasetFacet", out);
         facets(event.path("job").path("facets"), "$.job.facets", "JobFacet", out);
         for (String side : List.of("inputs", "outputs")) {
             int i = 0;
@@ -113,41 +122,109 @@ public final class EventValidator {
         for (Iterator<Map.Entry<String, JsonNode>> it = facets.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> f = it.next();
             String key = f.getKey();
-            String url = f.getValue().path("_schemaURL").asText();
+            JsonNode facet = f.getValue();
+            String url = facet.path("_schemaURL").asText();
             int hash = url.indexOf('#');
             String file = hash < 0 ? url : url.substring(0, hash);
+            String fragment = hash < 0 ? "" : url.substring(hash + 1);
             String mapped = map(file);
             boolean urlKnown = mapped != null && exists.test(mapped);
             KnownFacets.Facet byKey = known.byKey(kind, key);
+            KnownFacets.Facet byUrl = urlKnown ? named(file, fragment) : null;
             if (byKey != null) {
-                validate(byKey, key, f.getValue(), where, "", out);
-            }
-            if (urlKnown) {
-                KnownFacets.Facet byUrl = known.byFile(fileName(file));
-                if (byUrl == null) {
-                    validate(new KnownFacets.Facet(file, key), key, f.getValue(), where, "", out);
-                } else if (byKey == null || !byUrl.file().equals(byKey.file())) {
-                    validate(byUrl, key, f.getValue(), where, byKey == null ? "" : " (by its _schemaURL, " + byUrl.file() + ")", out);
+                // judged by its key's schema alone; by the revisions of the $id its URL names when it names this facet
+                judge(byKey, key, facet, where, byUrl != null && byUrl.file().equals(byKey.file()) ? file : "", out);
+            } else if (byUrl != null) {
+                if (byUrl.key().equals(key)) {
+                    judge(byUrl, key, facet, where, file, out); // a known facet at a place where it does not stand
                 }
-            } else if (strict) {
+                // else the URL names another facet than its key does (upstream's own examples do): not judged by it
+            } else if (urlKnown && !fragment.isEmpty()) {
+                definition(file, fragment, key, facet, where, out);
+            } else if (urlKnown && !file.endsWith("/OpenLineage.json")) {
+                validate(new KnownFacets.Facet(file, key, "", List.of()), file, key, facet, where, out);
+            } else if (strict && !urlKnown) {
                 out.add(where + "." + key + ": no schema for " + url);
+            }
+            // the core document without a fragment names no facet: the core's check of the facet stands
+        }
+    }
+
+    /**
+     * The known facet a URL names: by its file ({@code …/2-0-4/JobTypeJobFacet.json}), or, in the
+     * core document, by the definition its fragment ends with ({@code OpenLineage.json#/definitions/OutputStatisticsOutputDatasetFacet},
+     * as facets of the 1-0-x core were named); else null.
+     */
+    private KnownFacets.@Nullable Facet named(String file, String fragment) {
+        KnownFacets.Facet byFile = known.byFile(fileName(file));
+        if (byFile != null || !file.endsWith("/OpenLineage.json") || fragment.isEmpty()) {
+            return byFile;
+        }
+        return known.byFile(fragment.substring(fragment.lastIndexOf('/') + 1) + ".json");
+    }
+
+    /**
+     * Validates {@code facet} itself against the definition {@code fragment} (a JSON pointer) of
+     * the schema document {@code file} names, e.g. {@code OpenLineage.json#/$defs/RunFacet}, the
+     * {@code _schemaURL} of openlineage-java's {@code DefaultRunFacet}; the 1-0-x cores'
+     * {@code #/definitions/…} is the 2-0-2 core's {@code #/$defs/…}. A pointer to nothing is a
+     * violation for Sluice's own events ({@link #EventValidator(Path)}) and ignored for other
+     * tools' (the core's check of the facet stands).
+     */
+    private void definition(String file, String fragment, String key, JsonNode facet, String where, List<String> out) {
+        String pointer = file.endsWith("/OpenLineage.json") ? fragment.replaceFirst("^/definitions/", "/\\$defs/") : fragment;
+        try {
+            for (var m : schema(file + "#" + pointer).validate(facet)) {
+                out.add(where + "." + key + m.getMessage().replaceFirst("^\\$", ""));
+            }
+        } catch (JsonSchemaException e) {
+            if (strict) {
+                out.add(where + "." + key + ": no schema at " + file + "#" + fragment);
             }
         }
     }
 
     /**
-     * Validates {@code facet} (found under {@code key}) against {@code schema}'s file, wrapped as
-     * {@code {"<schema's key>": facet}}; each message's path is rewritten to the facet's place in the event.
+     * Judges {@code facet} (found under {@code key}) by {@code schema}: valid when one of the
+     * facet's published revisions of one {@code $id} passes it, that of {@code urlId} when a
+     * revision has it (the facet's {@code _schemaURL} names that version), else the current file's
+     * {@code $id}; otherwise the violations of the first of those revisions (the current file's
+     * when it is one of them).
      */
-    private void validate(KnownFacets.Facet schema, String key, JsonNode facet, String where, String note, List<String> out) {
+    private void judge(KnownFacets.Facet schema, String key, JsonNode facet, String where, String urlId, List<String> out) {
+        List<KnownFacets.Revision> all = new ArrayList<>();
+        all.add(new KnownFacets.Revision(schema.file().contains("/") ? schema.file() : FACETS + schema.file(), schema.id()));
+        all.addAll(schema.revisions());
+        String id = all.stream().anyMatch(r -> r.id().equals(urlId)) ? urlId : schema.id();
+        List<String> first = null;
+        for (KnownFacets.Revision r : all) {
+            if (!r.id().equals(id)) {
+                continue;
+            }
+            List<String> found = new ArrayList<>();
+            validate(schema, r.location(), key, facet, where, found);
+            if (found.isEmpty()) {
+                return;
+            }
+            if (first == null) {
+                first = found;
+            }
+        }
+        out.addAll(first);
+    }
+
+    /**
+     * Validates {@code facet} (found under {@code key}) against the facet schema at {@code location},
+     * wrapped as {@code {"<schema's key>": facet}}; each message's path is rewritten to the facet's place in the event.
+     */
+    private void validate(KnownFacets.Facet schema, String location, String key, JsonNode facet, String where, List<String> out) {
         ObjectNode wrapped = JsonNodeFactory.instance.objectNode();
         wrapped.set(schema.key(), facet);
-        String url = schema.file().contains("/") ? schema.file() : FACETS + schema.file();
         String prefix = "$." + schema.key();
-        for (var m : schema(url).validate(wrapped)) {
+        for (var m : schema(location).validate(wrapped)) {
             String message = m.getMessage();
             String rest = message.startsWith(prefix) ? message.substring(prefix.length()) : message.replaceFirst("^\\$", "");
-            out.add(where + "." + key + rest + note);
+            out.add(where + "." + key + rest);
         }
     }
 

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,11 @@ import org.jspecify.annotations.Nullable;
  * {@code schema}), and its file name says where it stands ({@code …RunFacet} under
  * {@code run.facets}, {@code …JobFacet} under {@code job.facets}, {@code …InputDatasetFacet} under
  * a dataset's {@code inputFacets}, {@code …OutputDatasetFacet} under {@code outputFacets}, any
- * other {@code …DatasetFacet} under {@code facets}). Immutable, thread-safe.
+ * other {@code …DatasetFacet} under {@code facets}). Besides the current file of a facet, the jar
+ * ships other revisions upstream published ({@code spec/revisions/<Facet>-<commit>.json}, see
+ * {@link #REVISIONS}): upstream changed JobTypeJobFacet's fields under the same {@code $id}
+ * (2-0-4: {@code emissionPattern.eventContentMode}, later {@code eventCompleteness}), so producers
+ * send either. Immutable, thread-safe.
  */
 final class KnownFacets {
 
@@ -26,11 +31,30 @@ final class KnownFacets {
     static final List<String> FILES = List.of("ColumnLineageDatasetFacet.json", "DataQualityAssertionsDatasetFacet.json",
             "DataQualityMetricsInputDatasetFacet.json", "DatasetVersionDatasetFacet.json", "ErrorMessageRunFacet.json",
             "JobTypeJobFacet.json", "NominalTimeRunFacet.json", "OutputStatisticsOutputDatasetFacet.json", "ParentRunFacet.json",
-            "PartitionDatasetFacet.json", "ProcessingEngineRunFacet.json", "SQLJobFacet.json", "SchemaDatasetFacet.json");
+            "PartitionDatasetFacet.json", "ProcessingEngineRunFacet.json", "SQLJobFacet.json", "SchemaDatasetFacet.json",
+            "DatasetTypeDatasetFacet.json");
+    /**
+     * Other published revisions of a shipped facet, by its file: {@code spec/revisions/} files, each
+     * upstream's file of that facet at the commit its name ends with (OpenLineage/OpenLineage
+     * {@code spec/facets/}, the README there names them).
+     */
+    static final Map<String, List<String>> REVISIONS = Map.of("JobTypeJobFacet.json",
+            List.of("JobTypeJobFacet-755f336a.json", "JobTypeJobFacet-46420d73.json"));
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A facet schema: its file name and the key it declares. */
-    record Facet(String file, String key) {
+    /**
+     * A facet schema: its file name, the key it declares, its {@code $id} (e.g.
+     * {@code https://openlineage.io/spec/facets/2-0-4/JobTypeJobFacet.json}; empty when it has none)
+     * and its other published revisions (none for a facet known only by a fixture folder).
+     */
+    record Facet(String file, String key, String id, List<Revision> revisions) {
+        Facet {
+            revisions = List.copyOf(revisions);
+        }
+    }
+
+    /** A revision of a facet's schema: where it is read from (a {@code classpath:} location) and its {@code $id}. */
+    record Revision(String location, String id) {
     }
 
     private final Map<String, Facet> byKindAndKey = new HashMap<>();
@@ -43,16 +67,24 @@ final class KnownFacets {
     static KnownFacets shipped() {
         KnownFacets k = new KnownFacets();
         for (String file : FILES) {
-            try (InputStream in = KnownFacets.class.getResourceAsStream("spec/facets/" + file)) {
-                if (in == null) {
-                    throw new SluiceException("the lineage jar lacks spec/facets/" + file);
-                }
-                k.add(file, JSON.readTree(in));
-            } catch (IOException e) {
-                throw new SluiceException("cannot read the shipped schema spec/facets/" + file + ": " + e.getMessage(), e);
+            List<Revision> revisions = new ArrayList<>();
+            for (String r : REVISIONS.getOrDefault(file, List.of())) {
+                revisions.add(new Revision("classpath:dev/sluice/lineage/spec/revisions/" + r, read("spec/revisions/" + r).path("$id").asText()));
             }
+            k.add(file, read("spec/facets/" + file), revisions);
         }
         return k;
+    }
+
+    private static JsonNode read(String resource) {
+        try (InputStream in = KnownFacets.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new SluiceException("the lineage jar lacks " + resource);
+            }
+            return JSON.readTree(in);
+        } catch (IOException e) {
+            throw new SluiceException("cannot read the shipped schema " + resource + ": " + e.getMessage(), e);
+        }
     }
 
     /** The facets of {@link #FILES} present in {@code dir} (a missing file is simply not known). */
@@ -62,7 +94,7 @@ final class KnownFacets {
             Path p = dir.resolve(file);
             if (Files.isRegularFile(p)) {
                 try {
-                    k.add(file, JSON.readTree(p.toFile()));
+                    k.add(file, JSON.readTree(p.toFile()), List.of());
                 } catch (IOException e) {
                     throw new SluiceException("cannot read the schema " + p + ": " + e.getMessage(), e);
                 }
@@ -71,12 +103,12 @@ final class KnownFacets {
         return k;
     }
 
-    private void add(String file, JsonNode schema) {
+    private void add(String file, JsonNode schema, List<Revision> revisions) {
         var keys = schema.path("properties").fieldNames();
         if (!keys.hasNext()) {
             return;
         }
-        Facet f = new Facet(file, keys.next());
+        Facet f = new Facet(file, keys.next(), schema.path("$id").asText(), revisions);
         byKindAndKey.put(kind(file) + "/" + f.key(), f);
         byFile.put(file, f);
     }

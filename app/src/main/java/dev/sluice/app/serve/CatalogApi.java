@@ -46,7 +46,9 @@ import org.jspecify.annotations.Nullable;
  *       one's version, run and time, and the latest quality result of each check of every partition of the
  *       page (status, metric, message); {@code page} says which (size, before, {@code next_before} for the
  *       next older page or null, the dataset's partitions in all, and {@code partial} when there are more);
- *       and freshness (TSLU against the SLA) when the served pipeline declares the dataset;</li>
+ *       freshness (TSLU against the SLA) when the served pipeline declares the dataset; and {@code declared} when
+ *       static lineage (DatasetEvent, JobEvent) declared it: its facets as sent and the jobs whose latest JobEvent
+ *       names it (job {@code namespace/name}, role, job facets);</li>
  *   <li>{@code GET /api/v1/graph/{name}?upstream=N&downstream=N}: the lineage graph to any depth ({@link LineageGraph});</li>
  *   <li>{@code GET /api/v1/runs/{id}}: a job run (pipeline, partition, attempt, status, times, its summary:
  *       steps, timings, rows in/out, warnings, failure; its warnings, the checks it judged and a timeline of its
@@ -154,6 +156,8 @@ public final class CatalogApi {
         out.put("partitions", partitions);
         out.put("quality", quality(name, page));
         freshness(name).ifPresent(fr -> out.put("freshness", fr));
+        lineage.declared(name).ifPresent(d -> out.put("declared", row("facets", d.facets(), "jobs",
+                d.jobs().stream().map(j -> row("job", j.job(), "role", j.role(), "facets", j.facets())).toList())));
         return Optional.of(out);
     }
 

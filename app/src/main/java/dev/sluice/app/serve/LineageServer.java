@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The HTTP server of {@code sluice serve} (the JDK's HttpServer): {@code POST /api/v1/lineage}
  * accepts an OpenLineage event from any tool, as Marquez does (OpenLineage's HTTP transport posts
- * there), validates it ({@link EventValidator}) and stores it ({@link LineageRepository#storeForeign}).
+ * there), validates it ({@link EventValidator}) and stores it: a run event ({@link LineageRepository#storeForeign}),
+ * or OpenLineage 2.0's static DatasetEvent or JobEvent ({@link LineageRepository#storeStatic}).
  * Answers: 201 {@code {"stored": true}} stored; 200 {@code {"stored": false, "duplicate": true}} when
  * the same event (run id, event type, event time, job and body) is stored already (a client's
  * retry), and nothing was written; 400 not JSON or not a valid event, with {@code {"errors": ["$.run.runId: …"]}};
@@ -134,11 +135,7 @@ public final class LineageServer implements AutoCloseable {
                 reply(x, 400, Map.of("errors", errors));
                 return;
             }
-            if (!event.has("run")) {
-                reply(x, 201, Map.of("stored", false, "note", "dataset and job events are accepted but not stored yet"));
-                return;
-            }
-            if (store.storeForeign(event, text)) {
+            if (event.has("run") ? store.storeForeign(event, text) : store.storeStatic(event, text)) {
                 reply(x, 201, Map.of("stored", true));
             } else {
                 reply(x, 200, Map.of("stored", false, "duplicate", true));

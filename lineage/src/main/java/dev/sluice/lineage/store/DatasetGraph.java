@@ -4,6 +4,7 @@ import dev.sluice.lineage.store.LineageRepository.Edge;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -20,7 +21,8 @@ import org.jooq.impl.DSL;
 /**
  * {@code sluice.lineage_graph}: the dataset graph of the lineage edges, one row per distinct
  * (input_name, output_name, job) of {@link LineageRepository#EDGES} with input_namespace,
- * output_namespace, first_seen and last_seen (the edges' event times, UTC). Years of hourly runs
+ * output_namespace, first_seen and last_seen (the edges' event times, UTC), and ingested (the job
+ * is another tool's, whose events were posted to {@code sluice serve}). Years of hourly runs
  * are millions of edges but a graph of a few hundred rows: the closures walk this table.
  * {@link LineageRepository} writes a row with each edge, in the edge's transaction; a purge that
  * deletes edges brings it back in line ({@link #prune}). Thread-safe (a new edge inserted by two
@@ -35,6 +37,7 @@ public final class DatasetGraph {
     private static final Field<String> JOB = DSL.field(DSL.name("job"), String.class);
     private static final Field<OffsetDateTime> FIRST_SEEN = DSL.field(DSL.name("first_seen"), OffsetDateTime.class);
     private static final Field<OffsetDateTime> LAST_SEEN = DSL.field(DSL.name("last_seen"), OffsetDateTime.class);
+    private static final Field<Boolean> INGESTED = DSL.field(DSL.name("ingested"), Boolean.class);
 
     private final DSLContext dsl;
 
@@ -43,17 +46,18 @@ public final class DatasetGraph {
     }
 
     /**
-     * Records the edge {@code input → output} by {@code job} (its full name) seen at {@code at}:
-     * last_seen moves on, first_seen back; a new edge is inserted in a savepoint, so that another
-     * process inserting it at the same moment leaves the caller's transaction whole.
+     * Records the edge {@code input → output} by {@code job} (its full name; another tool's when
+     * {@code ingested}) seen at {@code at}: last_seen moves on, first_seen back; a new edge is
+     * inserted in a savepoint, so that another process inserting it at the same moment leaves the
+     * caller's transaction whole.
      */
-    void record(String input, String output, String job, String inputNamespace, String outputNamespace, OffsetDateTime at) {
+    void record(String input, String output, String job, boolean ingested, String inputNamespace, String outputNamespace, OffsetDateTime at) {
         Condition key = INPUT.eq(input).and(OUTPUT.eq(output)).and(JOB.eq(job));
         if (seen(key, at) > 0) {
             return;
         }
         try {
-            dsl.transaction(nested -> nested.dsl().insertInto(GRAPH).set(INPUT, input).set(OUTPUT, output).set(JOB, job)
+            dsl.transaction(nested -> nested.dsl().insertInto(GRAPH).set(INPUT, input).set(OUTPUT, output).set(JOB, job).set(INGESTED, ingested)
                     .set(DSL.field(DSL.name("input_namespace"), String.class), inputNamespace)
                     .set(DSL.field(DSL.name("output_namespace"), String.class), outputNamespace)
                     .set(FIRST_SEEN, at).set(LAST_SEEN, at).execute());
@@ -81,17 +85,18 @@ public final class DatasetGraph {
     /**
      * The edges upstream ({@code up}) or downstream of {@code dataset}, level by level (one query of
      * the graph per level, for the whole level), at most {@code depth} levels, in discovery order
-     * (within a level by input, output, job); the job is shortened to its pipeline.
+     * (within a level by input, output, job); the job as {@link #shown shown}.
      */
     List<Edge> walk(String dataset, int depth, boolean up) {
         Map<String, Edge> edges = new LinkedHashMap<>();
         Set<String> seen = new LinkedHashSet<>(List.of(dataset));
         Set<String> frontier = Set.of(dataset);
         for (int level = 0; level < depth && !frontier.isEmpty(); level++) {
-            var rows = dsl.select(INPUT, OUTPUT, JOB).from(GRAPH).where((up ? OUTPUT : INPUT).in(frontier)).orderBy(INPUT, OUTPUT, JOB).fetch();
+            var rows = dsl.select(INPUT, OUTPUT, JOB, INGESTED).from(GRAPH).where((up ? OUTPUT : INPUT).in(frontier))
+                    .orderBy(INPUT, OUTPUT, JOB).fetch();
             Set<String> next = new LinkedHashSet<>();
             for (var r : rows) {
-                Edge e = new Edge(r.value1(), r.value2(), pipeline(r.value3()));
+                Edge e = new Edge(r.value1(), r.value2(), shown(r.value3(), Boolean.TRUE.equals(r.value4())));
                 edges.putIfAbsent(e.from() + "→" + e.to(), e);
                 String other = up ? e.from() : e.to();
                 if (seen.add(other)) {
@@ -103,10 +108,22 @@ public final class DatasetGraph {
         return new ArrayList<>(edges.values());
     }
 
-    /** A step job's name without the step's dataset (e.g. {@code flights.silver.flights} → {@code flights}). */
-    static String pipeline(String job) {
+    /**
+     * A job as the queries show it: Sluice's own step job by its pipeline, without the step's
+     * dataset ({@code flights.silver.flights} → {@code flights}); another tool's job ({@code ingested})
+     * whole, dots and all (dbt's {@code model.jaffle_shop.orders}).
+     */
+    static String shown(String job, boolean ingested) {
         int dot = job.indexOf('.');
-        return dot < 0 ? job : job.substring(0, dot);
+        return ingested || dot < 0 ? job : job.substring(0, dot);
+    }
+
+    /** The jobs of the edges {@code input} feeds, as {@link #shown shown}, by {@code output + "\n" + job}. */
+    Map<String, String> shownJobs(String input) {
+        Map<String, String> out = new HashMap<>();
+        dsl.select(OUTPUT, JOB, INGESTED).from(GRAPH).where(INPUT.eq(input))
+                .forEach(r -> out.put(r.value1() + "\n" + r.value2(), shown(r.value2(), Boolean.TRUE.equals(r.value3()))));
+        return out;
     }
 
     /**

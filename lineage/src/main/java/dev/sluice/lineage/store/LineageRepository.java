@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jooq.DSLContext;
@@ -100,7 +101,8 @@ public final class LineageRepository implements LineageEmitter.Store {
                     int slash = read.indexOf('/');
                     in.insertEdge(event.run().toString(), parent, event.job(), written, slash < 0 ? read : read.substring(0, slash),
                             slash < 0 ? read : read.substring(slash + 1),
-                            knownNamespace(input), input.knownAs(), knownNamespace(out), out.knownAs(), out.version(), out.rowCount(), at);
+                            knownNamespace(input), input.knownAs(), knownNamespace(out), out.knownAs(), out.version(), out.rowCount(), at,
+                            false);
                 }
             }
         });
@@ -166,10 +168,30 @@ public final class LineageRepository implements LineageEmitter.Store {
                 insertEdge(runId, parent, job, partition, partition, partition, in.path("namespace").asText(),
                         aliases.knownAs(in.path("namespace").asText(), in.path("name").asText()),
                         out.path("namespace").asText(), aliases.knownAs(out.path("namespace").asText(), out.path("name").asText()),
-                        out.path("facets").path("version").path("datasetVersion").asText(null), rows.isNumber() ? rows.asLong() : null, at);
+                        out.path("facets").path("version").path("datasetVersion").asText(null), rows.isNumber() ? rows.asLong() : null, at,
+                        true);
             }
         }
         return true;
+    }
+
+    /**
+     * Stores an OpenLineage 2.0 DatasetEvent or JobEvent received from another tool (static lineage,
+     * already validated): the event as sent, and the dataset or job it declares with its facets
+     * (and a JobEvent's inputs and outputs with theirs), folded again from every event that tells
+     * of them ({@link StaticLineage}). No run and no edge: nothing ran. One transaction.
+     *
+     * @return true when stored; false when the same event (canonical JSON) is stored already, and nothing was written
+     */
+    public boolean storeStatic(JsonNode e, String json) {
+        synchronized (StaticLineage.WRITERS) {
+            return dsl.transactionResult(tx -> new StaticLineage(tx.dsl(), new DatasetAliases(tx.dsl())).store(e, json));
+        }
+    }
+
+    /** The dataset Sluice knows by {@code dataset} as static lineage declares it, or empty when none did. */
+    public Optional<StaticLineage.Declared> declared(String dataset) {
+        return new StaticLineage(dsl, aliases).dataset(dataset);
     }
 
     /** Inserts the event unless the same (run, type, time, job, body) is stored; true when inserted. */
@@ -223,7 +245,7 @@ public final class LineageRepository implements LineageEmitter.Store {
 
     private void insertEdge(String runId, @Nullable String parent, String job, String partition, String readFrom, String readTo,
             String inputNamespace, String input,
-            String outputNamespace, String output, @Nullable String version, @Nullable Long rows, OffsetDateTime at) {
+            String outputNamespace, String output, @Nullable String version, @Nullable Long rows, OffsetDateTime at, boolean ingested) {
         dsl.insertInto(EDGES)
                 .set(DSL.field(DSL.name("run_id")), runId)
                 .set(DSL.field(DSL.name("parent_run_id")), parent)
@@ -240,30 +262,40 @@ public final class LineageRepository implements LineageEmitter.Store {
                 .set(DSL.field(DSL.name("event_time")), at)
                 .set(RANGE_TO, readFrom.equals(readTo) ? null : readTo)
                 .execute();
-        graph.record(input, output, job, inputNamespace, outputNamespace, at);
+        graph.record(input, output, job, ingested, inputNamespace, outputNamespace, at);
     }
 
     /**
      * The datasets any recorded step run read or wrote (or an ingested run named, whatever its
-     * state) whose name contains {@code query}
+     * state, or static lineage declared) whose name contains {@code query}
      * (case-insensitive; empty: all), sorted by name, at most {@code limit}.
      */
     public List<String> datasets(String query, int limit) {
         Field<String> name = DSL.field(DSL.name("name"), String.class);
         var names = DSL.select(INPUT.as("name")).from(DatasetGraph.GRAPH).union(DSL.select(OUTPUT.as("name")).from(DatasetGraph.GRAPH))
-                .union(DSL.select(DSL.field(DSL.name("name"), String.class)).from(LineageRuns.DATASETS)).asTable("d");
+                .union(DSL.select(DSL.field(DSL.name("name"), String.class)).from(LineageRuns.DATASETS))
+                .union(DSL.select(DSL.field(DSL.name("known_as"), String.class)).from(StaticLineage.DECLARED)
+                        .where(DSL.field(DSL.name("kind")).eq("DATASET")))
+                .union(DSL.select(DSL.field(DSL.name("dataset"), String.class)).from(StaticLineage.IO)).asTable("d");
         return dsl.selectDistinct(DSL.field(DSL.name("d", "name"), String.class)).from(names)
                 .where(DSL.lower(DSL.field(DSL.name("d", "name"), String.class)).contains(query.toLowerCase(Locale.ROOT)))
                 .orderBy(DSL.field(DSL.name("d", "name"))).limit(limit).fetch(0, String.class);
     }
 
-    /** True when some recorded step run read or wrote a dataset named {@code dataset}, or an ingested run named it. */
+    /**
+     * True when some recorded step run read or wrote a dataset named {@code dataset}, or an
+     * ingested run named it, or static lineage declared it.
+     */
     public boolean known(String dataset) {
         return graph.knows(dataset)
-                || dsl.fetchExists(DSL.selectOne().from(LineageRuns.DATASETS).where(DSL.field(DSL.name("name"), String.class).eq(dataset)));
+                || dsl.fetchExists(DSL.selectOne().from(LineageRuns.DATASETS).where(DSL.field(DSL.name("name"), String.class).eq(dataset)))
+                || new StaticLineage(dsl, aliases).knows(dataset);
     }
 
-    /** An edge of the lineage graph: {@code from} feeds {@code to} through {@code job}. Values; thread-safe. */
+    /**
+     * An edge of the lineage graph: {@code from} feeds {@code to} through {@code job} (Sluice's own
+     * step job by its pipeline, another tool's job by its whole name). Values; thread-safe.
+     */
     public record Edge(String from, String to, String job) {
     }
 
@@ -280,7 +312,10 @@ public final class LineageRepository implements LineageEmitter.Store {
         return graph.walk(dataset, depth, false);
     }
 
-    /** A dataset partition built (directly or not) from another: {@code dataset} partition {@code partition}. */
+    /**
+     * A dataset partition built (directly or not) from another: {@code dataset} partition
+     * {@code partition}, by {@code job} (Sluice's own step job by its pipeline, another tool's whole).
+     */
     public record Impacted(String dataset, String partition, String job, int level) {
     }
 
@@ -311,6 +346,7 @@ public final class LineageRepository implements LineageEmitter.Store {
                 if (!feeding.contains(f.getKey())) {
                     continue; // nothing is built from it
                 }
+                Map<String, String> jobs = graph.shownJobs(f.getKey());
                 TreeSet<String> keys = new TreeSet<>(f.getValue());
                 boolean all = keys.contains(Partition.NONE.key()); // a snapshot's 'none' means every partition
                 var select = dsl.selectDistinct(OUTPUT, PARTITION, JOB, READ_FROM, READ_TO).from(EDGES);
@@ -328,7 +364,8 @@ public final class LineageRepository implements LineageEmitter.Store {
                     }
                     String key = r.value1() + "@" + r.value2();
                     if (!out.containsKey(key) && !(r.value1().equals(dataset) && partitions.contains(r.value2()))) {
-                        out.put(key, new Impacted(r.value1(), r.value2(), DatasetGraph.pipeline(r.value3()), level));
+                        out.put(key, new Impacted(r.value1(), r.value2(),
+                                jobs.getOrDefault(r.value1() + "\n" + r.value3(), DatasetGraph.shown(r.value3(), false)), level));
                         next.computeIfAbsent(r.value1(), k -> new LinkedHashSet<>()).add(r.value2());
                     }
                 }

@@ -7,6 +7,7 @@ import dev.sluice.config.WarehouseSpec;
 import dev.sluice.warehouse.Warehouse;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationVersion;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -29,7 +35,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Events of other tools in the lineage store, on H2 and on a real PostgreSQL (embedded): an event
  * posted twice is stored once (a changed body under the same key is a new event); a run of another
  * tool is a run (state, parent, nominal time, error message, facets); its column lineage is
- * stored with its transformations; and a cycle of two jobs or a self-edge is walked once.
+ * stored with its transformations; a cycle of two jobs or a self-edge is walked once; other
+ * tools' job names stay whole; and static lineage (DatasetEvent, JobEvent) is stored with its facets.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ForeignLineageIT {
@@ -55,19 +62,25 @@ class ForeignLineageIT {
 
     /** A fresh warehouse (migrated) on the named database, handed to {@code test}. */
     private void on(String database, Consumer<Warehouse> test) throws Exception {
-        String url;
-        if (database.equals("h2")) {
-            url = "jdbc:h2:mem:foreign" + DATABASES.incrementAndGet() + ";DB_CLOSE_DELAY=-1";
-        } else {
-            String name = "foreign" + DATABASES.incrementAndGet();
-            try (Connection c = pg.getPostgresDatabase().getConnection()) {
-                c.createStatement().execute("CREATE DATABASE " + name);
-            }
-            url = pg.getJdbcUrl("postgres", name);
-        }
-        try (Warehouse w = Warehouse.open(new WarehouseSpec(url, database.equals("h2") ? "sa" : "postgres", ""))) {
+        try (Warehouse w = Warehouse.open(new WarehouseSpec(freshUrl(database), user(database), ""))) {
             test.accept(w);
         }
+    }
+
+    /** The JDBC URL of a new, empty database of the named kind. */
+    private String freshUrl(String database) throws Exception {
+        if (database.equals("h2")) {
+            return "jdbc:h2:mem:foreign" + DATABASES.incrementAndGet() + ";DB_CLOSE_DELAY=-1";
+        }
+        String name = "foreign" + DATABASES.incrementAndGet();
+        try (Connection c = pg.getPostgresDatabase().getConnection()) {
+            c.createStatement().execute("CREATE DATABASE " + name);
+        }
+        return pg.getJdbcUrl("postgres", name);
+    }
+
+    private static String user(String database) {
+        return database.equals("h2") ? "sa" : "postgres";
     }
 
     private static String event(String runId, String type, String time, String job, String runFacets, String inputs, String outputs) {
@@ -82,6 +95,14 @@ class ForeignLineageIT {
 
     private static String dataset(String name, String facets) {
         return "{\"namespace\": \"postgres://dwh:5432\", \"name\": \"" + name + "\", \"facets\": {" + facets + "}}";
+    }
+
+    private static boolean store(LineageRepository repo, String json, boolean statics) {
+        try {
+            return repo.storeStatic(JSON.readTree(json), json);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static boolean store(LineageRepository repo, String json) {
@@ -232,6 +253,124 @@ class ForeignLineageIT {
             assertThat(repo.impact("crm.a", "none")).extracting(i -> i.dataset() + "@" + i.partition() + " " + i.level())
                     .containsExactly("crm.b@none 1", "crm.c@none 2");
             assertThat(repo.columnOrigins("crm.a", "id")).isEqualTo(List.of());
+        });
+    }
+
+    // #51 item 4: a store written before V32 shows its other tools' jobs whole once migrated
+    @ParameterizedTest
+    @MethodSource("databases")
+    void theMigrationMarksTheGraphOfIngestedRunsWrittenBefore(String database) throws Exception {
+        String url = freshUrl(database);
+        String schema = database.equals("h2") ? "SLUICE" : "sluice";
+        Flyway before = Flyway.configure().dataSource(url, user(database), "").schemas(schema)
+                .locations("classpath:db/migration/common", "classpath:db/migration/" + (database.equals("h2") ? "h2" : "postgresql"))
+                .target(MigrationVersion.fromVersion("31")).load();
+        before.migrate();
+        String at = "TIMESTAMP WITH TIME ZONE '2026-11-30 04:00:00+00'";
+        try (Connection c = DriverManager.getConnection(url, user(database), "")) {
+            DSLContext old = DSL.using(c, database.equals("h2") ? SQLDialect.H2 : SQLDialect.POSTGRES);
+            // an ingested dbt run (V25's lineage_run) and a Sluice step run, each with its edge and graph row as V31 wrote them
+            old.execute("INSERT INTO sluice.lineage_run (run_id, namespace, job, state, partition_key, started_at, events, facets_json)"
+                    + " VALUES ('r-dbt', 'dbt', 'model.jaffle_shop.orders', 'COMPLETE', 'none', " + at + ", 1, '{}')");
+            for (String[] e : new String[][] {{"r-dbt", "model.jaffle_shop.orders", "jaffle.stg_orders", "jaffle.orders"},
+                    {"r-own", "flights.silver.flights", "bronze.flights", "silver.flights"}}) {
+                old.execute("INSERT INTO sluice.lineage_edge (run_id, job, partition_key, input_namespace, input_name, output_namespace,"
+                        + " output_name, event_time, input_partition_from, input_partition_to) VALUES (?, ?, 'none', 'ns', ?, 'ns', ?, " + at + ", 'none', 'none')",
+                        e[0], e[1], e[2], e[3]);
+                old.execute("INSERT INTO sluice.lineage_graph (input_name, output_name, job, input_namespace, output_namespace, first_seen,"
+                        + " last_seen) VALUES (?, ?, ?, 'ns', 'ns', " + at + ", " + at + ")", e[2], e[3], e[1]);
+            }
+        }
+        try (Warehouse w = Warehouse.open(new WarehouseSpec(url, user(database), ""))) {
+            LineageRepository repo = new LineageRepository(w.dsl());
+
+            assertThat(repo.upstream("jaffle.orders", 1)).extracting(LineageRepository.Edge::job).containsExactly("model.jaffle_shop.orders");
+            assertThat(repo.upstream("silver.flights", 1)).extracting(LineageRepository.Edge::job).containsExactly("flights");
+        }
+    }
+
+    // #51 item 5: static lineage (OpenLineage 2.0 DatasetEvent, JobEvent) is stored
+    @ParameterizedTest
+    @MethodSource("databases")
+    void datasetAndJobEventsAreStoredWithTheirFacets(String database) throws Exception {
+        on(database, w -> {
+            LineageRepository repo = new LineageRepository(w.dsl());
+            String schemaV1 = """
+                    {"eventTime": "2026-11-30T05:00:00Z", "producer": "https://example.org/catalog",
+                     "schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/DatasetEvent",
+                     "dataset": {"namespace": "postgres://dwh:5432", "name": "mart.orders", "facets": {
+                       "schema": {%s, "_schemaURL": "https://openlineage.io/spec/facets/1-1-0/SchemaDatasetFacet.json", "fields": [{"name": "id"}]},
+                       "datasetType": {%s, "_schemaURL": "https://openlineage.io/spec/facets/1-0-0/DatasetTypeDatasetFacet.json", "datasetType": "TABLE"}}}}
+                    """.formatted(PRODUCER, PRODUCER);
+            // a later declaration: a new schema replaces the old one, the type stays
+            String schemaV2 = """
+                    {"eventTime": "2026-11-30T06:00:00Z", "producer": "https://example.org/catalog",
+                     "schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/DatasetEvent",
+                     "dataset": {"namespace": "postgres://dwh:5432", "name": "mart.orders", "facets": {
+                       "schema": {%s, "_schemaURL": "https://openlineage.io/spec/facets/1-1-0/SchemaDatasetFacet.json",
+                                  "fields": [{"name": "id"}, {"name": "total"}]}}}}
+                    """.formatted(PRODUCER);
+            String job = """
+                    {"eventTime": "2026-11-30T05:30:00Z", "producer": "https://example.org/dbt",
+                     "schemaURL": "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/JobEvent",
+                     "job": {"namespace": "dbt", "name": "model.jaffle_shop.orders", "facets": {
+                       "jobType": {%s, "_schemaURL": "https://openlineage.io/spec/facets/2-0-4/JobTypeJobFacet.json",
+                                   "processingType": "BATCH", "integration": "DBT", "jobType": "MODEL"}}},
+                     "inputs": [{"namespace": "postgres://dwh:5432", "name": "raw.orders"}],
+                     "outputs": [{"namespace": "postgres://dwh:5432", "name": "mart.orders", "facets": {
+                       "documentation": {%s, "_schemaURL": "https://openlineage.io/spec/facets/1-1-0/DocumentationDatasetFacet.json",
+                                         "description": "one row per order"}}}]}
+                    """.formatted(PRODUCER, PRODUCER);
+
+            assertThat(store(repo, schemaV2, true)).isTrue(); // out of order: the later one first
+            assertThat(store(repo, schemaV1, true)).isTrue();
+            assertThat(store(repo, job, true)).isTrue();
+            assertThat(store(repo, schemaV1.replace("\n", " "), true)).as("the same event again").isFalse();
+
+            assertThat(count(w, "SELECT COUNT(*) FROM sluice.lineage_static_event")).isEqualTo(3);
+            StaticLineage.Declared orders = repo.declared("mart.orders").orElseThrow();
+            assertThat(orders.facets().path("schema").path("fields").findValuesAsText("name")).containsExactly("id", "total");
+            assertThat(orders.facets().path("datasetType").path("datasetType").asText()).isEqualTo("TABLE");
+            assertThat(orders.facets().path("documentation").path("description").asText()).isEqualTo("one row per order");
+            assertThat(orders.jobs()).extracting(j -> j.job() + " " + j.role() + " " + j.facets().path("jobType").path("integration").asText())
+                    .containsExactly("dbt/model.jaffle_shop.orders output DBT");
+            assertThat(repo.declared("raw.orders").orElseThrow().jobs()).extracting(j -> j.job() + " " + j.role())
+                    .containsExactly("dbt/model.jaffle_shop.orders input");
+            assertThat(repo.known("mart.orders")).isTrue();
+            assertThat(repo.datasets("orders", 10)).containsExactly("mart.orders", "raw.orders");
+            assertThat(repo.declared("mart.nothing")).isEmpty();
+            // nothing ran: no run, no edge
+            assertThat(count(w, "SELECT COUNT(*) FROM sluice.lineage_run")).isZero();
+            assertThat(count(w, "SELECT COUNT(*) FROM sluice.lineage_edge")).isZero();
+        });
+    }
+
+    // #51 item 4: other tools' job names are not cut at their first dot
+    @ParameterizedTest
+    @MethodSource("databases")
+    void otherToolsJobNamesAreShownWhole(String database) throws Exception {
+        on(database, w -> {
+            LineageRepository repo = new LineageRepository(w.dsl());
+            // dbt names its jobs model.<project>.<model>; Hive's integration <command>.<database>.<table>
+            store(repo, event(UUID.randomUUID().toString(), "COMPLETE", "2026-11-30T04:00:00Z", "model.jaffle_shop.stg_orders", "",
+                    dataset("raw.orders", ""), dataset("jaffle.stg_orders", "")));
+            store(repo, event(UUID.randomUUID().toString(), "COMPLETE", "2026-11-30T04:01:00Z", "model.jaffle_shop.stg_payments", "",
+                    dataset("raw.payments", ""), dataset("jaffle.stg_payments", "")));
+            store(repo, event(UUID.randomUUID().toString(), "COMPLETE", "2026-11-30T04:02:00Z", "model.jaffle_shop.orders", "",
+                    dataset("jaffle.stg_orders", "") + ", " + dataset("jaffle.stg_payments", ""), dataset("jaffle.orders", "")));
+            store(repo, event(UUID.randomUUID().toString(), "COMPLETE", "2026-11-30T04:03:00Z", "createtable_as_select.test.xxx", "",
+                    dataset("jaffle.orders", ""), dataset("test.xxx", "")));
+
+            assertThat(repo.upstream("jaffle.orders", 3)).extracting(e -> e.from() + " -> " + e.to() + " by " + e.job()).containsExactly(
+                    "jaffle.stg_orders -> jaffle.orders by model.jaffle_shop.orders",
+                    "jaffle.stg_payments -> jaffle.orders by model.jaffle_shop.orders",
+                    "raw.orders -> jaffle.stg_orders by model.jaffle_shop.stg_orders",
+                    "raw.payments -> jaffle.stg_payments by model.jaffle_shop.stg_payments");
+            assertThat(repo.downstream("jaffle.orders", 3)).extracting(e -> e.from() + " -> " + e.to() + " by " + e.job())
+                    .containsExactly("jaffle.orders -> test.xxx by createtable_as_select.test.xxx");
+            assertThat(repo.impact("raw.orders", "none")).extracting(i -> i.dataset() + " " + i.level() + " by " + i.job()).containsExactly(
+                    "jaffle.stg_orders 1 by model.jaffle_shop.stg_orders", "jaffle.orders 2 by model.jaffle_shop.orders",
+                    "test.xxx 3 by createtable_as_select.test.xxx");
         });
     }
     @ParameterizedTest
