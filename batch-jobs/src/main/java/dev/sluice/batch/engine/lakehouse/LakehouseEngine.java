@@ -145,7 +145,9 @@ public final class LakehouseEngine implements LayerEngine {
     /**
      * {@inheritDoc} Rewrites the partition's data files into one (Iceberg's bin-pack rewrite, a
      * Spark job) when the load left two or more, then expires every snapshot older than the current
-     * one: Bronze keeps every row in its current snapshot, so only the chunks' commit history goes.
+     * one: Bronze keeps every row in its current snapshot, so only the chunks' commit history goes;
+     * then the chunk files the rewrite replaced are deleted (a kill before leaves them to
+     * {@code sluice purge}'s orphan files).
      * One partition at a time per table in this JVM: an expiry during another partition's rewrite
      * removes the history its commit validates against ("Cannot determine history between starting
      * snapshot …", measured in a backfill wave), and its files would stay uncompacted.
@@ -164,13 +166,8 @@ public final class LakehouseEngine implements LayerEngine {
     private void maintain(TableSpec bronze, Partition partition) {
         try {
             Table table = catalog().loadTable(LakehouseNames.iceberg(bronze.table()));
-            int files = 0;
-            try (var tasks = table.newScan().filter(Expressions.equal(LakehouseNames.PARTITION, partition.key())).planFiles()) {
-                for (var ignored : tasks) {
-                    files++;
-                }
-            }
-            if (files > 1) {
+            java.util.Set<String> files = partitionFiles(table, partition, null);
+            if (files.size() > 1) {
                 // Iceberg's source registers its cache catalog on the thread's active session, and the rewrite reads
                 // through this one: make it the active one (a backfill's threads have the root session otherwise)
                 SparkSession session = spark();
@@ -191,10 +188,45 @@ public final class LakehouseEngine implements LayerEngine {
                 table.refresh();
             }
             table.expireSnapshots().expireOlderThan(table.currentSnapshot().timestampMillis()).retainLast(1).commit();
+            if (files.size() > 1) {
+                removeReplaced(table, partition, files);
+            }
         } catch (IOException | RuntimeException e) {
             LOG.warn("{} partition {}: its Bronze load is complete, but compacting its data files or expiring the load's"
                     + " snapshots failed (left for the next load): {}", bronze.table(), partition, e.toString());
         }
+    }
+
+    /**
+     * Deletes the data files the compaction replaced, once its commit and the expiry of the chunks'
+     * snapshots are in the catalog: those of {@code before} that no snapshot left holds (Iceberg's
+     * expiry deletes only the files an expired snapshot removed, and the compaction's own snapshot
+     * stays as the current one, so they stayed). A kill before leaves them as orphan files for
+     * {@code sluice purge}.
+     */
+    private static void removeReplaced(Table table, Partition partition, java.util.Set<String> before) throws IOException {
+        table.refresh();
+        java.util.Set<String> held = new java.util.HashSet<>();
+        for (Snapshot s : table.snapshots()) {
+            held.addAll(partitionFiles(table, partition, s.snapshotId()));
+        }
+        for (String f : before) {
+            if (!held.contains(f)) {
+                table.io().deleteFile(f);
+            }
+        }
+    }
+
+    /** The partition's live data files at a snapshot (null: the current one). */
+    private static java.util.Set<String> partitionFiles(Table table, Partition partition, @Nullable Long snapshot) throws IOException {
+        var scan = table.newScan().filter(Expressions.equal(LakehouseNames.PARTITION, partition.key()));
+        java.util.Set<String> files = new java.util.HashSet<>();
+        try (var tasks = (snapshot == null ? scan : scan.useSnapshot(snapshot)).planFiles()) {
+            for (var task : tasks) {
+                files.add(task.file().location());
+            }
+        }
+        return files;
     }
 
     @Override
