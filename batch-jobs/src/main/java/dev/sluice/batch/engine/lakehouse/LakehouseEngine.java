@@ -40,6 +40,7 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.spark.sql.SparkSession;
 import org.jspecify.annotations.Nullable;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The lakehouse engine: a pipeline's layers as Apache Iceberg tables (format v2, Parquet) in the
@@ -79,6 +80,23 @@ public final class LakehouseEngine implements LayerEngine {
     public void createTables() {
         new PartitionVersions(warehouse.dsl()).refuseDatasetsOfOtherPipelines(spec);
         IcebergTables.create(catalog(), spec);
+        reconcilePublications();
+    }
+
+    /** {@inheritDoc} Rollbacks committed to Iceberg and not recorded ({@link InterruptedRollbacks}), of every Silver/Gold table. */
+    @Override
+    public void reconcilePublications() {
+        for (TableSpec t : spec.tables()) {
+            if (t.layer() != Layer.BRONZE) {
+                reconcile(t, null);
+            }
+        }
+    }
+
+    /** Completes {@code table}'s interrupted rollbacks (of {@code partition}, or all), in a transaction of its own or the caller's. */
+    private void reconcile(TableSpec table, @Nullable Partition partition) {
+        new TransactionTemplate(warehouse.transactionManager()).executeWithoutResult(
+                status -> InterruptedRollbacks.complete(catalog(), warehouse.dsl(), table, partition));
     }
 
     /**
@@ -300,8 +318,10 @@ public final class LakehouseEngine implements LayerEngine {
         new LakehousePublisher(catalog(), warehouse.dsl(), spec).publish(table, partition, version, run);
     }
 
+    /** {@inheritDoc} An interrupted rollback of the partition is recorded first ({@link InterruptedRollbacks}). */
     @Override
     public Optional<Integer> publishedVersion(TableSpec table, Partition partition) {
+        reconcile(table, partition);
         return versions().published(table.table(), partition);
     }
 
@@ -332,6 +352,7 @@ public final class LakehouseEngine implements LayerEngine {
     @Override
     public int rollback(TableSpec table, Partition partition, @Nullable Integer toVersion, String requestedBy, String reason) {
         versions().lockPublished(table.table(), partition); // before the kept branches are read: see PartitionVersions#rollback
+        InterruptedRollbacks.complete(catalog(), warehouse.dsl(), table, partition); // moves from what main holds
         PartitionVersions.Move move = versions().rollbackMove(table, partition, keptVersions(table, partition), toVersion);
         new LakehousePublisher(catalog(), warehouse.dsl(), spec).restore(table, partition, move, requestedBy, reason);
         return move.to();
