@@ -29,8 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * SIGKILL of {@code sluice rollback} on the lakehouse at {@code lakehouse-rolled-back:<table>}:
  * after its Iceberg commit (main holds the target version's files), before the control plane
- * records it. The next command that reads the partition, {@code sluice status} the first time and
- * the rollback asked again the second, records the rollback from the commit's summary: main's
+ * records it. The next command that reads the partition, {@code sluice status} the first time, the
+ * rollback asked again the second, a plain {@code sluice run} of the partition the third, records
+ * the rollback from the commit's summary: main's
  * version, {@code sluice.published_partition} and {@code sluice.rollback_log} agree, and main's rows
  * are the target version's, checksum for checksum. {@code flights_lake} on 2001-07-01: version 1 as
  * shipped, version 2 with 1,000 added to Gold's {@code flights}. Before, {@code published_partition}
@@ -94,6 +95,14 @@ class LakehouseRollbackKillIT {
         assertThat(state(spark, url)).isEqualTo(new State(2, 2, 2));
         assertThat(TableChecksum.of(spark, gold, "_sluice_partition = '" + DAY + "'")).isEqualTo(v2);
         assertThat(lastRollback(url)).isEqualTo("1 -> 2 by " + System.getProperty("user.name") + ": fixed");
+
+        // 3. killed once more; a plain run of the (completed) partition is the next command
+        FaultPointKill.killAt(POINT, env, "rollback", "flights_lake", GOLD, "--partition", DAY, "--reason", "inflated again");
+        assertThat(state(spark, url)).isEqualTo(new State(1, 2, 2));
+        sluice(env, "run", "flights_lake", "--partition", DAY);
+        assertThat(state(spark, url)).isEqualTo(new State(1, 1, 3));
+        assertThat(TableChecksum.of(spark, gold, "_sluice_partition = '" + DAY + "'")).isEqualTo(v1);
+        assertThat(lastRollback(url)).isEqualTo("2 -> 1 by " + System.getProperty("user.name") + ": inflated again");
     }
 
     /** Main's version of the partition (its current snapshot's summary), the control plane's published version, rollbacks logged. */
