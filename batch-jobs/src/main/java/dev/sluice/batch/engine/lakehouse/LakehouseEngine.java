@@ -164,8 +164,7 @@ public final class LakehouseEngine implements LayerEngine {
      * {@inheritDoc} Rewrites the partition's data files into one (Iceberg's bin-pack rewrite, a
      * Spark job) when the load left two or more, then expires every snapshot older than the current
      * one: Bronze keeps every row in its current snapshot, so only the chunks' commit history goes;
-     * then the chunk files the rewrite replaced are deleted (a kill before leaves them to
-     * {@code sluice purge}'s orphan files).
+     * then the chunk files the rewrite replaced are deleted ({@link BronzeCompaction}).
      * One partition at a time per table in this JVM: an expiry during another partition's rewrite
      * removes the history its commit validates against ("Cannot determine history between starting
      * snapshot …", measured in a backfill wave), and its files would stay uncompacted.
@@ -183,68 +182,12 @@ public final class LakehouseEngine implements LayerEngine {
 
     private void maintain(TableSpec bronze, Partition partition) {
         try {
-            Table table = catalog().loadTable(LakehouseNames.iceberg(bronze.table()));
-            java.util.Set<String> files = partitionFiles(table, partition, null);
-            if (files.size() > 1) {
-                // Iceberg's source registers its cache catalog on the thread's active session, and the rewrite reads
-                // through this one: make it the active one (a backfill's threads have the root session otherwise)
-                SparkSession session = spark();
-                var previous = SparkSession.getActiveSession();
-                SparkSession.setActiveSession(session);
-                try {
-                    org.apache.iceberg.spark.actions.SparkActions.get(session).rewriteDataFiles(table)
-                            .filter(Expressions.equal(LakehouseNames.PARTITION, partition.key()))
-                            .option("min-input-files", "2")
-                            .execute();
-                } finally {
-                    if (previous.isDefined()) {
-                        SparkSession.setActiveSession(previous.get());
-                    } else {
-                        SparkSession.clearActiveSession();
-                    }
-                }
-                table.refresh();
-            }
-            table.expireSnapshots().expireOlderThan(table.currentSnapshot().timestampMillis()).retainLast(1).commit();
-            if (files.size() > 1) {
-                removeReplaced(table, partition, files);
-            }
+            BronzeCompaction.compact(catalog().loadTable(LakehouseNames.iceberg(bronze.table())), partition, this::spark);
         } catch (IOException | RuntimeException e) {
-            LOG.warn("{} partition {}: its Bronze load is complete, but compacting its data files or expiring the load's"
-                    + " snapshots failed (left for the next load): {}", bronze.table(), partition, e.toString());
+            LOG.warn("{} partition {}: its Bronze load is complete, but compacting its data files, expiring the load's snapshots or"
+                    + " deleting the files the compaction replaced failed (left for the next load, or for sluice purge): {}",
+                    bronze.table(), partition, e.toString());
         }
-    }
-
-    /**
-     * Deletes the data files the compaction replaced, once its commit and the expiry of the chunks'
-     * snapshots are in the catalog: those of {@code before} that no snapshot left holds (Iceberg's
-     * expiry deletes only the files an expired snapshot removed, and the compaction's own snapshot
-     * stays as the current one, so they stayed). A kill before leaves them as orphan files for
-     * {@code sluice purge}.
-     */
-    private static void removeReplaced(Table table, Partition partition, java.util.Set<String> before) throws IOException {
-        table.refresh();
-        java.util.Set<String> held = new java.util.HashSet<>();
-        for (Snapshot s : table.snapshots()) {
-            held.addAll(partitionFiles(table, partition, s.snapshotId()));
-        }
-        for (String f : before) {
-            if (!held.contains(f)) {
-                table.io().deleteFile(f);
-            }
-        }
-    }
-
-    /** The partition's live data files at a snapshot (null: the current one). */
-    private static java.util.Set<String> partitionFiles(Table table, Partition partition, @Nullable Long snapshot) throws IOException {
-        var scan = table.newScan().filter(Expressions.equal(LakehouseNames.PARTITION, partition.key()));
-        java.util.Set<String> files = new java.util.HashSet<>();
-        try (var tasks = (snapshot == null ? scan : scan.useSnapshot(snapshot)).planFiles()) {
-            for (var task : tasks) {
-                files.add(task.file().location());
-            }
-        }
-        return files;
     }
 
     @Override
