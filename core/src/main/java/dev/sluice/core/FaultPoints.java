@@ -35,6 +35,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code lakehouse-publishing:<step>}: a lakehouse {@code merge-on-key} version checked against the
  *       published one in the control plane, its Iceberg commit not yet made;</li>
  *   <li>{@code lakehouse-published:<step>}: a lakehouse version's files made main's, the control plane not yet told;</li>
+ *   <li>{@code lakehouse-rolled-back:<table>}: a lakehouse rollback's Iceberg commit made (main holds the
+ *       target version's files), the control plane not yet told;</li>
  *   <li>{@code before-publish:<table>}: a gate passed, its results committed, the version about to be
  *       published in the step's transaction;</li>
  *   <li>{@code published:<table>}: the version's publication committed, the gate step not yet recorded COMPLETED;</li>

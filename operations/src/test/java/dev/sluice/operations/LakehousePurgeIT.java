@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code sluice purge} on the lakehouse engine: a superseded version's record and branch go, every
  * table's snapshots older than the cutoff expire (the current one and the kept version's branch
- * head stay, the rows unchanged), an orphan file older than the cutoff is deleted, and a
+ * head stay, the rows unchanged), orphan files older than the grace period are deleted and a
+ * younger one stays (a write maybe in flight), and a
  * superseded Bronze load's rows go with one DELETE. A dry run counts the same and changes nothing.
  */
 class LakehousePurgeIT {
@@ -60,19 +61,20 @@ class LakehousePurgeIT {
             String gold = goldRows(spark);
             long versionOne = versionRecords(w, 1);
             assertThat(versionOne).isEqualTo(5);    // silver.lake_airports, silver.lake_flights and the three marts
-            Path orphan = Files.createDirectories(lake.resolve("silver/lake_flights/data")).resolve("orphan-" + UUID.randomUUID() + ".parquet");
-            Files.writeString(orphan, "a write killed before its commit");
-            Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minus(Duration.ofDays(1))));
+            // the purge's clock is two days ahead: with a grace of three days, files last modified more than a day ago are old enough
+            Path orphan = plant(lake.resolve("silver/lake_flights/data/_sluice_partition=2001-07-01"), Duration.ofDays(4));
+            Path inFlight = plant(lake.resolve("silver/lake_flights/data/_sluice_partition=2001-07-01"), Duration.ofHours(12));
+            Path bronzeOrphan = plant(lake.resolve("bronze/lake_flights_raw/data/_sluice_partition=2001-07-01"), Duration.ofDays(2));
 
             Purge purge = new Purge(w, later);
-            Purge.Report dry = purge.run(spec, Duration.ofHours(12), true);
+            Purge.Report dry = purge.run(spec, Duration.ofHours(12), Duration.ofDays(3), true);
             // version 1 of silver.lake_flights and the three marts: its record and its branch
             assertThat(dry.removed()).containsEntry("superseded versions", 4L).containsEntry("superseded Bronze loads", 0L)
-                    .containsEntry("lakehouse snapshots", snapshots).containsEntry("lakehouse orphan files", 1L);
+                    .containsEntry("lakehouse snapshots", snapshots).containsEntry("lakehouse orphan files", 2L);
             assertThat(Files.exists(orphan)).as("a dry run deletes nothing").isTrue();
             assertThat(versionRecords(w, 1)).isEqualTo(versionOne);
 
-            Purge.Report done = purge.run(spec, Duration.ofHours(12), false);
+            Purge.Report done = purge.run(spec, Duration.ofHours(12), Duration.ofDays(3), false);
             assertThat(done.removed()).isEqualTo(dry.removed());
             for (String t : TABLES) {
                 assertThat(spark.sql("SELECT COUNT(*) FROM " + t + ".snapshots").first().getLong(0)).as("%s snapshots", t)
@@ -84,6 +86,8 @@ class LakehousePurgeIT {
                 }
             }
             assertThat(Files.exists(orphan)).isFalse();
+            assertThat(Files.exists(bronzeOrphan)).isFalse();
+            assertThat(Files.exists(inFlight)).as("younger than the grace period: maybe a write in flight").isTrue();
             assertThat(versionRecords(w, 1)).as("superseded version records go; silver.lake_airports' only version stays").isEqualTo(1);
             assertThat(versionRecords(w, 2)).isEqualTo(4);
             assertThat(goldRows(spark)).as("the published rows").isEqualTo(gold);
@@ -97,6 +101,14 @@ class LakehousePurgeIT {
             assertThat(lakePurge.bronzeLoad(bronze, day.key(), source, first.runId().toString(), false)).isEqualTo(6);
             assertThat(spark.sql("SELECT COUNT(*) FROM bronze.lake_flights_raw").first().getLong(0)).isZero();
         }
+    }
+
+    /** An uncommitted data file in {@code dir}, last modified {@code age} ago (by the real clock). */
+    private static Path plant(Path dir, Duration age) throws java.io.IOException {
+        Path orphan = Files.createDirectories(dir).resolve("orphan-" + UUID.randomUUID() + ".parquet");
+        Files.writeString(orphan, "a write killed before its commit");
+        Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minus(age)));
+        return orphan;
     }
 
     private static String goldRows(SparkSession spark) {

@@ -18,9 +18,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine;
 
 /**
- * {@code sluice purge <pipeline> --older-than D [--dry-run]}: removes superseded partition versions,
- * superseded Bronze loads, old lineage and old Spring Batch metadata older than D, never of a
- * partition inside the pipeline's backfill window ({@link Purge}); with {@code --ingested-lineage}
+ * {@code sluice purge <pipeline> --older-than D [--orphan-grace G] [--dry-run]}: removes superseded
+ * partition versions, superseded Bronze loads, old lineage and old Spring Batch metadata older than
+ * D, never of a partition inside the pipeline's backfill window, and on a lakehouse pipeline the
+ * orphan files older than G ({@link Purge}); with {@code --ingested-lineage}
  * instead the lineage other tools posted, of runs older than D ({@link IngestedLineagePurge}).
  */
 @Command(name = "purge", mixinStandardHelpOptions = true,
@@ -36,6 +37,11 @@ final class PurgeCommand implements Callable<Integer> {
     @Option(names = "--older-than", required = true, paramLabel = "D",
             description = "an ISO-8601 period or duration: P90D, P1Y, PT12H; records older than now − D go")
     String olderThan;
+
+    @Option(names = "--orphan-grace", paramLabel = "G", defaultValue = "P3D",
+            description = {"lakehouse: orphan files (under a table's location, referenced by no snapshot) last modified before now − G go,"
+                    + " whatever D; younger ones may be a write in flight (default ${DEFAULT-VALUE}, as Iceberg's DeleteOrphanFiles)"})
+    String orphanGrace;
 
     @Option(names = "--dry-run", description = "count what would go, remove nothing")
     boolean dryRun;
@@ -53,7 +59,8 @@ final class PurgeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Duration age = parse(olderThan);
+        Duration age = parse("--older-than", olderThan);
+        Duration grace = parse("--orphan-grace", orphanGrace);
         PipelineSpec spec = ctx.load(pipeline);
         PrintWriter out = command.commandLine().getOut();
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
@@ -64,28 +71,29 @@ final class PurgeCommand implements Callable<Integer> {
                 r.removed().forEach((what, n) -> out.printf(Locale.ROOT, "  %-30s %,12d%n", what, n));
                 return ExitCodes.OK;
             }
-            Purge.Report r = new Purge(w, Clock.systemUTC()).run(spec, age, dryRun);
+            Purge.Report r = new Purge(w, Clock.systemUTC()).run(spec, age, grace, dryRun);
             if (r.windowStart() == null) {
                 out.println("pipeline " + spec.name() + " declares no backfill_window: every partition may still be backfilled,"
                         + " so nothing is purged (declare backfill_window in " + spec.file().getFileName() + ")");
                 return ExitCodes.OK;
             }
-            out.printf(Locale.ROOT, "%s %s: records older than %s, of partitions before %s (the backfill window %s is kept)%n",
-                    dryRun ? "would purge" : "purged", spec.name(), r.cutoff(), r.windowStart(), spec.backfillWindow());
+            out.printf(Locale.ROOT, "%s %s: records older than %s, of partitions before %s (the backfill window %s is kept)%s%n",
+                    dryRun ? "would purge" : "purged", spec.name(), r.cutoff(), r.windowStart(), spec.backfillWindow(),
+                    spec.engine().lakehouse() ? "; orphan files older than " + orphanGrace : "");
             r.removed().forEach((what, n) -> out.printf(Locale.ROOT, "  %-30s %,12d%n", what, n));
             return ExitCodes.OK;
         }
     }
 
-    private static Duration parse(String text) {
-        Duration d = parseAny(text);
+    private static Duration parse(String option, String text) {
+        Duration d = parseAny(option, text);
         if (d.isNegative()) {
-            throw new BadInputException("--older-than", -1, null, "'" + text + "' is negative");
+            throw new BadInputException(option, -1, null, "'" + text + "' is negative");
         }
         return d;
     }
 
-    private static Duration parseAny(String text) {
+    private static Duration parseAny(String option, String text) {
         try {
             return Duration.parse(text);
         } catch (DateTimeParseException e) {
@@ -96,7 +104,7 @@ final class PurgeCommand implements Callable<Integer> {
                 }
                 return Duration.ofDays(p.getDays());
             } catch (DateTimeParseException e2) {
-                throw new BadInputException("--older-than", -1, null, "'" + text + "' is not an ISO-8601 period or duration (P90D, P1Y, PT12H)");
+                throw new BadInputException(option, -1, null, "'" + text + "' is not an ISO-8601 period or duration (P90D, P1Y, PT12H)");
             }
         }
     }

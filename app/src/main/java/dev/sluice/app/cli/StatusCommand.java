@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.app.schedule.MissedPartitions;
+import dev.sluice.batch.engine.LayerEngines;
 import dev.sluice.batch.job.RunRepository;
 import dev.sluice.batch.job.RunStatus;
 import dev.sluice.config.PipelineSpec;
@@ -68,6 +69,7 @@ final class StatusCommand implements Callable<Integer> {
         }
         PipelineSpec spec = ctx.loadForInspection(pipeline);
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
+            LayerEngines.on(w).forPipeline(spec).reconcilePublications(); // a rollback killed before its record
             List<DatasetFreshness> datasets = new FreshnessMonitor(w.dsl(), Clock.systemUTC()).status(spec);
             List<String> missed = MissedPartitions.keys(w.dsl(), spec.name());
             List<String> failed = failed(w, spec.name());

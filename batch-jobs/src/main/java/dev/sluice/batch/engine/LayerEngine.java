@@ -66,6 +66,15 @@ public interface LayerEngine {
     void createTables();
 
     /**
+     * Brings the control plane's record of publications in line with what the data plane holds
+     * after a process was killed between the two (the lakehouse's rollback commits to Iceberg
+     * before it is recorded); {@link #createTables} does it too. Nothing on an engine whose
+     * publication is one database transaction. Idempotent.
+     */
+    default void reconcilePublications() {
+    }
+
+    /**
      * Where {@code table}'s files live and a version of it, for an engine that keeps tables as
      * files in a table format; empty for an engine whose tables live in the warehouse database
      * (lineage names those {@code schema.table} in the warehouse's namespace). Reads the catalog

@@ -55,9 +55,9 @@ import org.jspecify.annotations.Nullable;
  *       records older than the cutoff.</li>
  * </ul>
  * On a lakehouse pipeline the superseded Bronze loads are deleted from the Iceberg tables, a
- * superseded version is its record and its branch, and the tables' snapshots and orphan files older than the
- * cutoff go too ({@link LakehousePurge}: snapshots are per table, so that ends time travel to
- * before the cutoff for every partition). Quartz keeps no history (a fired trigger's row goes when
+ * superseded version is its record and its branch, and the tables' snapshots older than the cutoff
+ * go too ({@link LakehousePurge}: snapshots are per table, so that ends time travel to before the
+ * cutoff for every partition), and their orphan files older than the grace period. Quartz keeps no history (a fired trigger's row goes when
  * it completes), so there is none to purge. Lineage other tools posted is purged apart
  * ({@link IngestedLineagePurge}). Each category is one transaction. Thread-safe for distinct pipelines.
  */
@@ -88,14 +88,30 @@ public final class Purge {
     }
 
     /**
-     * Purges {@code spec}'s records older than {@code olderThan}.
+     * The default grace period of orphan files ({@code sluice purge --orphan-grace}): 3 days, as
+     * Iceberg's {@code DeleteOrphanFiles} action's default, far longer than any write in flight.
+     */
+    public static final Duration DEFAULT_ORPHAN_GRACE = Duration.ofDays(3);
+
+    /** Purges {@code spec}'s records older than {@code olderThan}, orphan files after {@link #DEFAULT_ORPHAN_GRACE}. */
+    public Report run(PipelineSpec spec, Duration olderThan, boolean dryRun) {
+        return run(spec, olderThan, DEFAULT_ORPHAN_GRACE, dryRun);
+    }
+
+    /**
+     * Purges {@code spec}'s records older than {@code olderThan}; on a lakehouse pipeline also the
+     * orphan files last modified more than {@code orphanGrace} ago, whatever {@code olderThan} (a
+     * younger file may be a write in flight, not yet committed).
      *
      * @param dryRun count only
-     * @throws IllegalArgumentException when {@code olderThan} is negative
+     * @throws IllegalArgumentException when {@code olderThan} or {@code orphanGrace} is negative
      */
-    public Report run(PipelineSpec spec, Duration olderThan, boolean dryRun) {
+    public Report run(PipelineSpec spec, Duration olderThan, Duration orphanGrace, boolean dryRun) {
         if (olderThan.isNegative()) {
             throw new IllegalArgumentException("--older-than is negative");
+        }
+        if (orphanGrace.isNegative()) {
+            throw new IllegalArgumentException("--orphan-grace is negative");
         }
         OffsetDateTime cutoff = OffsetDateTime.now(clock.withZone(ZoneOffset.UTC)).minus(olderThan);
         LocalDate windowStart = spec.backfillWindow() == null ? null
@@ -114,7 +130,7 @@ public final class Purge {
         removed.put("superseded Bronze loads", inTransaction(dryRun, tx -> bronze(tx, spec, cutoff, windowStart, dryRun, lake)));
         if (lake != null) {
             removed.put("lakehouse snapshots", lake.expireSnapshots(cutoff.toInstant(), dryRun));
-            removed.put("lakehouse orphan files", lake.orphanFiles(cutoff.toInstant(), dryRun));
+            removed.put("lakehouse orphan files", lake.orphanFiles(clock.instant().minus(orphanGrace), dryRun));
         }
         long[] lineage = lineage(dsl, spec, cutoff, windowStart, dryRun);
         removed.put("lineage events", lineage[0]);

@@ -40,6 +40,7 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.spark.sql.SparkSession;
 import org.jspecify.annotations.Nullable;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The lakehouse engine: a pipeline's layers as Apache Iceberg tables (format v2, Parquet) in the
@@ -79,6 +80,23 @@ public final class LakehouseEngine implements LayerEngine {
     public void createTables() {
         new PartitionVersions(warehouse.dsl()).refuseDatasetsOfOtherPipelines(spec);
         IcebergTables.create(catalog(), spec);
+        reconcilePublications();
+    }
+
+    /** {@inheritDoc} Rollbacks committed to Iceberg and not recorded ({@link InterruptedRollbacks}), of every Silver/Gold table. */
+    @Override
+    public void reconcilePublications() {
+        for (TableSpec t : spec.tables()) {
+            if (t.layer() != Layer.BRONZE) {
+                reconcile(t, null);
+            }
+        }
+    }
+
+    /** Completes {@code table}'s interrupted rollbacks (of {@code partition}, or all), in a transaction of its own or the caller's. */
+    private void reconcile(TableSpec table, @Nullable Partition partition) {
+        new TransactionTemplate(warehouse.transactionManager()).executeWithoutResult(
+                status -> InterruptedRollbacks.complete(catalog(), warehouse.dsl(), table, partition));
     }
 
     /**
@@ -145,7 +163,8 @@ public final class LakehouseEngine implements LayerEngine {
     /**
      * {@inheritDoc} Rewrites the partition's data files into one (Iceberg's bin-pack rewrite, a
      * Spark job) when the load left two or more, then expires every snapshot older than the current
-     * one: Bronze keeps every row in its current snapshot, so only the chunks' commit history goes.
+     * one: Bronze keeps every row in its current snapshot, so only the chunks' commit history goes;
+     * then the chunk files the rewrite replaced are deleted ({@link BronzeCompaction}).
      * One partition at a time per table in this JVM: an expiry during another partition's rewrite
      * removes the history its commit validates against ("Cannot determine history between starting
      * snapshot …", measured in a backfill wave), and its files would stay uncompacted.
@@ -163,37 +182,11 @@ public final class LakehouseEngine implements LayerEngine {
 
     private void maintain(TableSpec bronze, Partition partition) {
         try {
-            Table table = catalog().loadTable(LakehouseNames.iceberg(bronze.table()));
-            int files = 0;
-            try (var tasks = table.newScan().filter(Expressions.equal(LakehouseNames.PARTITION, partition.key())).planFiles()) {
-                for (var ignored : tasks) {
-                    files++;
-                }
-            }
-            if (files > 1) {
-                // Iceberg's source registers its cache catalog on the thread's active session, and the rewrite reads
-                // through this one: make it the active one (a backfill's threads have the root session otherwise)
-                SparkSession session = spark();
-                var previous = SparkSession.getActiveSession();
-                SparkSession.setActiveSession(session);
-                try {
-                    org.apache.iceberg.spark.actions.SparkActions.get(session).rewriteDataFiles(table)
-                            .filter(Expressions.equal(LakehouseNames.PARTITION, partition.key()))
-                            .option("min-input-files", "2")
-                            .execute();
-                } finally {
-                    if (previous.isDefined()) {
-                        SparkSession.setActiveSession(previous.get());
-                    } else {
-                        SparkSession.clearActiveSession();
-                    }
-                }
-                table.refresh();
-            }
-            table.expireSnapshots().expireOlderThan(table.currentSnapshot().timestampMillis()).retainLast(1).commit();
+            BronzeCompaction.compact(catalog().loadTable(LakehouseNames.iceberg(bronze.table())), partition, this::spark);
         } catch (IOException | RuntimeException e) {
-            LOG.warn("{} partition {}: its Bronze load is complete, but compacting its data files or expiring the load's"
-                    + " snapshots failed (left for the next load): {}", bronze.table(), partition, e.toString());
+            LOG.warn("{} partition {}: its Bronze load is complete, but compacting its data files, expiring the load's snapshots or"
+                    + " deleting the files the compaction replaced failed (left for the next load, or for sluice purge): {}",
+                    bronze.table(), partition, e.toString());
         }
     }
 
@@ -268,8 +261,10 @@ public final class LakehouseEngine implements LayerEngine {
         new LakehousePublisher(catalog(), warehouse.dsl(), spec).publish(table, partition, version, run);
     }
 
+    /** {@inheritDoc} An interrupted rollback of the partition is recorded first ({@link InterruptedRollbacks}). */
     @Override
     public Optional<Integer> publishedVersion(TableSpec table, Partition partition) {
+        reconcile(table, partition);
         return versions().published(table.table(), partition);
     }
 
@@ -300,6 +295,7 @@ public final class LakehouseEngine implements LayerEngine {
     @Override
     public int rollback(TableSpec table, Partition partition, @Nullable Integer toVersion, String requestedBy, String reason) {
         versions().lockPublished(table.table(), partition); // before the kept branches are read: see PartitionVersions#rollback
+        InterruptedRollbacks.complete(catalog(), warehouse.dsl(), table, partition); // moves from what main holds
         PartitionVersions.Move move = versions().rollbackMove(table, partition, keptVersions(table, partition), toVersion);
         new LakehousePublisher(catalog(), warehouse.dsl(), spec).restore(table, partition, move, requestedBy, reason);
         return move.to();

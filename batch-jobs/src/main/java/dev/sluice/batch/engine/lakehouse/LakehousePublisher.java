@@ -95,12 +95,17 @@ final class LakehousePublisher {
 
     /**
      * Publishes a kept version again ({@code sluice rollback}): the same commit as {@link #publish},
-     * then the control plane records the publication and the rollback; no branch is pruned.
+     * its snapshot summary naming the rollback too (from, who, why: {@link InterruptedRollbacks}),
+     * then the control plane records the publication and the rollback; no branch is pruned. A kill
+     * between the two is repaired by the next command that reads the partition
+     * ({@link InterruptedRollbacks#complete}), from the commit's summary.
      */
     void restore(TableSpec table, Partition partition, PartitionVersions.Move move, String who, String why) {
         PartitionVersions versions = new PartitionVersions(dsl);
         RunId run = versions.runOf(table.table(), partition, move.to()).orElseGet(RunId::newId);
-        commit(table, partition, move.to(), run, Map.of("sluice.rollback_from", Integer.toString(move.from())), false);
+        commit(table, partition, move.to(), run, Map.of(InterruptedRollbacks.FROM_PROPERTY, Integer.toString(move.from()),
+                InterruptedRollbacks.BY_PROPERTY, who, InterruptedRollbacks.REASON_PROPERTY, why), false);
+        FaultPoints.reach("lakehouse-rolled-back:" + table.stepName()); // main holds the target's files; the control plane does not know yet
         versions.recordRollback(table.table(), partition, move.from(), move.to(), run, who, why);
     }
 

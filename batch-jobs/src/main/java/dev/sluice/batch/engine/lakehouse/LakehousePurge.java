@@ -6,19 +6,17 @@ import dev.sluice.spark.LakehouseCatalog;
 import dev.sluice.spark.SparkSessions;
 import dev.sluice.warehouse.Warehouse;
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.spark.actions.SparkActions;
 import org.apache.spark.sql.SparkSession;
 
 /**
  * {@code sluice purge} on a lakehouse pipeline, the part that lives in the Iceberg tables (the
  * control plane's records are purged by the operations module as for the warehouse engine): the
  * rows of superseded Bronze loads, the table snapshots older than the cutoff (the current one is
- * always kept) and orphan files older than the cutoff (files no snapshot references: a write killed
- * before its commit). A superseded Silver/Gold version is its record and its branch
+ * always kept) and orphan files older than a grace period (files no snapshot references: a write
+ * killed before its commit). A superseded Silver/Gold version is its record and its branch
  * ({@link PartitionBranches}): the branch goes, and its files with the next expiry. Snapshots are
  * per table, not per partition: expiring them ends time travel to before the cutoff for every
  * partition, those inside the backfill window too (their current rows stay); the heads of kept
@@ -114,25 +112,22 @@ public final class LakehousePurge {
     }
 
     /**
-     * Deletes (or counts) the files under the tables' locations that no snapshot references and
-     * that are older than {@code cutoff} (Iceberg's orphan-file action, a Spark job per table).
+     * Deletes (or counts) every table's orphan files last modified before {@code modifiedBefore}
+     * (now minus the purge's grace period): files under the table's location that no snapshot,
+     * manifest or metadata file of the table references ({@link OrphanFiles}, a plain listing, no
+     * Spark job): a write killed before its commit, a compaction's replaced chunk files when it was
+     * killed before deleting them. A younger file may belong to a write still in flight and stays.
      *
-     * @return files deleted
+     * @return files deleted (or that would be)
      */
-    public long orphanFiles(Instant cutoff, boolean dryRun) {
-        AtomicLong n = new AtomicLong();
+    public long orphanFiles(Instant modifiedBefore, boolean dryRun) {
+        long n = 0;
         for (TableSpec t : spec.tables()) {
-            if (!catalog().tableExists(LakehouseNames.iceberg(t.table()))) {
-                continue;
+            if (catalog().tableExists(LakehouseNames.iceberg(t.table()))) {
+                n += OrphanFiles.delete(catalog().loadTable(LakehouseNames.iceberg(t.table())), modifiedBefore, dryRun);
             }
-            Table table = catalog().loadTable(LakehouseNames.iceberg(t.table()));
-            var action = SparkActions.get(spark()).deleteOrphanFiles(table).olderThan(cutoff.toEpochMilli());
-            if (dryRun) {
-                action = action.deleteWith(file -> { });
-            }
-            action.execute().orphanFileLocations().forEach(f -> n.incrementAndGet());
         }
-        return n.get();
+        return n;
     }
 
     private Catalog catalog() {
