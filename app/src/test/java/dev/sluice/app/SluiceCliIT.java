@@ -256,6 +256,30 @@ class SluiceCliIT {
     }
 
     @Test
+    void sqlReadsValuesExactlyAndRefusesWhatItCannotPrintWhole() {
+        Map<String, String> env = Map.of("SLUICE_WAREHOUSE_URL", TestHome.freshH2Url());
+        // a tester's break run: TIME(6) lost its fraction, binary and arrays printed Java object identities
+        Outcome values = sluice(env, "sql", "SELECT CAST('10:11:12.123456' AS TIME(6)) AS t, TIMESTAMP '2001-07-01 00:00:00' AS ts,"
+                + " X'00ff' AS b, ARRAY[1, 2] AS arr, CAST('0.0000001' AS DECIMAL(10, 7)) AS d", "--format", "json");
+        assertThat(values.code()).as(values.err()).isZero();
+        assertThat(values.out()).isEqualTo("[{\"T\":\"10:11:12.123456\",\"TS\":\"2001-07-01T00:00:00\",\"B\":\"\\\\x00ff\","
+                + "\"ARR\":[1,2],\"D\":0.0000001}]\n");
+        Outcome negative = sluice(env, "sql", "SELECT 1", "--max-rows", "-1");
+        assertThat(negative.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(negative.err()).contains("--max-rows: -1: print at least 1 row");
+        Outcome twice = sluice(env, "sql", "SELECT 3 AS a, 4 AS a", "--format", "json");
+        assertThat(twice.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(twice.err()).contains("the result names column A twice");
+        // CSV and JSON print every row unless --max-rows says otherwise, and say on stderr what it left out
+        Outcome all = sluice(env, "sql", "SELECT X FROM SYSTEM_RANGE(1, 61)", "--format", "csv");
+        assertThat(all.out().lines().count()).isEqualTo(62);
+        assertThat(all.err()).isEmpty();
+        Outcome cut = sluice(env, "sql", "SELECT X FROM SYSTEM_RANGE(1, 61)", "--format", "csv", "--max-rows", "3");
+        assertThat(cut.out()).isEqualTo("X\r\n1\r\n2\r\n3\r\n");
+        assertThat(cut.err()).isEqualTo("58 more row(s) not printed (--max-rows 3)\n");
+    }
+
+    @Test
     void contractCheckJudgesOneFileAndDiffListsRecordedDrift() {
         Path landing = TestHome.withSampleData().resolve("landing");
         String contracts = TestHome.projectRoot().resolve("pipelines/contracts/").toString();

@@ -8,7 +8,15 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.OffsetTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
@@ -23,9 +31,12 @@ import org.apache.commons.csv.CSVPrinter;
  *   <li>{@code json}: one array of objects, a column name to its value, numbers as JSON numbers, NULL as
  *       {@code null}, other values as their text (dates and times in ISO-8601) (Jackson).</li>
  * </ul>
- * Values come in already converted for printing ({@link SqlCommand#plainDecimals}): a
- * {@link BigDecimal} is printed with {@link BigDecimal#toString()}, any other value with
- * {@link String#valueOf(Object)}. Stateless; thread-safe.
+ * Values are printed as they are, never rounded or cut: a {@link BigDecimal} without exponent
+ * ({@link BigDecimal#toPlainString()}); times, dates and timestamps in ISO-8601 with every digit
+ * (seconds always); binary values as hex ({@code \\x00ff}, as psql); an array as its elements
+ * ({@code [1, 2]}, a JSON array in JSON); anything else as {@link String#valueOf(Object)}. In a table
+ * a line break or tab inside a value is shown as {@code \\n}, {@code \\r}, {@code \\t} so that
+ * the table keeps its lines. Stateless; thread-safe.
  */
 final class QueryResultPrinter {
 
@@ -93,14 +104,40 @@ final class QueryResultPrinter {
     }
 
     private static String text(Object v) {
-        return v == null ? "{null}" : String.valueOf(v);
+        return v == null ? "{null}" : plain(v).replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t");
+    }
+
+    /** A value's text, every digit kept (see the class comment). */
+    static String plain(Object v) {
+        if (v instanceof BigDecimal d) {
+            return d.toPlainString();
+        } else if (v instanceof byte[] b) {
+            return "\\x" + HexFormat.of().formatHex(b);
+        } else if (v instanceof java.sql.Timestamp t) {
+            return plain(t.toLocalDateTime());
+        } else if (v instanceof java.sql.Date d) {
+            return d.toLocalDate().toString();
+        } else if (v instanceof LocalDateTime t) {
+            return DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(t);
+        } else if (v instanceof OffsetDateTime t) {
+            return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(t);
+        } else if (v instanceof LocalTime t) {
+            return DateTimeFormatter.ISO_LOCAL_TIME.format(t);
+        } else if (v instanceof OffsetTime t) {
+            return DateTimeFormatter.ISO_OFFSET_TIME.format(t);
+        } else if (v instanceof List<?> l) {
+            return l.stream().map(e -> e == null ? "NULL" : plain(e)).collect(Collectors.joining(", ", "[", "]"));
+        } else if (v instanceof Object[] a) {
+            return plain(Arrays.asList(a));
+        }
+        return String.valueOf(v);
     }
 
     private static void csv(PrintWriter out, List<String> columns, List<List<Object>> rows) {
         StringWriter buffer = new StringWriter();
         try (CSVPrinter csv = new CSVPrinter(buffer, CSVFormat.RFC4180.builder().setHeader(columns.toArray(String[]::new)).get())) {
             for (List<Object> row : rows) {
-                csv.printRecord(row.stream().map(v -> v == null ? null : String.valueOf(v)).toList());
+                csv.printRecord(row.stream().map(v -> v == null ? null : plain(v)).toList());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -116,24 +153,7 @@ final class QueryResultPrinter {
                 g.writeStartObject();
                 for (int i = 0; i < columns.size(); i++) {
                     g.writeFieldName(columns.get(i));
-                    Object v = row.get(i);
-                    if (v == null) {
-                        g.writeNull();
-                    } else if (v instanceof BigDecimal d) {
-                        g.writeNumber(d);
-                    } else if (v instanceof BigInteger n) {
-                        g.writeNumber(n);
-                    } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
-                        g.writeNumber(((Number) v).longValue());
-                    } else if (v instanceof Double d && Double.isFinite(d)) {
-                        g.writeNumber(d);
-                    } else if (v instanceof Float f && Float.isFinite(f)) {
-                        g.writeNumber(f);
-                    } else if (v instanceof Boolean b) {
-                        g.writeBoolean(b);
-                    } else {
-                        g.writeString(String.valueOf(v));
-                    }
+                    write(g, row.get(i));
                 }
                 g.writeEndObject();
             }
@@ -142,5 +162,33 @@ final class QueryResultPrinter {
             throw new UncheckedIOException(e);
         }
         out.println(buffer);
+    }
+
+    private static void write(JsonGenerator g, Object v) throws IOException {
+        if (v == null) {
+            g.writeNull();
+        } else if (v instanceof BigDecimal d) {
+            g.writeNumber(d.toPlainString());
+        } else if (v instanceof BigInteger n) {
+            g.writeNumber(n);
+        } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            g.writeNumber(((Number) v).longValue());
+        } else if (v instanceof Double d && Double.isFinite(d)) {
+            g.writeNumber(d);
+        } else if (v instanceof Float f && Float.isFinite(f)) {
+            g.writeNumber(f);
+        } else if (v instanceof Boolean b) {
+            g.writeBoolean(b);
+        } else if (v instanceof List<?> l) {
+            g.writeStartArray();
+            for (Object e : l) {
+                write(g, e);
+            }
+            g.writeEndArray();
+        } else if (v instanceof Object[] a) {
+            write(g, Arrays.asList(a));
+        } else {
+            g.writeString(plain(v));
+        }
     }
 }

@@ -62,4 +62,24 @@ class QueryResultPrinterTest {
         assertThat(print(QueryResultPrinter.Format.json, rows, 50)).isEqualTo(
                 "[{\"v\":-17666666667,\"s\":\"" + FORTY + "\",\"avg\":-0.47368421052631578947},{\"v\":2,\"s\":\"x\",\"avg\":null}]\n");
     }
+
+    @Test
+    void everyValueIsPrintedWithEveryDigitAndNoObjectIdentity() {
+        // a tester saw TIME(6) 10:11:12.123456 printed 10:11:12, X'00ff' as [B@2fd1ad8a, ARRAY[1,2] as [Ljava.lang.Integer;@…
+        assertThat(QueryResultPrinter.plain(java.time.LocalTime.parse("10:11:12.123456"))).isEqualTo("10:11:12.123456");
+        assertThat(QueryResultPrinter.plain(java.time.LocalDateTime.parse("2001-07-01T00:00"))).isEqualTo("2001-07-01T00:00:00");
+        assertThat(QueryResultPrinter.plain(java.time.OffsetDateTime.parse("2001-07-01T00:01+02:00"))).isEqualTo("2001-07-01T00:01:00+02:00");
+        assertThat(QueryResultPrinter.plain(java.sql.Timestamp.valueOf("2001-07-01 00:00:00.000000123"))).isEqualTo("2001-07-01T00:00:00.000000123");
+        assertThat(QueryResultPrinter.plain(new byte[] {0, (byte) 0xff})).isEqualTo("\\x00ff");
+        assertThat(QueryResultPrinter.plain(Arrays.asList(1, null, 2))).isEqualTo("[1, NULL, 2]");
+        assertThat(QueryResultPrinter.plain(new BigDecimal("1E-7"))).isEqualTo("0.0000001");
+        assertThat(QueryResultPrinter.plain(new BigDecimal("1E+1"))).isEqualTo("10");
+        List<List<Object>> rows = List.of(Arrays.asList(new BigDecimal("1E-7"), List.of(1, 2), "a\nb"));
+        StringWriter json = new StringWriter();
+        QueryResultPrinter.print(new PrintWriter(json), QueryResultPrinter.Format.json, List.of("d", "arr", "t"), rows, 10, 1);
+        assertThat(json.toString()).isEqualTo("[{\"d\":0.0000001,\"arr\":[1,2],\"t\":\"a\\nb\"}]\n");
+        StringWriter table = new StringWriter();
+        QueryResultPrinter.print(new PrintWriter(table), QueryResultPrinter.Format.table, List.of("d", "arr", "t"), rows, 10, 1);
+        assertThat(table.toString()).contains("|0.0000001|[1, 2]|a\\nb|");
+    }
 }

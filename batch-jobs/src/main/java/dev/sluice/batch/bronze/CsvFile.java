@@ -185,13 +185,30 @@ public final class CsvFile implements AutoCloseable {
         }
     }
 
-    /** Why commons-csv could not parse a record, in plain words where its message is known. */
+    /**
+     * Why commons-csv could not parse a record, in plain words where its message is known
+     * (commons-csv 1.14 {@code Lexer}: an unclosed quote, a character after a closing quote, the file
+     * ending after the escape character); else its own message without class names or its
+     * {@code (startline N)} and {@code position} (characters from the file's start, not a column).
+     */
     private static String malformed(RuntimeException e, CsvOptions options) {
-        String r = reason(e, options);
-        if (r.contains("EOF reached before encapsulated token finished")) {
-            return "a quoted field opens there (quote " + options.quote() + ") and is not closed before the end of the file";
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
         }
-        return r.replaceFirst("^.*\\(startline \\d+\\)\\s*", "");
+        String m = String.valueOf(root.getMessage());
+        if (root instanceof CharacterCodingException) {
+            return reason(e, options);
+        } else if (m.contains("EOF reached before encapsulated token finished")) {
+            return "a quoted field opens there (quote " + options.quote() + ") and is not closed before the end of the file";
+        } else if (m.contains("Invalid character between encapsulated token and delimiter")) {
+            return "a quoted field is closed (quote " + options.quote() + ") and followed by a character other than the delimiter ("
+                    + options.delimiter() + ") or a line end";
+        } else if (m.contains("EOF while processing escape sequence")) {
+            return "the file ends right after the escape character (" + options.escape() + ")";
+        }
+        return BoundedText.cut(m.replaceAll("([a-z]+\\.)+[A-Z][A-Za-z]*(Exception|Error): ", "")
+                .replaceFirst("^\\(startline \\d+\\)\\s*", "").replaceFirst(" at line: \\d+, position: \\d+", ""), 500);
     }
 
     /**

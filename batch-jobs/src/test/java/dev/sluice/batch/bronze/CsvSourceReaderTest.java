@@ -175,4 +175,25 @@ class CsvSourceReaderTest {
                 .hasMessage("landing/a.csv: cannot read as CSV: not UTF-8 text (a byte sequence that is not valid UTF-8;"
                         + " the source's csv.encoding names the files' character set)");
     }
+
+    @Test
+    void aFileThatCannotBeParsedToItsEndIsRefusedInPlainWordsNamingRowAndLine() throws Exception {
+        // a tester saw commons-csv's own words: "CSVException: Invalid character between encapsulated token and
+        // delimiter at line: 3, position: 48" (position counts characters from the file's start)
+        java.util.Map<String, String> files = java.util.Map.of(
+                "id,v\n1,a\n2,\"closed\"x\n", "landing/s.csv, row 1: malformed CSV: the record starting on line 3 (the header is line 1)"
+                        + " cannot be parsed: a quoted field is closed (quote \") and followed by a character other than the delimiter (,)"
+                        + " or a line end",
+                "id,v\n1,a\n2,b\n3,\"c\n", "landing/s.csv, row 2: malformed CSV: the record starting on line 4 (the header is line 1)"
+                        + " cannot be parsed: a quoted field opens there (quote \") and is not closed before the end of the file");
+        for (var e : files.entrySet()) {
+            Path f = dir.resolve("s.csv");
+            Files.writeString(f, e.getKey());
+            assertThatThrownBy(() -> {
+                try (CsvFile csv = CsvFile.open(f, CsvOptions.DEFAULT, "landing/s.csv")) {
+                    csv.readToEnd();
+                }
+            }).isInstanceOf(BadInputException.class).hasMessage(e.getValue());
+        }
+    }
 }
