@@ -207,6 +207,21 @@ class DesignRulesCliTest {
     }
 
     @Test
+    void aWarehouseUrlBuiltFromSluiceHomeIsNoLiteralPathAnAbsoluteOneIs() throws Exception {
+        // a new user's first spec was refused: the check read the URL with ${SLUICE_HOME} taken out, jdbc:h2:file:/warehouse
+        String from = "  url: ${SLUICE_WAREHOUSE_URL:-jdbc:h2:file:${SLUICE_HOME}/warehouse;AUTO_SERVER=TRUE}\n";
+        Path file = write(flights(from, "  url: \"jdbc:h2:file:${SLUICE_HOME}/warehouse;AUTO_SERVER=TRUE\"\n"));
+        Result v = sluice(file.getParent(), "validate", "flights");
+        assertThat(v.all()).doesNotContain("hardcoded.path");
+        assertThat(v.code).as(v.all()).isZero();
+        Path absolute = write(flights(from, "  url: \"jdbc:h2:file:/srv/sluice/warehouse;AUTO_SERVER=TRUE\"\n"));
+        Result refused = sluice(absolute.getParent(), "validate", "flights");
+        assertThat(refused.code).as(refused.all()).isEqualTo(2);
+        assertThat(refused.err).contains(absolute + ": warehouse.url: [ERROR hardcoded.path] a literal absolute path in url: build it from"
+                + " ${SLUICE_HOME} or ${ENV_VAR:-default}");
+    }
+
+    @Test
     void ownershipIsAWarningThatStrictTurnsIntoAnError() throws Exception {
         String spec = flights("  gold.route_daily: {owner: flights-data-team, update_interval: PT24H, freshness_sla: PT40H}\n",
                 "  gold.route_daily: {update_interval: PT24H, freshness_sla: PT40H}\n");

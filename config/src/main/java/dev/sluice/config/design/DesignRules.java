@@ -296,7 +296,8 @@ public final class DesignRules {
                         + " environment points it elsewhere"));
                 return;
             }
-            if (residual.matches(".*:file:/.*") || residual.matches(".*:(?:file:)?[A-Za-z]:\\\\.*")) {
+            // judged on the value as written: jdbc:h2:file:${SLUICE_HOME}/warehouse is anchored by a variable
+            if (value.matches(".*:file:/.*") || value.matches(".*:(?:file:)?[A-Za-z]:\\\\.*")) {
                 out.add(error("hardcoded.path", file, at, "a literal absolute path in " + key + ": build it from ${SLUICE_HOME} or"
                         + " ${ENV_VAR:-default}"));
             }
