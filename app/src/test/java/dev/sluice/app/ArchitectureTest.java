@@ -7,8 +7,8 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import dev.sluice.batch.engine.LayerEngine;
-import dev.sluice.batch.engine.LayerEngines;
+import dev.sluice.engine.LayerEngine;
+import dev.sluice.engine.LayerEngines;
 import dev.sluice.batch.gate.GateStep;
 import dev.sluice.batch.job.MedallionJobFactory;
 import dev.sluice.batch.job.PipelineRunner;
@@ -22,6 +22,9 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
 
+    /** Who still names an engine's classes: none once every engine question is a hook of the SPI. */
+    private static final String[] ENGINE_USERS_UNTIL_HOOKS = {"operations", "app"};
+
     /** Main classes only: neither this module's tests nor the test kit of batch-jobs' test jar. */
     private static final JavaClasses SLUICE = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -31,7 +34,7 @@ class ArchitectureTest {
     @Test
     void sparkOnlyInTheSessionBuilderTheGatesAndTheLakehouseEngineDeequOnlyInTheGates() {
         noClasses().that().resideOutsideOfPackages("dev.sluice.quality.internal.deequ..", "dev.sluice.spark..",
-                        "dev.sluice.batch.engine.lakehouse..")
+                        "dev.sluice.engine.lakehouse..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.apache.spark..", "scala..")
                 .allowEmptyShould(true).check(SLUICE);
         noClasses().that().resideOutsideOfPackage("dev.sluice.quality.internal.deequ..")
@@ -48,7 +51,7 @@ class ArchitectureTest {
         noClasses().that().resideOutsideOfPackage("dev.sluice.spark..")
                 .should().callMethod(org.apache.spark.sql.SparkSession.class, "builder")
                 .allowEmptyShould(true).check(SLUICE);
-        noClasses().that().resideOutsideOfPackage("dev.sluice.batch.engine.lakehouse..")
+        noClasses().that().resideOutsideOfPackage("dev.sluice.engine.lakehouse..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.apache.iceberg..")
                 .allowEmptyShould(true).check(SLUICE);
     }
@@ -93,6 +96,10 @@ class ArchitectureTest {
                 .layer("quality").definedBy("dev.sluice.quality..")
                 .layer("lineage").definedBy("dev.sluice.lineage..")
                 .layer("sample-data").definedBy("dev.sluice.sampledata..")
+                .layer("control").definedBy("dev.sluice.control..")
+                .layer("engine-api").definedBy("dev.sluice.engine")
+                .layer("engine-warehouse").definedBy("dev.sluice.engine.warehouse..")
+                .layer("engine-lakehouse").definedBy("dev.sluice.engine.lakehouse..")
                 .layer("batch-jobs").definedBy("dev.sluice.batch..")
                 .layer("operations").definedBy("dev.sluice.operations..")
                 .layer("hot-path").definedBy("dev.sluice.hotpath..")
@@ -101,14 +108,23 @@ class ArchitectureTest {
                 .whereLayer("operations").mayOnlyBeAccessedByLayers("app")
                 .whereLayer("hot-path").mayOnlyBeAccessedByLayers("app")
                 .whereLayer("batch-jobs").mayOnlyBeAccessedByLayers("operations", "app")
+                // the engines are found by name (ServiceLoader): no module names their classes, nor one engine the other's
+                .whereLayer("engine-warehouse").mayOnlyBeAccessedByLayers(ENGINE_USERS_UNTIL_HOOKS)
+                .whereLayer("engine-lakehouse").mayOnlyBeAccessedByLayers(ENGINE_USERS_UNTIL_HOOKS)
+                .whereLayer("engine-api").mayOnlyBeAccessedByLayers("engine-warehouse", "engine-lakehouse", "batch-jobs", "operations",
+                        "app")
+                .whereLayer("control").mayOnlyBeAccessedByLayers("engine-api", "engine-warehouse", "engine-lakehouse", "batch-jobs",
+                        "operations", "app")
                 .whereLayer("sample-data").mayOnlyBeAccessedByLayers("app")
                 .whereLayer("lineage").mayOnlyBeAccessedByLayers("batch-jobs", "operations", "app")
-                .whereLayer("quality").mayOnlyBeAccessedByLayers("batch-jobs", "operations", "app")
-                .whereLayer("warehouse").mayOnlyBeAccessedByLayers("lineage", "batch-jobs", "operations", "hot-path", "app")
-                .whereLayer("config").mayOnlyBeAccessedByLayers("warehouse", "quality", "lineage", "batch-jobs", "operations",
-                        "hot-path", "app")
+                .whereLayer("quality").mayOnlyBeAccessedByLayers("control", "engine-api", "engine-warehouse", "engine-lakehouse",
+                        "batch-jobs", "operations", "app")
+                .whereLayer("warehouse").mayOnlyBeAccessedByLayers("lineage", "control", "engine-api", "engine-warehouse",
+                        "engine-lakehouse", "batch-jobs", "operations", "hot-path", "app")
+                .whereLayer("config").mayOnlyBeAccessedByLayers("warehouse", "quality", "lineage", "control", "engine-api",
+                        "engine-warehouse", "engine-lakehouse", "batch-jobs", "operations", "hot-path", "app")
                 .whereLayer("formats").mayOnlyBeAccessedByLayers("sample-data", "batch-jobs", "app")
-                .whereLayer("spark").mayOnlyBeAccessedByLayers("quality", "batch-jobs", "app")
+                .whereLayer("spark").mayOnlyBeAccessedByLayers("quality", "engine-lakehouse", "batch-jobs", "app")
                 .check(SLUICE);
     }
 
@@ -129,18 +145,9 @@ class ArchitectureTest {
     }
 
     @Test
-    void theWarehouseEngineIsReachedThroughTheLayerEngineSeamOnly() {
-        // its classes (the Silver/Gold SQL, the versions, the Bronze bulk paths) are used by the seam's package tree alone
-        noClasses().that().resideOutsideOfPackage("dev.sluice.batch.engine..")
-                .should().dependOnClassesThat().resideInAPackage("dev.sluice.batch.engine.warehouse..")
-                .check(SLUICE);
-    }
-
-    @Test
     void jobsGatesAndBackfillsKnowTheLayerEngineInterfaceOnly() {
         noClasses().that().resideInAnyPackage("dev.sluice.batch.job..", "dev.sluice.batch.gate..", "dev.sluice.batch.backfill..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.batch.engine.warehouse..", "dev.sluice.batch.engine.lakehouse..",
-                        "dev.sluice.batch.warehouse..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.engine.warehouse..", "dev.sluice.engine.lakehouse..")
                 .check(SLUICE);
         // the classes that build, run and gate a partition's job reach the data plane through the seam
         classes().that().haveFullyQualifiedName(MedallionJobFactory.class.getName())

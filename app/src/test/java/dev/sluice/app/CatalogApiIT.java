@@ -346,7 +346,7 @@ class CatalogApiIT {
                 // the same backfill as a process killed between its two partitions leaves it: RUNNING, no attempt STARTED
                 Process exited = new ProcessBuilder("true").start();
                 assertThat(exited.waitFor()).isZero();
-                w.dsl().update(dev.sluice.batch.backfill.BackfillRepository.BACKFILLS)
+                w.dsl().update(dev.sluice.control.backfill.BackfillRepository.BACKFILLS)
                         .set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("status"), String.class), "RUNNING")
                         .set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("pid"), Long.class), exited.pid()).execute();
                 JsonNode killed = ok(port, "/api/v1/backfills/" + report.backfillId());
@@ -378,26 +378,26 @@ class CatalogApiIT {
             assertThat(good.status().name()).isEqualTo("COMPLETED");
             RunSummary failed = runner.run(strict, new Partition("2001-02-22"), RunOptions.plain());
             assertThat(failed.status().name()).isEqualTo("FAILED");
-            var runs = new dev.sluice.batch.job.RunRepository(w.dsl());
+            var runs = new dev.sluice.control.run.RunRepository(w.dsl());
             // an attempt stopped by a cancel
             dev.sluice.core.RunId stopped = dev.sluice.core.RunId.newId();
             runs.start(stopped, "flights", new Partition("2001-01-08"), 0, "h", "ops", null);
-            runs.finish(stopped, dev.sluice.batch.job.RunStatus.STOPPED, dev.sluice.batch.job.StopCause.CANCEL, 0,
-                    "cancelled by ops", "{}", dev.sluice.lineage.LineageEmitter.Stats.NONE);
+            runs.finish(stopped, dev.sluice.control.run.RunStatus.STOPPED, dev.sluice.control.run.StopCause.CANCEL, 0,
+                    "cancelled by ops", "{}", new dev.sluice.control.run.LineageCounts(0, 0, 0));
             // a backfill whose process was killed while it ran 2001-01-05: it and its attempt are left RUNNING/STARTED, their pid gone
-            var backfills = new dev.sluice.batch.backfill.BackfillRepository(w.dsl());
+            var backfills = new dev.sluice.control.backfill.BackfillRepository(w.dsl());
             dev.sluice.core.RunId killedBackfill = dev.sluice.core.RunId.newId();
             backfills.start(killedBackfill, "flights", java.time.LocalDate.parse("2001-01-05"), java.time.LocalDate.parse("2001-01-06"), false,
                     "h", "ops", null);
             dev.sluice.core.RunId killed = dev.sluice.core.RunId.newId();
             runs.start(killed, "flights", new Partition("2001-01-05"), 0, "h", "ops", killedBackfill.toString());
-            backfills.partition(killedBackfill, new Partition("2001-01-05"), dev.sluice.batch.backfill.Action.RUN,
-                    dev.sluice.batch.backfill.PartitionStatus.RUNNING, killed, null);
+            backfills.partition(killedBackfill, new Partition("2001-01-05"), dev.sluice.control.backfill.Action.RUN,
+                    dev.sluice.control.backfill.PartitionStatus.RUNNING, killed, null);
             Process gone = new ProcessBuilder("true").start();
             assertThat(gone.waitFor()).isZero();
-            w.dsl().update(dev.sluice.batch.job.RunRepository.TABLE).set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("pid"), Long.class), gone.pid())
+            w.dsl().update(dev.sluice.control.run.RunRepository.TABLE).set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("pid"), Long.class), gone.pid())
                     .where(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("run_id")).eq(killed.toString())).execute();
-            w.dsl().update(dev.sluice.batch.backfill.BackfillRepository.BACKFILLS).set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("pid"), Long.class),
+            w.dsl().update(dev.sluice.control.backfill.BackfillRepository.BACKFILLS).set(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("pid"), Long.class),
                     gone.pid()).where(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("backfill_id")).eq(killedBackfill.toString())).execute();
             assertThat(backfills.processGone(killedBackfill)).as("the repository's own judgement").isTrue();
             // a backfill running in this process (2001-01-07)
@@ -406,8 +406,8 @@ class CatalogApiIT {
                     "h", "ops", null);
             dev.sluice.core.RunId running = dev.sluice.core.RunId.newId();
             runs.start(running, "flights", new Partition("2001-01-07"), 0, "h", "ops", liveBackfill.toString());
-            backfills.partition(liveBackfill, new Partition("2001-01-07"), dev.sluice.batch.backfill.Action.RUN,
-                    dev.sluice.batch.backfill.PartitionStatus.RUNNING, running, null);
+            backfills.partition(liveBackfill, new Partition("2001-01-07"), dev.sluice.control.backfill.Action.RUN,
+                    dev.sluice.control.backfill.PartitionStatus.RUNNING, running, null);
             // the hot path's stored positions: partition 1's consumer saw 12 records behind at its last store
             java.time.OffsetDateTime stored = java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
             for (int[] p : new int[][] {{0, 8431, 0}, {1, 8420, 12}}) {
@@ -507,7 +507,7 @@ class CatalogApiIT {
                 // sorting an immutable empty list) and the backfill, whose row names the run only once it ends
                 JsonNode killedRun = ok(server.port(), "/api/v1/runs/" + killed);
                 assertThat(List.of(killedRun.get("status").asText(), killedRun.get("timeline").get("bars").size())).containsExactly("STARTED", 0);
-                w.dsl().update(dev.sluice.batch.backfill.BackfillRepository.PARTITIONS)
+                w.dsl().update(dev.sluice.control.backfill.BackfillRepository.PARTITIONS)
                         .setNull(org.jooq.impl.DSL.field(org.jooq.impl.DSL.name("run_id"))).execute();
                 JsonNode killedFill = ok(server.port(), "/api/v1/backfills/" + killedBackfill);
                 assertThat(killedFill.get("process_gone").asBoolean()).isTrue();

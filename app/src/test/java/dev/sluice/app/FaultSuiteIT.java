@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.app.cli.SluiceCommand;
 import dev.sluice.batch.testkit.TestHome;
-import dev.sluice.batch.warehouse.TableChecksum;
+import dev.sluice.engine.warehouse.TableChecksum;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.SluiceEnvironment;
 import dev.sluice.config.TableSpec;

@@ -3,7 +3,7 @@ package dev.sluice.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.batch.backfill.Action;
+import dev.sluice.control.backfill.Action;
 import dev.sluice.batch.backfill.Backfill;
 import dev.sluice.batch.backfill.BackfillPlan;
 import dev.sluice.batch.backfill.BackfillRefusedException;
@@ -14,7 +14,7 @@ import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.testkit.OpenLineageSchemas;
 import dev.sluice.batch.testkit.TestHome;
-import dev.sluice.batch.warehouse.TableChecksum;
+import dev.sluice.engine.warehouse.TableChecksum;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.PipelineSpecLoader;

@@ -11,7 +11,7 @@ import dev.sluice.batch.job.RunSummary;
 import dev.sluice.batch.testkit.DuckDbReference;
 import dev.sluice.batch.testkit.DuckDbReference.AirportDay;
 import dev.sluice.batch.testkit.TestHome;
-import dev.sluice.batch.warehouse.TableChecksum;
+import dev.sluice.engine.warehouse.TableChecksum;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.DatasetRef;

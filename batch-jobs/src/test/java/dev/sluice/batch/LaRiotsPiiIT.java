@@ -7,7 +7,7 @@ import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunSummary;
 import dev.sluice.batch.testkit.PiiTestKey;
 import dev.sluice.batch.testkit.TestHome;
-import dev.sluice.batch.warehouse.LayerTables;
+import dev.sluice.engine.warehouse.LayerTables;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;

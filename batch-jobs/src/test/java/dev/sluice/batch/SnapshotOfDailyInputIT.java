@@ -6,7 +6,7 @@ import dev.sluice.batch.backfill.Backfill;
 import dev.sluice.batch.backfill.BackfillReport;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
-import dev.sluice.batch.job.RunStatus;
+import dev.sluice.control.run.RunStatus;
 import dev.sluice.batch.job.RunSummary;
 import dev.sluice.batch.testkit.PricesPipeline;
 import dev.sluice.batch.testkit.RollbackRace;

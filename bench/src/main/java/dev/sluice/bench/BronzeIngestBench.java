@@ -3,7 +3,7 @@ package dev.sluice.bench;
 import dev.sluice.batch.backfill.Backfill;
 import dev.sluice.batch.backfill.BackfillPlan;
 import dev.sluice.batch.backfill.BackfillReport;
-import dev.sluice.batch.backfill.PartitionStatus;
+import dev.sluice.control.backfill.PartitionStatus;
 import dev.sluice.batch.backfill.PlannedPartition;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;

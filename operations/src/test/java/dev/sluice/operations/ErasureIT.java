@@ -64,7 +64,7 @@ class ErasureIT {
                     "1992-04-30 contract_violation: the row breaks its contract: [{\"column\":\"death_date\",\"reason\":"
                             + "\"empty value in a required column (line 67)\",\"value\":\"\"}]");
 
-            Erasure erasure = new Erasure(dsl, dev.sluice.batch.engine.LayerEngines.on(w).forPipeline(spec));
+            Erasure erasure = new Erasure(dsl, dev.sluice.engine.LayerEngines.on(w).forPipeline(spec));
             TransactionTemplate tx = new TransactionTemplate(w.transactionManager());
             Erasure.Result quux = tx.execute(s -> erasure.erase(spec, "last_name", "Quux", "dpo@example.org", "request 2026-117"));
             assertThat(quux.bronzeRows()).isEqualTo(5);       // four rows on 04-29, the dateless row again on 04-30

@@ -2,7 +2,7 @@ package dev.sluice.operations;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.batch.engine.lakehouse.LakehousePurge;
+import dev.sluice.engine.lakehouse.LakehousePurge;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunSummary;

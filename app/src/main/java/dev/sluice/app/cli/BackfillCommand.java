@@ -2,12 +2,12 @@ package dev.sluice.app.cli;
 
 import dev.sluice.app.console.ProgressDisplay;
 import dev.sluice.app.console.TerminalLines;
-import dev.sluice.batch.backfill.Action;
+import dev.sluice.control.backfill.Action;
 import dev.sluice.batch.backfill.Backfill;
 import dev.sluice.batch.backfill.BackfillPlan;
 import dev.sluice.batch.backfill.BackfillReport;
 import dev.sluice.batch.backfill.PartitionOutcome;
-import dev.sluice.batch.job.RunStatus;
+import dev.sluice.control.run.RunStatus;
 import dev.sluice.batch.backfill.PlannedPartition;
 import dev.sluice.batch.job.LandingMissingException;
 import dev.sluice.batch.job.PipelineRunner;

@@ -1,7 +1,7 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.batch.backfill.BackfillRepository;
-import dev.sluice.batch.job.RunRepository;
+import dev.sluice.control.backfill.BackfillRepository;
+import dev.sluice.control.run.RunRepository;
 import dev.sluice.warehouse.Warehouse;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;

@@ -2,7 +2,7 @@ package dev.sluice.app.cli;
 
 import dev.sluice.batch.bronze.LandingFiles;
 import dev.sluice.batch.contract.FileSchemas;
-import dev.sluice.batch.contract.SchemaDriftRepository;
+import dev.sluice.control.drift.SchemaDriftRepository;
 import dev.sluice.config.ContractSpec;
 import dev.sluice.config.CsvOptions;
 import dev.sluice.config.PipelineSpec;

@@ -1,6 +1,6 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.batch.engine.LayerEngines;
+import dev.sluice.engine.LayerEngines;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
 import dev.sluice.operations.erase.Erasure;

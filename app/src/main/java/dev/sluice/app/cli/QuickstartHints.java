@@ -1,6 +1,6 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.batch.job.RunRepository;
+import dev.sluice.control.run.RunRepository;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;

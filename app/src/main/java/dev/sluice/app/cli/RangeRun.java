@@ -3,7 +3,7 @@ package dev.sluice.app.cli;
 import dev.sluice.app.console.ProgressDisplay;
 import dev.sluice.app.console.TerminalLines;
 import dev.sluice.batch.backfill.PartitionOutcome;
-import dev.sluice.batch.backfill.PartitionStatus;
+import dev.sluice.control.backfill.PartitionStatus;
 import dev.sluice.batch.job.LandingMissingException;
 import dev.sluice.batch.job.PartitionCompletedException;
 import dev.sluice.batch.job.PipelineRunner;

@@ -1,7 +1,7 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.batch.engine.LayerEngine;
-import dev.sluice.batch.engine.LayerEngines;
+import dev.sluice.engine.LayerEngine;
+import dev.sluice.engine.LayerEngines;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
 import dev.sluice.core.DatasetRef;

@@ -2,10 +2,10 @@ package dev.sluice.app.cli;
 
 import dev.sluice.app.console.TerminalLines;
 import dev.sluice.batch.backfill.PartitionOutcome;
-import dev.sluice.batch.backfill.PartitionStatus;
+import dev.sluice.control.backfill.PartitionStatus;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
-import dev.sluice.batch.job.RunStatus;
+import dev.sluice.control.run.RunStatus;
 import dev.sluice.batch.job.RunSummary;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;

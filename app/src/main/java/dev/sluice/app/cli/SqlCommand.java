@@ -1,6 +1,6 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.batch.engine.lakehouse.LakehouseSql;
+import dev.sluice.engine.lakehouse.LakehouseSql;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
 import dev.sluice.core.SluiceException;

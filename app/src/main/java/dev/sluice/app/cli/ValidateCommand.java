@@ -1,6 +1,6 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.batch.engine.lakehouse.SparkSqlCheck;
+import dev.sluice.engine.lakehouse.SparkSqlCheck;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.Severity;
 import dev.sluice.config.SpecProblem;

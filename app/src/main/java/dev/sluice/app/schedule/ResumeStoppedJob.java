@@ -2,7 +2,7 @@ package dev.sluice.app.schedule;
 
 import dev.sluice.batch.job.RunControl;
 import dev.sluice.batch.job.RunOptions;
-import dev.sluice.batch.job.RunRepository;
+import dev.sluice.control.run.RunRepository;
 import dev.sluice.batch.job.RunSummary;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.Partition;

@@ -6,10 +6,10 @@ import static dev.sluice.app.serve.ApiRows.row;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sluice.batch.backfill.BackfillRepository;
-import dev.sluice.batch.gate.QualityResultRepository;
-import dev.sluice.batch.job.RunRecord;
-import dev.sluice.batch.job.RunRepository;
+import dev.sluice.control.backfill.BackfillRepository;
+import dev.sluice.control.quality.QualityResultRepository;
+import dev.sluice.control.run.RunRecord;
+import dev.sluice.control.run.RunRepository;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.DatasetRef;

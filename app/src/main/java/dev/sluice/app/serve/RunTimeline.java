@@ -1,6 +1,6 @@
 package dev.sluice.app.serve;
 
-import dev.sluice.batch.job.RunRepository;
+import dev.sluice.control.run.RunRepository;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -116,8 +116,8 @@ final class RunTimeline {
     List<Map<String, Object>> checks(String runId) {
         List<Map<String, Object>> out = new ArrayList<>();
         for (Record r : dsl.resultQuery("SELECT r.dataset, r.partition_key, r.check_id, r.family, r.boundary, r.severity, r.status, r.metric,"
-                + " r.message FROM " + dsl.render(dev.sluice.batch.gate.QualityResultRepository.TABLE) + " r WHERE r.run_id = ? AND r.result_id = (SELECT MAX(r2.result_id)"
-                + " FROM " + dsl.render(dev.sluice.batch.gate.QualityResultRepository.TABLE) + " r2 WHERE r2.run_id = r.run_id AND r2.dataset = r.dataset AND r2.check_id = r.check_id"
+                + " r.message FROM " + dsl.render(dev.sluice.control.quality.QualityResultRepository.TABLE) + " r WHERE r.run_id = ? AND r.result_id = (SELECT MAX(r2.result_id)"
+                + " FROM " + dsl.render(dev.sluice.control.quality.QualityResultRepository.TABLE) + " r2 WHERE r2.run_id = r.run_id AND r2.dataset = r.dataset AND r2.check_id = r.check_id"
                 + " AND r2.partition_key = r.partition_key) ORDER BY r.result_id", runId).fetch()) {
             Map<String, Object> c = new LinkedHashMap<>();
             for (String k : List.of("dataset", "partition", "check", "family", "boundary", "severity", "status", "metric", "message")) {

@@ -4,11 +4,11 @@ import static dev.sluice.app.serve.ApiRows.a;
 import static dev.sluice.app.serve.ApiRows.f;
 import static dev.sluice.app.serve.ApiRows.row;
 
-import dev.sluice.batch.backfill.BackfillRepository;
-import dev.sluice.batch.gate.QualityResultRepository;
-import dev.sluice.batch.job.RunRecord;
-import dev.sluice.batch.job.RunRepository;
-import dev.sluice.batch.job.RunStatus;
+import dev.sluice.control.backfill.BackfillRepository;
+import dev.sluice.control.quality.QualityResultRepository;
+import dev.sluice.control.run.RunRecord;
+import dev.sluice.control.run.RunRepository;
+import dev.sluice.control.run.RunStatus;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.RunId;
 import dev.sluice.lineage.store.LineageRepository;

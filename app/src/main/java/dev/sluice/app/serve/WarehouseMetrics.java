@@ -2,8 +2,8 @@ package dev.sluice.app.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sluice.batch.gate.QualityResultRepository;
-import dev.sluice.batch.job.RunRepository;
+import dev.sluice.control.quality.QualityResultRepository;
+import dev.sluice.control.run.RunRepository;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.hotpath.HotOffsets;
 import dev.sluice.lineage.LineageEmitter;

@@ -1,6 +1,11 @@
 package dev.sluice.batch.backfill;
 
-import dev.sluice.batch.engine.LayerEngine;
+import dev.sluice.control.backfill.Action;
+import dev.sluice.control.backfill.PartitionStatus;
+
+import dev.sluice.control.backfill.BackfillRepository;
+
+import dev.sluice.engine.LayerEngine;
 import dev.sluice.batch.gate.GateStep;
 import dev.sluice.batch.job.LandingMissingException;
 import dev.sluice.batch.job.ParentRun;
@@ -8,10 +13,10 @@ import dev.sluice.batch.job.PartitionCompletedException;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunControl;
 import dev.sluice.batch.job.RunOptions;
-import dev.sluice.batch.job.RunRecord;
+import dev.sluice.control.run.RunRecord;
 import dev.sluice.batch.job.RunRefusedException;
-import dev.sluice.batch.job.RunRepository;
-import dev.sluice.batch.job.RunStatus;
+import dev.sluice.control.run.RunRepository;
+import dev.sluice.control.run.RunStatus;
 import dev.sluice.batch.job.RunSummary;
 import dev.sluice.batch.wave.WaveBarrier;
 import dev.sluice.config.PipelineSpec;
@@ -62,7 +67,7 @@ import org.slf4j.MDC;
  * ({@link WaveBarrier}); anomaly checks see the earlier partitions of the wave as history, so the
  * results equal those of a one-by-one run in partition order. On an engine that writes waves (the
  * lakehouse) a Silver/Gold step waits the same way and one Spark job writes the table for the whole
- * wave ({@link dev.sluice.batch.engine.LayerEngine#stageWave}); each partition then records,
+ * wave ({@link dev.sluice.engine.LayerEngine#stageWave}); each partition then records,
  * gates and publishes its own version. The next wave starts when the previous one has ended.
  * A pipeline with a snapshot built from a partitioned input (or from a snapshot of one) runs its
  * partitions one at a time, in order, whatever the options ({@link #snapshotOfPartitions}), and
@@ -422,7 +427,7 @@ public final class Backfill {
      * {@code merge-on-key}, each partition run's new version is the published version upserted with
      * that partition's rows, so the runs publish one after another: run at once, all but the first
      * to publish would be refused (the compare-and-set of
-     * {@link dev.sluice.batch.engine.control.PartitionVersions#publishOnBase}) and built again on
+     * {@link dev.sluice.control.version.PartitionVersions#publishOnBase}) and built again on
      * their retries, outside the wave (before that check, four days in one wave left one day's
      * keys: {@code MergeOnKeySnapshotIT}). Written {@code overwrite-partition}, each partition's
      * version replaces the snapshot, which holds the partition published last: run in order, that

@@ -1,5 +1,7 @@
 package dev.sluice.batch.backfill;
 
+import dev.sluice.control.backfill.Action;
+
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import java.time.LocalDate;

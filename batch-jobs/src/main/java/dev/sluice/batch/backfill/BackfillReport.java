@@ -1,6 +1,6 @@
 package dev.sluice.batch.backfill;
 
-import dev.sluice.batch.job.RunStatus;
+import dev.sluice.control.run.RunStatus;
 import dev.sluice.core.RunId;
 import java.util.Collections;
 import java.util.LinkedHashMap;

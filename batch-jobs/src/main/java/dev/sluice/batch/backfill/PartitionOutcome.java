@@ -1,5 +1,7 @@
 package dev.sluice.batch.backfill;
 
+import dev.sluice.control.backfill.PartitionStatus;
+
 import dev.sluice.batch.job.RunSummary;
 import dev.sluice.core.Partition;
 import org.jspecify.annotations.Nullable;

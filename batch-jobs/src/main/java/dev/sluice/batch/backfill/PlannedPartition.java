@@ -1,5 +1,7 @@
 package dev.sluice.batch.backfill;
 
+import dev.sluice.control.backfill.Action;
+
 import dev.sluice.core.Partition;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

@@ -1,5 +1,10 @@
 package dev.sluice.batch.bronze;
 
+import dev.sluice.control.landing.LandedFile;
+import dev.sluice.control.landing.LandedFileRepository;
+import dev.sluice.engine.BronzeRow;
+import dev.sluice.engine.LoadPosition;
+
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.SourceSpec;
 import dev.sluice.core.BadInputException;

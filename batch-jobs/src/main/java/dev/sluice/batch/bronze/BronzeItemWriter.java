@@ -1,5 +1,9 @@
 package dev.sluice.batch.bronze;
 
+import dev.sluice.control.landing.LandedFileRepository;
+import dev.sluice.engine.BronzeRow;
+import dev.sluice.engine.BronzeSink;
+
 import dev.sluice.core.Partition;
 import java.util.List;
 import org.springframework.batch.infrastructure.item.Chunk;

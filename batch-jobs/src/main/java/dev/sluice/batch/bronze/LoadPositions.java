@@ -1,12 +1,14 @@
 package dev.sluice.batch.bronze;
 
+import dev.sluice.engine.LoadPosition;
+
 import dev.sluice.core.DatasetRef;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 
 /**
  * Reads where a restarted Bronze load resumes from the data the layer engine holds
- * ({@link dev.sluice.batch.engine.LayerEngine#committed}). Implementations are thread-safe.
+ * ({@link dev.sluice.engine.LayerEngine#committed}). Implementations are thread-safe.
  */
 @FunctionalInterface
 public interface LoadPositions {

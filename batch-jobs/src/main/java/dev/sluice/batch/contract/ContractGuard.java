@@ -1,7 +1,9 @@
 package dev.sluice.batch.contract;
 
+import dev.sluice.control.drift.SchemaDriftRepository;
+
 import dev.sluice.batch.bronze.LandingFiles;
-import dev.sluice.batch.engine.LayerEngine;
+import dev.sluice.engine.LayerEngine;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.ContractSpec;
 import dev.sluice.config.PipelineSpec;

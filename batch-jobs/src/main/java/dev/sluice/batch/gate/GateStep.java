@@ -1,9 +1,11 @@
 package dev.sluice.batch.gate;
 
-import dev.sluice.batch.engine.GateTarget;
-import dev.sluice.batch.engine.LayerEngine;
-import dev.sluice.batch.engine.TransformResult;
-import dev.sluice.batch.engine.control.PartitionVersions;
+import dev.sluice.control.quality.QualityResultRepository;
+
+import dev.sluice.engine.GateTarget;
+import dev.sluice.engine.LayerEngine;
+import dev.sluice.engine.TransformResult;
+import dev.sluice.control.version.PartitionVersions;
 import dev.sluice.config.CheckFamily;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.QuarantineRule;
@@ -97,7 +99,7 @@ public final class GateStep implements GateEvaluator {
     /**
      * What the gate of {@code partition} in {@code run} judges. A {@code merge-on-key} version the
      * run wrote that was refused at publication ({@link PartitionVersions#refused}: a restart after
-     * {@link dev.sluice.batch.engine.control.StaleVersionException}) is first built again on the
+     * {@link dev.sluice.control.version.StaleVersionException}) is first built again on the
      * version published now, in its own transaction, and the new version is judged; so is a version
      * of any table that was pruned while it waited ({@link LayerEngine#pruned}: its gate failed, and
      * later versions were published before the restart).

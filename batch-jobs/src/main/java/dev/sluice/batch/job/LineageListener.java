@@ -1,7 +1,7 @@
 package dev.sluice.batch.job;
 
 import dev.sluice.batch.gate.GateStep;
-import dev.sluice.batch.gate.QualityResultRepository;
+import dev.sluice.control.quality.QualityResultRepository;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.SourceSpec;
@@ -9,8 +9,8 @@ import dev.sluice.config.TableSpec;
 import dev.sluice.core.Layer;
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
-import dev.sluice.batch.engine.LayerEngine;
-import dev.sluice.batch.engine.StoredTable;
+import dev.sluice.engine.LayerEngine;
+import dev.sluice.engine.StoredTable;
 import dev.sluice.lineage.LineageDataset;
 import dev.sluice.lineage.LocationName;
 import dev.sluice.lineage.LineageEmitter.RunEvent;

@@ -1,12 +1,17 @@
 package dev.sluice.batch.job;
 
+import dev.sluice.control.run.RunRecord;
+import dev.sluice.control.run.RunRepository;
+import dev.sluice.control.run.LineageCounts;
+import dev.sluice.control.run.RunStatus;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.batch.bronze.BronzeItemReader;
 import dev.sluice.batch.bronze.LandingFiles;
 import dev.sluice.batch.contract.ContractGuard;
-import dev.sluice.batch.engine.LayerEngine;
-import dev.sluice.batch.engine.LayerEngines;
+import dev.sluice.engine.LayerEngine;
+import dev.sluice.engine.LayerEngines;
 import dev.sluice.batch.gate.GateStep;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.RetrySpec;
@@ -312,7 +317,7 @@ public final class PipelineRunner {
             summary = summary.withWarnings(executed.retried());
         }
         runs.finish(attempt.run(), summary.status(), summary.stopCause(), execution.getId(), summary.failure(), toJson(summary),
-                executed.lineage());
+                counts(executed.lineage()));
         summary.warnings().forEach(PipelineRunner::logWarning);
         notifyListeners(spec, summary);
         LOG.info("attempt {} {} in {} ms", attempt.number(), summary.status(), summary.elapsedMs());
@@ -346,7 +351,7 @@ public final class PipelineRunner {
         LOG.warn("attempt {} of {} completed in Spring Batch but was recorded {}: recording COMPLETED",
                 last.attempt(), partition, last.status());
         RunSummary summary = summarize(spec, partition, last.attempt(), last.runId(), false, done);
-        runs.finish(last.runId(), RunStatus.COMPLETED, null, done.getId(), null, toJson(summary), LineageEmitter.Stats.NONE);
+        runs.finish(last.runId(), RunStatus.COMPLETED, null, done.getId(), null, toJson(summary), counts(LineageEmitter.Stats.NONE));
         return runs.latest(spec.name(), partition).orElse(last);
     }
 
@@ -642,8 +647,12 @@ public final class PipelineRunner {
     }
 
     /** The layer engine the runs of {@code spec} write with. */
-    public dev.sluice.batch.engine.LayerEngine engine(PipelineSpec spec) {
+    public dev.sluice.engine.LayerEngine engine(PipelineSpec spec) {
         return engines.forPipeline(spec);
     }
 
+
+    private static LineageCounts counts(LineageEmitter.Stats lineage) {
+        return new LineageCounts(lineage.sent(), lineage.dropped(), lineage.failed());
+    }
 }

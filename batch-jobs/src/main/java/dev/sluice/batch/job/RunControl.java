@@ -1,5 +1,8 @@
 package dev.sluice.batch.job;
 
+import dev.sluice.control.run.RunRepository;
+import dev.sluice.control.run.StopCause;
+
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.FaultPoints;
 import dev.sluice.core.RunId;

@@ -1,5 +1,8 @@
 package dev.sluice.batch.job;
 
+import dev.sluice.control.run.RunStatus;
+import dev.sluice.control.run.StopCause;
+
 import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import java.util.ArrayList;

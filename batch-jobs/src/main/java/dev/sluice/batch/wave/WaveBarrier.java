@@ -1,7 +1,7 @@
 package dev.sluice.batch.wave;
 
-import dev.sluice.batch.engine.LayerEngine;
-import dev.sluice.batch.engine.StagedWrite;
+import dev.sluice.engine.LayerEngine;
+import dev.sluice.engine.StagedWrite;
 import dev.sluice.batch.gate.GateEvaluator;
 import dev.sluice.batch.gate.GateStep;
 import dev.sluice.config.TableSpec;

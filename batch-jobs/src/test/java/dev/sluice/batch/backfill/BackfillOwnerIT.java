@@ -1,8 +1,10 @@
 package dev.sluice.batch.backfill;
 
+import dev.sluice.control.backfill.BackfillRepository;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.batch.job.RunRepository;
+import dev.sluice.control.run.RunRepository;
 import dev.sluice.batch.testkit.TestHome;
 import dev.sluice.config.WarehouseSpec;
 import dev.sluice.core.RunId;
@@ -44,7 +46,7 @@ class BackfillOwnerIT {
             assertThat(w.dsl().select(DSL.field(DSL.name("invocations"), Integer.class)).from(BackfillRepository.BACKFILLS).fetchOne().value1())
                     .isEqualTo(2);
             setPid(w, exited.pid());
-            backfills.finish(id, dev.sluice.batch.job.RunStatus.FAILED);
+            backfills.finish(id, dev.sluice.control.run.RunStatus.FAILED);
             assertThat(backfills.processGone(id)).as("a finished backfill is not running").isFalse();
             assertThat(backfills.processGone(RunId.newId())).isFalse();
         }

@@ -1,5 +1,7 @@
 package dev.sluice.batch.job;
 
+import dev.sluice.control.run.RunRepository;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.batch.testkit.TestHome;

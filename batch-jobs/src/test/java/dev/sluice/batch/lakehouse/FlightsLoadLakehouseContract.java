@@ -173,7 +173,7 @@ abstract class FlightsLoadLakehouseContract {
 
     @Test
     void sluiceSqlReadsTheIcebergTablesAndRefusesWrites() {
-        var r = dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse,
+        var r = dev.sluice.engine.lakehouse.LakehouseSql.query(spec, warehouse,
                 "SELECT origin, flights, CAST(flights AS DOUBLE PRECISION) / 2 AS half FROM gold.lake_airport_daily_delays"
                         + " WHERE flight_date = DATE '2001-07-01' ORDER BY origin", 2);
         List<Row> all = spark.sql("SELECT origin, flights FROM gold.lake_airport_daily_delays WHERE flight_date = DATE '2001-07-01'"
@@ -182,19 +182,19 @@ abstract class FlightsLoadLakehouseContract {
         assertThat(r.total()).isEqualTo(all.size()).isGreaterThan(2);
         assertThat(r.rows()).hasSize(2);
         assertThat(r.rows().get(0)).containsExactly(all.get(0).getString(0), all.get(0).getLong(1), all.get(0).getLong(1) / 2.0);
-        assertThatThrownBy(() -> dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse, "DELETE FROM gold.lake_route_daily", 10))
+        assertThatThrownBy(() -> dev.sluice.engine.lakehouse.LakehouseSql.query(spec, warehouse, "DELETE FROM gold.lake_route_daily", 10))
                 .isInstanceOf(dev.sluice.core.BadInputException.class).hasMessageContaining("never writes");
         long routes = spark.sql("SELECT COUNT(*) FROM gold.lake_route_daily").first().getLong(0);
-        assertThatThrownBy(() -> dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse,
+        assertThatThrownBy(() -> dev.sluice.engine.lakehouse.LakehouseSql.query(spec, warehouse,
                 "WITH x AS (SELECT 1) INSERT INTO gold.lake_route_daily SELECT * FROM gold.lake_route_daily", 10))
                 .isInstanceOf(dev.sluice.core.BadInputException.class).hasMessageContaining("never writes");
         assertThat(spark.sql("SELECT COUNT(*) FROM gold.lake_route_daily").first().getLong(0)).isEqualTo(routes);
-        assertThatThrownBy(() -> dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse,
+        assertThatThrownBy(() -> dev.sluice.engine.lakehouse.LakehouseSql.query(spec, warehouse,
                 "SELECT `reflect`('java.lang.System', 'getenv', 'SLUICE_PII_KEY_V1')", 10))
                 .isInstanceOf(dev.sluice.core.BadInputException.class).hasMessageContaining("refuses Spark's reflect()");
-        assertThatThrownBy(() -> dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse, "SELECT * FROM (", 10))
+        assertThatThrownBy(() -> dev.sluice.engine.lakehouse.LakehouseSql.query(spec, warehouse, "SELECT * FROM (", 10))
                 .isInstanceOf(dev.sluice.core.BadInputException.class).hasMessageContaining("Spark SQL cannot parse the query");
-        assertThatThrownBy(() -> dev.sluice.batch.engine.lakehouse.LakehouseSql.query(spec, warehouse, "SELECT no_such FROM gold.lake_route_daily", 10))
+        assertThatThrownBy(() -> dev.sluice.engine.lakehouse.LakehouseSql.query(spec, warehouse, "SELECT no_such FROM gold.lake_route_daily", 10))
                 .isInstanceOf(dev.sluice.core.SluiceException.class).hasMessageStartingWith("the query failed: ")
                 .hasMessageContaining("no_such");
         assertThat(spark.sql("SELECT COUNT(*) FROM gold.lake_route_daily").first().getLong(0)).isPositive();
@@ -203,7 +203,7 @@ abstract class FlightsLoadLakehouseContract {
     @Test
     void aDatasetBelongsToOnePipeline() {
         PipelineSpec copy = dev.sluice.batch.testkit.TestHome.renamed(spec, "flights_lake_copy");
-        assertThatThrownBy(() -> dev.sluice.batch.engine.LayerEngines.on(warehouse).forPipeline(copy).createTables())
+        assertThatThrownBy(() -> dev.sluice.engine.LayerEngines.on(warehouse).forPipeline(copy).createTables())
                 .isInstanceOf(dev.sluice.core.SluiceException.class)
                 .hasMessageContaining("is already built by pipeline flights_lake in this warehouse");
     }

@@ -2,8 +2,8 @@ package dev.sluice.batch.lakehouse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.batch.engine.LayerEngine;
-import dev.sluice.batch.engine.LayerEngines;
+import dev.sluice.engine.LayerEngine;
+import dev.sluice.engine.LayerEngines;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunSummary;

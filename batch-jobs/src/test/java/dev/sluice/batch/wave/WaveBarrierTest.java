@@ -2,9 +2,9 @@ package dev.sluice.batch.wave;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.batch.engine.LayerEngine;
-import dev.sluice.batch.engine.StagedWrite;
-import dev.sluice.batch.engine.TransformResult;
+import dev.sluice.engine.LayerEngine;
+import dev.sluice.engine.StagedWrite;
+import dev.sluice.engine.TransformResult;
 import dev.sluice.batch.gate.GateEvaluator;
 import dev.sluice.batch.gate.GateStep;
 import dev.sluice.config.TableSpec;

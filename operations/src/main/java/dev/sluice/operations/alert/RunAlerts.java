@@ -1,10 +1,10 @@
 package dev.sluice.operations.alert;
 
 import dev.sluice.batch.job.RunListener;
-import dev.sluice.batch.job.RunStatus;
+import dev.sluice.control.run.RunStatus;
 import dev.sluice.batch.job.RunSummary;
 import dev.sluice.batch.job.StepSummary;
-import dev.sluice.batch.job.StopCause;
+import dev.sluice.control.run.StopCause;
 import dev.sluice.config.PipelineSpec;
 import java.time.Instant;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package dev.sluice.operations.docs;
 
-import dev.sluice.batch.gate.QualityResultRepository;
+import dev.sluice.control.quality.QualityResultRepository;
 import dev.sluice.config.CheckSpec;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.HotPathSpec;

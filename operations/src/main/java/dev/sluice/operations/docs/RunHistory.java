@@ -2,8 +2,8 @@ package dev.sluice.operations.docs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sluice.batch.gate.QualityResultRepository;
-import dev.sluice.batch.job.RunRepository;
+import dev.sluice.control.quality.QualityResultRepository;
+import dev.sluice.control.run.RunRepository;
 import java.io.IOException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;

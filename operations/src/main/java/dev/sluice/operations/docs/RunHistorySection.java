@@ -1,7 +1,7 @@
 package dev.sluice.operations.docs;
 
-import dev.sluice.batch.gate.QualityResultRepository;
-import dev.sluice.batch.job.RunRepository;
+import dev.sluice.control.quality.QualityResultRepository;
+import dev.sluice.control.run.RunRepository;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;

@@ -1,9 +1,9 @@
 package dev.sluice.operations.purge;
 
-import dev.sluice.batch.bronze.LandedFileRepository;
-import dev.sluice.batch.engine.lakehouse.LakehousePurge;
-import dev.sluice.batch.job.RunRepository;
-import dev.sluice.batch.warehouse.LayerTables;
+import dev.sluice.control.landing.LandedFileRepository;
+import dev.sluice.engine.lakehouse.LakehousePurge;
+import dev.sluice.control.run.RunRepository;
+import dev.sluice.engine.warehouse.LayerTables;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.Layer;
