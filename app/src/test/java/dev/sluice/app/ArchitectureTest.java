@@ -22,9 +22,6 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
 
-    /** Who still names an engine's classes: none once every engine question is a hook of the SPI. */
-    private static final String[] ENGINE_USERS_UNTIL_HOOKS = {"operations", "app"};
-
     /** Main classes only: neither this module's tests nor the test kit of batch-jobs' test jar. */
     private static final JavaClasses SLUICE = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -109,8 +106,8 @@ class ArchitectureTest {
                 .whereLayer("hot-path").mayOnlyBeAccessedByLayers("app")
                 .whereLayer("batch-jobs").mayOnlyBeAccessedByLayers("operations", "app")
                 // the engines are found by name (ServiceLoader): no module names their classes, nor one engine the other's
-                .whereLayer("engine-warehouse").mayOnlyBeAccessedByLayers(ENGINE_USERS_UNTIL_HOOKS)
-                .whereLayer("engine-lakehouse").mayOnlyBeAccessedByLayers(ENGINE_USERS_UNTIL_HOOKS)
+                .whereLayer("engine-warehouse").mayNotBeAccessedByAnyLayer()
+                .whereLayer("engine-lakehouse").mayNotBeAccessedByAnyLayer()
                 .whereLayer("engine-api").mayOnlyBeAccessedByLayers("engine-warehouse", "engine-lakehouse", "batch-jobs", "operations",
                         "app")
                 .whereLayer("control").mayOnlyBeAccessedByLayers("engine-api", "engine-warehouse", "engine-lakehouse", "batch-jobs",

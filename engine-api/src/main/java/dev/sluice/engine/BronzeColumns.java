@@ -14,7 +14,7 @@ import java.util.List;
  * execution.
  *
  * @param table the Bronze table
- * @param names the contract's columns, then {@link LayerTables#BRONZE_METADATA}
+ * @param names the contract's columns, then {@link LayerColumns#BRONZE_METADATA}
  * @param types the contract's column types, in the order of {@code names}
  * @param partition the value of {@code _partition}
  * @param run the value of {@code _run_id}

@@ -6,7 +6,7 @@ import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One erasure request's redaction of a raw value in Bronze ({@link LayerEngine#redactBronze}).
+ * One erasure request's redaction of a raw value in Bronze ({@link Housekeeping#redactBronze}).
  *
  * @param column the contract column holding the value
  * @param type the column's type

@@ -1,8 +1,10 @@
 package dev.sluice.engine;
 
 import dev.sluice.config.PipelineSpec;
+import dev.sluice.config.SpecProblem;
 import dev.sluice.core.RunId;
 import dev.sluice.warehouse.Warehouse;
+import java.util.List;
 import java.util.function.Function;
 import org.jooq.ExecuteListener;
 import org.jspecify.annotations.Nullable;
@@ -27,4 +29,18 @@ public interface EngineProvider {
      *     null when nothing listens. An engine whose writes are not JDBC statements ignores it.
      */
     LayerEngine open(Warehouse warehouse, PipelineSpec spec, @Nullable Function<RunId, ExecuteListener> statements);
+
+    /**
+     * What {@code sluice validate} adds for a pipeline of this engine beyond the spec's own checks
+     * (the lakehouse engine: its SQL parsed by Spark's parser). Opens nothing.
+     *
+     * @param spec a valid spec of this engine
+     * @return the problems found, in spec order; empty when none (or when the engine adds no check)
+     */
+    default List<SpecProblem> validate(PipelineSpec spec) {
+        return List.of();
+    }
+
+    /** How this engine describes {@code spec}'s pipeline in the design document and the quickstart's hints. */
+    EngineDescription describe(PipelineSpec spec);
 }

@@ -1,5 +1,6 @@
 package dev.sluice.hotpath;
 
+import dev.sluice.warehouse.meta.QuarantineStatus;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.HotPathSpec;
@@ -79,7 +80,7 @@ final class HotQuarantine {
                 continue; // quarantined before, or twice in this batch
             }
             batch = batch.bind(pipeline, hot.sink().qualifiedName(), "none", consumerRun.toString(), p.at().source(), p.violation().ruleId(),
-                    truncate(p.violation().reason(), 1000), raw(p), "OPEN", p.at().offset(), now);
+                    truncate(p.violation().reason(), 1000), raw(p), QuarantineStatus.OPEN.name(), p.at().offset(), now);
             rows++;
         }
         if (rows > 0) {

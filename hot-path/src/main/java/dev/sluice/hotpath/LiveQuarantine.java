@@ -1,5 +1,6 @@
 package dev.sluice.hotpath;
 
+import dev.sluice.warehouse.meta.QuarantineStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.config.ContractSpec;
@@ -60,7 +61,7 @@ public final class LiveQuarantine {
         var entries = warehouse.dsl().select(ID, DSL.field(DSL.name("source"), String.class), DSL.field(DSL.name("source_pos"), Long.class),
                         DSL.field(DSL.name("rule_id"), String.class), DSL.field(DSL.name("record_json"), String.class))
                 .from(Q).where(DSL.field(DSL.name("pipeline")).eq(spec.name()), DSL.field(DSL.name("dataset")).eq(hot.sink().qualifiedName()),
-                        STATUS.eq("OPEN"))
+                        STATUS.eq(QuarantineStatus.OPEN.name()))
                 .orderBy(ID).fetch();
         EventRules rules = new EventRules(contract, hot.rules(), hot.rulesFrom() == null ? "" : hot.rulesFrom().qualifiedName());
         List<HotSink.Consumed> decodedOk = new ArrayList<>();
@@ -114,8 +115,8 @@ public final class LiveQuarantine {
         warehouse.dsl().transaction(c -> {
             counted[0] = sink.reinject(c.dsl(), pass);
             for (int i = 0; i < passIds.size(); i += 500) {
-                c.dsl().update(Q).set(STATUS, "REPROCESSED").where(ID.in(passIds.subList(i, Math.min(passIds.size(), i + 500))),
-                        STATUS.eq("OPEN")).execute();
+                c.dsl().update(Q).set(STATUS, QuarantineStatus.REPROCESSED.name()).where(ID.in(passIds.subList(i, Math.min(passIds.size(), i + 500))),
+                        STATUS.eq(QuarantineStatus.OPEN.name())).execute();
             }
         });
         return new Result(pass.size(), counted[0], failing, failingCount);

@@ -73,7 +73,7 @@ final class CancelCommand implements Callable<Integer> {
                         + " running partition run(s) stop; invoking the same backfill again continues it");
                 return ExitCodes.OK;
             }
-            String status = runs.status(id).map(Enum::name).or(() -> new BackfillRepository(w.dsl()).status(id)).orElse(null);
+            String status = runs.status(id).map(Enum::name).or(() -> new BackfillRepository(w.dsl()).status(id).map(Enum::name)).orElse(null);
             throw new BadInputException("RUN_ID", -1, null, status == null
                     ? "no run or backfill " + id + " is recorded in the warehouse of pipeline " + spec.name()
                     : id + " is not running (it is " + status + "): nothing to cancel");

@@ -1,5 +1,6 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.engine.LayerEngines;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
 import dev.sluice.operations.purge.IngestedLineagePurge;
@@ -79,7 +80,7 @@ final class PurgeCommand implements Callable<Integer> {
             }
             out.printf(Locale.ROOT, "%s %s: records older than %s, of partitions before %s (the backfill window %s is kept)%s%n",
                     dryRun ? "would purge" : "purged", spec.name(), r.cutoff(), r.windowStart(), spec.backfillWindow(),
-                    spec.engine().lakehouse() ? "; orphan files older than " + orphanGrace : "");
+                    LayerEngines.provider(spec).describe(spec).keepsFiles() ? "; orphan files older than " + orphanGrace : "");
             r.removed().forEach((what, n) -> out.printf(Locale.ROOT, "  %-30s %,12d%n", what, n));
             return ExitCodes.OK;
         }

@@ -1,5 +1,7 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.engine.EngineDescription;
+import dev.sluice.engine.LayerEngines;
 import dev.sluice.batch.backfill.Backfill;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.config.PipelineSpec;
@@ -65,9 +67,10 @@ final class QuickstartCommand implements Callable<Integer> {
                     options, out, ctx.home());
         }
         out.printf(Locale.ROOT, "quickstart finished in %s%n%n", RunReport.seconds((System.nanoTime() - started) / 1_000_000));
-        String lakeTwin = spec.engine().lakehouse() || !Files.isRegularFile(ctx.pipelinesDir().resolve(spec.name() + "_lake.yaml"))
-                ? null : spec.name() + "_lake";
-        out.print(QuickstartHints.render(spec, lakeTwin, dates.get(0).toString(), dates.get(dates.size() - 1).toString(),
+        EngineDescription engine = LayerEngines.provider(spec).describe(spec);
+        String twin = engine.quickstartTwin() == null ? null : spec.name() + engine.quickstartTwin();
+        String lakeTwin = twin != null && Files.isRegularFile(ctx.pipelinesDir().resolve(twin + ".yaml")) ? twin : null;
+        out.print(QuickstartHints.render(spec, engine, lakeTwin, dates.get(0).toString(), dates.get(dates.size() - 1).toString(),
                 ctx.home().resolve("logs/sluice.log")));
         return code;
     }

@@ -1,5 +1,6 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.engine.EngineDescription;
 import dev.sluice.control.run.RunRepository;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.PipelineSpec;
@@ -24,6 +25,7 @@ final class QuickstartHints {
      * The closing text.
      *
      * @param spec the pipeline the quickstart ran
+     * @param engine how its engine describes it ({@code EngineProvider#describe})
      * @param lakeTwin the same pipeline on the lakehouse engine ({@code <name>_lake} among the
      *     pipelines), or null when there is none or {@code spec} is itself a lakehouse pipeline
      * @param first the first partition run ({@code YYYY-MM-DD})
@@ -31,27 +33,12 @@ final class QuickstartHints {
      *     that the row-count checks warn about)
      * @param log the run log's file
      */
-    static String render(PipelineSpec spec, @Nullable String lakeTwin, String first, String last, Path log) {
+    static String render(PipelineSpec spec, EngineDescription engine, @Nullable String lakeTwin, String first, String last, Path log) {
         StringBuilder out = new StringBuilder();
-        if (spec.engine().lakehouse()) {
-            out.append("""
-                    Engine: lakehouse. Bronze, Silver and Gold are Apache Iceberg tables under %s, built by Spark SQL;
-                    their catalog is in the warehouse database. On one machine the warehouse engine runs this quickstart
-                    faster (docs/benchmarks.md, the quickstart rows): this one runs Spark jobs for every table of every
-                    wave of days and commits Iceberg snapshots for every table of every day, and it
-                    pays off on a Spark cluster (spark.master, docs/cluster.md).
-                    """.formatted(spec.engine().location()));
-        } else {
-            out.append("""
-                    Engine: warehouse, the shipped default. Bronze, Silver and Gold are tables of the warehouse database,
-                    built by set-based SQL through JDBC: on one machine it runs this quickstart faster than the lakehouse
-                    engine, which runs Spark jobs for every table of every wave of days and commits Iceberg snapshots for
-                    every table of every day (docs/benchmarks.md, the quickstart rows).
-                    """);
-            if (lakeTwin != null) {
-                out.append("The same pipeline as Iceberg tables: ./sluice quickstart --pipeline ").append(lakeTwin)
-                        .append("   (docs/engines.md)\n");
-            }
+        out.append(engine.quickstart());
+        if (lakeTwin != null) {
+            out.append("The same pipeline as Iceberg tables: ./sluice quickstart --pipeline ").append(lakeTwin)
+                    .append("   (docs/engines.md)\n");
         }
         out.append("\nWhat to look at next:\n");
         String pipelineOption = spec.name().equals("flights") ? "" : " --pipeline " + spec.name();
@@ -60,7 +47,7 @@ final class QuickstartHints {
         if (mart != null) {
             line(out, "./sluice sql%s \"SELECT * FROM %s ORDER BY 1 LIMIT 20\"".formatted(pipelineOption, mart.table().qualifiedName()));
         }
-        if (!spec.engine().lakehouse()) {
+        if (engine.sqlSeesControlTables()) {
             line(out, "./sluice sql \"SELECT rule_id, partition_key, source, source_pos, record_json FROM %s\"".formatted(QuarantineTable.NAME));
             line(out, "./sluice sql \"SELECT partition_key, attempt, status, spec_hash FROM %s ORDER BY partition_key\"".formatted(RunRepository.TABLE_NAME));
         }

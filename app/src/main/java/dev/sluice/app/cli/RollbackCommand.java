@@ -1,5 +1,6 @@
 package dev.sluice.app.cli;
 
+import dev.sluice.control.version.PartitionVersions;
 import dev.sluice.engine.LayerEngine;
 import dev.sluice.engine.LayerEngines;
 import dev.sluice.config.PipelineSpec;
@@ -68,10 +69,12 @@ final class RollbackCommand implements Callable<Integer> {
         Partition p = !table.partitioned() ? Partition.NONE : Partition.parseAny(partition);
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             LayerEngine engine = LayerEngines.on(w).forPipeline(spec);
-            int from = engine.publishedVersion(table, p).orElse(0);
+            engine.reconcilePublications(); // a rollback a kill interrupted is completed first: the published version is then true
+            PartitionVersions versions = new PartitionVersions(w.dsl());
+            int from = versions.published(table.table(), p).orElse(0);
             // asked for the version already published, or a plain rollback repeated after the one that published it:
             // the wish is met, nothing changes, nothing is recorded
-            var last = engine.lastRollback(table, p).filter(r -> r.toVersion() == from && r.fromVersion() > r.toVersion());
+            var last = versions.lastRollback(table.table(), p).filter(r -> r.toVersion() == from && r.fromVersion() > r.toVersion());
             if (from > 0 && (toVersion != null ? toVersion == from : last.isPresent())) {
                 command.commandLine().getOut().println(ref + " partition " + p + ": already at version " + from
                         + last.map(r -> " (rolled back from " + r.fromVersion() + " by " + r.requestedBy() + " at " + r.at() + ")").orElse("")

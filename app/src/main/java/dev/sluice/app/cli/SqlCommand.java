@@ -1,18 +1,14 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.engine.lakehouse.LakehouseSql;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
-import dev.sluice.core.SluiceException;
+import dev.sluice.engine.LayerEngines;
+import dev.sluice.engine.QueryResult;
 import dev.sluice.warehouse.Warehouse;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import org.jooq.Queries;
-import org.jooq.Select;
-import org.jooq.exception.DataAccessException;
-import org.jooq.impl.ParserException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -68,40 +64,12 @@ final class SqlCommand implements Callable<Integer> {
         int limit = maxRows != null ? maxRows : format == QueryResultPrinter.Format.table ? TABLE_ROWS : Integer.MAX_VALUE;
         PipelineSpec spec = ctx.loadForInspection(pipeline);
         try (Warehouse warehouse = Warehouse.open(spec.warehouse())) {
-            if (spec.engine().lakehouse()) {
-                LakehouseSql.Result r = LakehouseSql.query(spec, warehouse, query, limit);
-                return print(new QueryRows(r.columns(), r.rows(), r.total()), limit);
-            }
-            Queries parsed;
-            try {
-                parsed = warehouse.dsl().parser().parse(query);
-            } catch (ParserException e) {
-                throw new BadInputException("QUERY", -1, null, "cannot parse the query: "
-                        + e.getMessage().lines().findFirst().orElse(""));
-            }
-            if (parsed.queries().length != 1 || !(parsed.queries()[0] instanceof Select<?>)) {
-                throw new BadInputException("QUERY", -1, null,
-                        "sluice sql runs exactly one SELECT; it never writes");
-            }
-            QueryRows rows = warehouse.dsl().connectionResult(c -> {
-                c.setAutoCommit(false);
-                try {
-                    if (warehouse.isPostgres()) {
-                        c.createStatement().execute("SET TRANSACTION READ ONLY");
-                    }
-                    return QueryRows.read(c, query, limit);
-                } finally {
-                    c.rollback();
-                    c.setAutoCommit(true);
-                }
-            });
-            return print(rows, limit);
-        } catch (DataAccessException e) {
-            throw new SluiceException("the query failed: " + e.getCause().getMessage());
+            // the engine's own SQL: the warehouse database's, or Spark SQL over a lakehouse's Iceberg tables
+            return print(LayerEngines.on(warehouse).forPipeline(spec).query(query, limit), limit);
         }
     }
 
-    private int print(QueryRows rows, int limit) {
+    private int print(QueryResult rows, int limit) {
         if (format == QueryResultPrinter.Format.json) {
             Set<String> seen = new HashSet<>();
             rows.columns().stream().filter(c -> !seen.add(c)).findFirst().ifPresent(c -> {

@@ -1,6 +1,6 @@
 package dev.sluice.app.cli;
 
-import dev.sluice.engine.lakehouse.SparkSqlCheck;
+import dev.sluice.engine.LayerEngines;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.Severity;
 import dev.sluice.config.SpecProblem;
@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code sluice validate <spec> [--strict]}: every problem of a spec and its contracts at once; for
  * a lakehouse pipeline, its Silver/Gold SQL and quarantine rules parsed by Spark's parser
- * ({@link SparkSqlCheck}); then the design rules ({@link DesignRules}: id, severity, file and key path, message); exit 2 when
+ * (its engine's {@code EngineProvider#validate}); then the design rules ({@link DesignRules}: id, severity, file and key path, message); exit 2 when
  * the spec is invalid or a rule fails with severity error (or any rule with {@code --strict}), else 0.
  */
 @Command(name = "validate", mixinStandardHelpOptions = true, description = {"Check a pipeline spec and its contracts; list every problem.",
@@ -46,7 +46,7 @@ final class ValidateCommand implements Callable<Integer> {
         List<SpecProblem> problems = ctx.loader().validate(file);
         if (problems.isEmpty()) {
             PipelineSpec loaded = ctx.loader().load(file);
-            problems = SparkSqlCheck.check(loaded);
+            problems = LayerEngines.provider(loaded).validate(loaded);
             if (problems.isEmpty()) {
                 return designRules(file, loaded);
             }

@@ -1,5 +1,7 @@
 package dev.sluice.app.serve;
 
+import dev.sluice.control.backfill.BackfillStatus;
+import dev.sluice.control.backfill.PartitionStatus;
 import static dev.sluice.app.serve.ApiRows.a;
 import static dev.sluice.app.serve.ApiRows.f;
 import static dev.sluice.app.serve.ApiRows.row;
@@ -225,7 +227,7 @@ public final class CatalogApi {
                 "status", b.get(5), "invocations", b.get(6), "requester", b.get(7), "started_at", String.valueOf(b.get(8)),
                 "ended_at", b.get(9) == null ? null : String.valueOf(b.get(9)));
         // RUNNING with its process gone: killed, also between two partitions (no attempt left STARTED)
-        boolean gone = "RUNNING".equals(b.get(5)) && RunRecord.processGone(b.get(10, String.class), b.get(11, Long.class), RunRepository.thisHost());
+        boolean gone = BackfillStatus.RUNNING.name().equals(b.get(5)) && RunRecord.processGone(b.get(10, String.class), b.get(11, Long.class), RunRepository.thisHost());
         out.put("process_gone", gone);
         // a partition's run is recorded on the backfill's row when it ends: one running or killed is found by its trace id
         Map<String, RunTimeline.BackfillAttempt> attempts = timelines.attempts(id);
@@ -235,7 +237,7 @@ public final class CatalogApi {
                 .from(BackfillRepository.PARTITIONS).where(f("backfill_id").eq(id)).orderBy(f("partition_key")).fetch()) {
             RunTimeline.BackfillAttempt attempt = attempts.get(String.valueOf(p.get(0)));
             Object runId = p.get(3) == null && attempt != null ? attempt.runId() : p.get(3);
-            Object status = gone && "RUNNING".equals(p.get(2)) ? "KILLED" : p.get(2);
+            Object status = gone && PartitionStatus.RUNNING.name().equals(p.get(2)) ? "KILLED" : p.get(2);
             partitions.add(row("partition", p.get(0), "action", p.get(1), "status", status, "run_id", runId, "message", p.get(4),
                     "updated_at", String.valueOf(p.get(5))));
             byStatus.merge(String.valueOf(status), 1, Integer::sum);

@@ -1,5 +1,6 @@
 package dev.sluice.app.serve;
 
+import dev.sluice.control.backfill.BackfillStatus;
 import static dev.sluice.app.serve.ApiRows.a;
 import static dev.sluice.app.serve.ApiRows.f;
 import static dev.sluice.app.serve.ApiRows.row;
@@ -168,10 +169,10 @@ public final class StatusOverview {
         Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
         Map<String, String> pipelineOf = new LinkedHashMap<>();
         for (Record r : dsl.select(f("backfill_id"), f("pipeline"), f("from_key"), f("to_key"), f("started_at"), f("invocations"), f("host"), f("pid"))
-                .from(BackfillRepository.BACKFILLS).where(f("status").eq("RUNNING")).orderBy(f("pipeline"), f("started_at")).fetch()) {
+                .from(BackfillRepository.BACKFILLS).where(f("status").eq(BackfillStatus.RUNNING.name())).orderBy(f("pipeline"), f("started_at")).fetch()) {
             boolean gone = RunRecord.processGone(r.get(6, String.class), r.get(7, Long.class), thisHost);
             byId.put(r.get(0, String.class), row("backfill_id", r.get(0, String.class), "from", r.get(2, String.class), "to", r.get(3, String.class),
-                    "status", gone ? KILLED : "RUNNING", "process_gone", gone, "invocations", r.get(5, Integer.class),
+                    "status", gone ? KILLED : BackfillStatus.RUNNING.name(), "process_gone", gone, "invocations", r.get(5, Integer.class),
                     "started_at", text(r.get(4, OffsetDateTime.class)), "progress", new TreeMap<String, Integer>()));
             pipelineOf.put(r.get(0, String.class), r.get(1, String.class));
         }

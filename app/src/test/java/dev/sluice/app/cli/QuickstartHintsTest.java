@@ -17,7 +17,7 @@ class QuickstartHintsTest {
 
     @Test
     void theWarehouseFlightsSayTheyAreTheDefaultAndPointAtTheLakehouseTwin() {
-        String text = QuickstartHints.render(spec("flights"), "flights_lake", "2001-01-01", "2001-07-01", LOG);
+        String text = QuickstartHints.render(spec("flights"), describe(spec("flights")), "flights_lake", "2001-01-01", "2001-07-01", LOG);
         assertThat(text).startsWith("Engine: warehouse, the shipped default.")
                 .contains("on one machine it runs this quickstart faster than the lakehouse\nengine")
                 .contains("The same pipeline as Iceberg tables: ./sluice quickstart --pipeline flights_lake")
@@ -31,7 +31,7 @@ class QuickstartHintsTest {
 
     @Test
     void theLakehouseFlightsNameTheirLocationAndTheirOwnTables() {
-        String text = QuickstartHints.render(spec("flights_lake"), null, "2001-01-01", "2001-07-01", LOG);
+        String text = QuickstartHints.render(spec("flights_lake"), describe(spec("flights_lake")), null, "2001-01-01", "2001-07-01", LOG);
         assertThat(text).startsWith("Engine: lakehouse. Bronze, Silver and Gold are Apache Iceberg tables under /home/x/lakehouse,")
                 .contains("pays off on a Spark cluster (spark.master, docs/cluster.md)")
                 .contains("  ./sluice sql --pipeline flights_lake \"SELECT * FROM gold.lake_airport_daily_delays ORDER BY 1 LIMIT 20\"\n")
@@ -44,5 +44,9 @@ class QuickstartHintsTest {
         Map<String, String> env = Map.of("SLUICE_HOME", "/home/x");
         return PipelineSpecLoader.forInspection(new EnvInterpolator(env::get))
                 .load(TestHome.projectRoot().resolve("pipelines/" + name + ".yaml"));
+    }
+
+    private static dev.sluice.engine.EngineDescription describe(dev.sluice.config.PipelineSpec spec) {
+        return dev.sluice.engine.LayerEngines.provider(spec).describe(spec);
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.batch.gate;
 
+import dev.sluice.warehouse.meta.QuarantineStatus;
 import dev.sluice.control.quality.QualityResultRepository;
 
 import dev.sluice.engine.GateTarget;
@@ -101,7 +102,7 @@ public final class GateStep implements GateEvaluator {
      * run wrote that was refused at publication ({@link PartitionVersions#refused}: a restart after
      * {@link dev.sluice.control.version.StaleVersionException}) is first built again on the
      * version published now, in its own transaction, and the new version is judged; so is a version
-     * of any table that was pruned while it waited ({@link LayerEngine#pruned}: its gate failed, and
+     * of any table that was pruned while it waited ({@link dev.sluice.engine.LayerWriter#pruned}: its gate failed, and
      * later versions were published before the restart).
      *
      * @param inputRows the rows of the partition's input as the table's step just counted them
@@ -109,7 +110,7 @@ public final class GateStep implements GateEvaluator {
      */
     public Request prepare(Partition partition, RunId run, @Nullable Long inputRows) {
         Partition out = table.outputPartition(partition);
-        Integer version = table.layer() == Layer.BRONZE ? null : engine.versionWrittenBy(table, out, run);
+        Integer version = table.layer() == Layer.BRONZE ? null : new PartitionVersions(warehouse.dsl()).writtenBy(table.table(), out, run);
         String why = version == null ? null : unpublishable(out, version);
         if (why != null) {
             // refused at publication, or gone: build the next version (merge-on-key: on the one published now)
@@ -226,7 +227,7 @@ public final class GateStep implements GateEvaluator {
         Field<String> ruleId = DSL.field(DSL.name("rule_id"), String.class);
         Map<String, Integer> quarantined = dsl.select(ruleId, DSL.count()).from(QuarantineTable.TABLE)
                 .where(DSL.field(DSL.name("pipeline")).eq(spec.name()), DSL.field(DSL.name("dataset")).eq(table.table().qualifiedName()),
-                        DSL.field(DSL.name("partition_key")).eq(out.key()), DSL.field(DSL.name("status")).eq("OPEN"))
+                        DSL.field(DSL.name("partition_key")).eq(out.key()), DSL.field(DSL.name("status")).eq(QuarantineStatus.OPEN.name()))
                 .groupBy(ruleId).fetchMap(ruleId, DSL.count());
         List<CheckResult> out2 = new ArrayList<>();
         for (QuarantineRule r : judged) {

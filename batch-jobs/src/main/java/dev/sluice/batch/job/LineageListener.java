@@ -1,5 +1,6 @@
 package dev.sluice.batch.job;
 
+import dev.sluice.control.version.PartitionVersions;
 import dev.sluice.batch.gate.GateStep;
 import dev.sluice.control.quality.QualityResultRepository;
 import dev.sluice.config.ColumnSpec;
@@ -159,7 +160,7 @@ final class LineageListener implements JobExecutionListener {
         boolean done = type != RunEventType.START;
         ExecutionContext ctx = se.getExecutionContext();
         if (gate) {
-            Integer written = engine.versionWrittenBy(table, table.outputPartition(partition), run);
+            Integer written = quality == null ? null : new PartitionVersions(quality.dsl()).writtenBy(table.table(), table.outputPartition(partition), run);
             LineageDataset judged = table(table, null, null, written == null ? Pin.CURRENT : Pin.written(written));
             inputs.add(done ? withQuality(judged, table) : judged);
         } else if (table.layer() == Layer.BRONZE) {

@@ -1,5 +1,6 @@
 package dev.sluice.batch.quarantine;
 
+import dev.sluice.warehouse.meta.QuarantineStatus;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunOptions;
 import dev.sluice.batch.job.RunSummary;
@@ -54,7 +55,7 @@ public final class BatchReprocess {
         TreeMap<Partition, Set<String>> partitions = new TreeMap<>();
         for (Record r : dsl.selectDistinct(DSL.field(DSL.name("dataset"), String.class), DSL.field(DSL.name("partition_key"), String.class))
                 .from(QuarantineTable.TABLE)
-                .where(DSL.field(DSL.name("pipeline")).eq(spec.name()), DSL.field(DSL.name("status")).eq("OPEN"),
+                .where(DSL.field(DSL.name("pipeline")).eq(spec.name()), DSL.field(DSL.name("status")).eq(QuarantineStatus.OPEN.name()),
                         DSL.field(DSL.name("dataset"), String.class).in(silver.keySet()))
                 .fetch()) {
             partitions.computeIfAbsent(new Partition(r.get(1, String.class)), k -> new LinkedHashSet<>()).add(r.get(0, String.class));
@@ -62,11 +63,11 @@ public final class BatchReprocess {
         List<Outcome> out = new ArrayList<>();
         for (Map.Entry<Partition, Set<String>> p : partitions.entrySet()) {
             List<String> tables = downstream(spec, p.getValue());
-            long open = count(dsl, spec, p.getKey(), p.getValue(), "OPEN");
-            long reprocessedBefore = count(dsl, spec, p.getKey(), p.getValue(), "REPROCESSED");
+            long open = count(dsl, spec, p.getKey(), p.getValue(), QuarantineStatus.OPEN.name());
+            long reprocessedBefore = count(dsl, spec, p.getKey(), p.getValue(), QuarantineStatus.REPROCESSED.name());
             RunSummary run = runner.run(spec, p.getKey(), RunOptions.plain().withRerun(true).withTables(tables));
-            out.add(new Outcome(p.getKey(), open, count(dsl, spec, p.getKey(), p.getValue(), "REPROCESSED") - reprocessedBefore,
-                    count(dsl, spec, p.getKey(), p.getValue(), "OPEN"), tables, run));
+            out.add(new Outcome(p.getKey(), open, count(dsl, spec, p.getKey(), p.getValue(), QuarantineStatus.REPROCESSED.name()) - reprocessedBefore,
+                    count(dsl, spec, p.getKey(), p.getValue(), QuarantineStatus.OPEN.name()), tables, run));
         }
         return out;
     }

@@ -2,6 +2,7 @@ package dev.sluice.batch.lakehouse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.control.version.PartitionVersions;
 import dev.sluice.engine.LayerEngine;
 import dev.sluice.engine.LayerEngines;
 import dev.sluice.batch.job.PipelineRunner;
@@ -70,6 +71,7 @@ class LakehouseVersionsIT {
             PipelineRunner runner = new PipelineRunner(w, TestHome.withSampleData());
             SparkSession spark = SparkSessions.lakehouse(base.sparkMaster(), new LakehouseCatalog(url, "sa", "", lake.toString()));
             LayerEngine engine = LayerEngines.on(w).forPipeline(base);
+            PartitionVersions versions = new PartitionVersions(w.dsl()); // what is published is the control plane's record
             TableSpec gold = base.table(DatasetRef.parse(GOLD)).orElseThrow();
             for (Partition p : List.of(D1, D2)) {
                 assertThat(runner.run(base, p, RunOptions.plain()).failure()).as("base %s", p).isNull();
@@ -85,7 +87,7 @@ class LakehouseVersionsIT {
             assertThat(failed.failure()).contains("flights_plausible");
             assertThat(files(spark, D1)).isEqualTo(filesV1);
             assertThat(checksum(spark, D1, null)).isEqualTo(d1v1);
-            assertThat(engine.publishedVersion(gold, D1)).contains(1);
+            assertThat(versions.published(gold.table(), D1)).contains(1);
             assertThat(engine.keptVersions(gold, D1)).containsExactly(1, 2);
             assertThat(spark.sql("SELECT MIN(flights) FROM " + GOLD + " VERSION AS OF 'sluice_v2_2001_07_01'"
                     + " WHERE _sluice_partition = '" + D1 + "'").first().getLong(0)).isGreaterThan(1_000_000L);
@@ -94,8 +96,8 @@ class LakehouseVersionsIT {
             for (Partition p : List.of(D1, D2)) {
                 assertThat(runner.run(shifted, p, RunOptions.plain().withRerun(true)).failure()).as("shifted %s", p).isNull();
             }
-            assertThat(engine.publishedVersion(gold, D1)).contains(3);
-            assertThat(engine.publishedVersion(gold, D2)).contains(2);
+            assertThat(versions.published(gold.table(), D1)).contains(3);
+            assertThat(versions.published(gold.table(), D2)).contains(2);
             String d1v3 = checksum(spark, D1, null);
             String d2v2 = checksum(spark, D2, null);
             assertThat(d1v3).isNotEqualTo(d1v1);
@@ -104,8 +106,8 @@ class LakehouseVersionsIT {
             assertThat(checksum(spark, D1, null)).isEqualTo(d1v1);
             assertThat(files(spark, D1)).as("version 1's own data files").isEqualTo(filesV1);
             assertThat(checksum(spark, D2, null)).as("the neighbouring day keeps its newest version").isEqualTo(d2v2);
-            assertThat(engine.publishedVersion(gold, D1)).contains(1);
-            assertThat(engine.lastRollback(gold, D1).orElseThrow().toVersion()).isEqualTo(1);
+            assertThat(versions.published(gold.table(), D1)).contains(1);
+            assertThat(versions.lastRollback(gold.table(), D1).orElseThrow().toVersion()).isEqualTo(1);
             assertThat(checksum(spark, D1, "sluice_v3_2001_07_01")).as("time travel to the rolled-back version").isEqualTo(d1v3);
 
             // 3. two partitions' new versions published at once
@@ -142,8 +144,8 @@ class LakehouseVersionsIT {
             assertThat(staged2).as("version 3 of day 2 is the shifted rows again").isEqualTo(d2v2);
             assertThat(checksum(spark, D1, null)).as("day 1 published (lake %s)", lake).isEqualTo(staged1);
             assertThat(checksum(spark, D2, null)).as("day 2 published").isEqualTo(staged2);
-            assertThat(engine.publishedVersion(gold, D1)).contains(4);
-            assertThat(engine.publishedVersion(gold, D2)).contains(3);
+            assertThat(versions.published(gold.table(), D1)).contains(4);
+            assertThat(versions.published(gold.table(), D2)).contains(3);
             assertThat(paths(spark, D1)).isEqualTo(branchFiles(spark, D1, "sluice_v4_2001_07_01"));
             assertThat(paths(spark, D2)).isEqualTo(branchFiles(spark, D2, "sluice_v3_2001_06_30"));
             assertThat(files(spark, D2)).isNotEqualTo(d2Before);

@@ -65,7 +65,7 @@ class SparkSqlCheckTest {
     void aWarehousePipelineIsNotCheckedBySpark() throws IOException {
         PipelineSpec spec = load(copy("flights", s -> s.replace("SUM(flights) AS flights", "SUM(flights)) AS flights")));
         assertThat(spec.engine().lakehouse()).isFalse();
-        assertThat(SparkSqlCheck.check(spec)).isEmpty();
+        assertThat(dev.sluice.engine.LayerEngines.provider(spec).validate(spec)).isEmpty();
     }
 
     @Test

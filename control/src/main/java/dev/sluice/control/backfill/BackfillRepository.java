@@ -41,7 +41,7 @@ public final class BackfillRepository {
     private static final Field<Boolean> RERUN = DSL.field(DSL.name("rerun"), Boolean.class);
     private static final Field<String> STATUS = DSL.field(DSL.name("status"), String.class);
     /** A backfill's state while an invocation runs it. */
-    private static final String RUNNING = "RUNNING";
+    private static final String RUNNING = BackfillStatus.RUNNING.name();
     private static final Field<Integer> INVOCATIONS = DSL.field(DSL.name("invocations"), Integer.class);
     private static final Field<String> SPEC_HASH = DSL.field(DSL.name("spec_hash"), String.class);
     private static final Field<String> REQUESTER = DSL.field(DSL.name("requester"), String.class);
@@ -97,9 +97,9 @@ public final class BackfillRepository {
         return out;
     }
 
-    /** The status of backfill {@code id} (RUNNING, COMPLETED, FAILED or STOPPED), if it is recorded. */
-    public Optional<String> status(RunId id) {
-        return dsl.select(STATUS).from(B).where(ID.eq(id.toString())).fetchOptional(STATUS);
+    /** The status of backfill {@code id}, if it is recorded. */
+    public Optional<BackfillStatus> status(RunId id) {
+        return dsl.select(STATUS).from(B).where(ID.eq(id.toString())).fetchOptional(STATUS).map(BackfillStatus::valueOf);
     }
 
     /**
@@ -161,7 +161,7 @@ public final class BackfillRepository {
     public boolean requestCancel(RunId id, String requester) {
         return dsl.update(B).set(DSL.field(DSL.name("cancel_requested_at"), OffsetDateTime.class), now())
                 .set(DSL.field(DSL.name("cancel_requested_by"), String.class), requester)
-                .where(ID.eq(id.toString()), STATUS.eq("RUNNING")).execute() == 1;
+                .where(ID.eq(id.toString()), STATUS.eq(RUNNING)).execute() == 1;
     }
 
     /** Who asked to cancel backfill {@code id} and when, or null when nobody did during this invocation. */
@@ -177,9 +177,9 @@ public final class BackfillRepository {
         return n == null ? 0 : n;
     }
 
-    /** Ends an invocation: COMPLETED or FAILED. */
+    /** Ends an invocation: COMPLETED, FAILED or STOPPED ({@link BackfillStatus#of}). */
     public void finish(RunId id, RunStatus status) {
-        dsl.update(B).set(STATUS, status.name()).set(ENDED, now()).where(ID.eq(id.toString())).execute();
+        dsl.update(B).set(STATUS, BackfillStatus.of(status).name()).set(ENDED, now()).where(ID.eq(id.toString())).execute();
     }
 
     private static OffsetDateTime now() {

@@ -6,7 +6,10 @@ import dev.sluice.engine.LoadPosition;
 import dev.sluice.engine.BronzeRedaction;
 import dev.sluice.engine.GateTarget;
 import dev.sluice.engine.LayerEngine;
-import dev.sluice.control.version.Rollback;
+import dev.sluice.engine.QueryResult;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import org.jooq.DSLContext;
 import dev.sluice.engine.StoredTable;
 import dev.sluice.engine.TransformResult;
 import dev.sluice.control.version.PartitionVersions;
@@ -62,6 +65,7 @@ public final class LakehouseEngine implements LayerEngine {
     private final Warehouse warehouse;
     private final PipelineSpec spec;
     private final LakehouseCatalog lakehouse;
+    private @Nullable LakehousePurge purge;
 
     public LakehouseEngine(Warehouse warehouse, PipelineSpec spec) {
         this.warehouse = warehouse;
@@ -250,22 +254,10 @@ public final class LakehouseEngine implements LayerEngine {
         return new LakehouseInput(spark(), warehouse.dsl(), spec, table).rows(partition).count();
     }
 
-    @Override
-    public @Nullable Integer versionWrittenBy(TableSpec table, Partition partition, RunId run) {
-        return versions().writtenBy(table.table(), partition, run);
-    }
-
     /** {@inheritDoc} The version's branch becomes the partition's files on main ({@link LakehousePublisher}). */
     @Override
     public void publish(TableSpec table, Partition partition, int version, RunId run) {
         new LakehousePublisher(catalog(), warehouse.dsl(), spec).publish(table, partition, version, run);
-    }
-
-    /** {@inheritDoc} An interrupted rollback of the partition is recorded first ({@link InterruptedRollbacks}). */
-    @Override
-    public Optional<Integer> publishedVersion(TableSpec table, Partition partition) {
-        reconcile(table, partition);
-        return versions().published(table.table(), partition);
     }
 
     /** {@inheritDoc} The versions whose branch is kept ({@link PartitionBranches}). */
@@ -299,11 +291,6 @@ public final class LakehouseEngine implements LayerEngine {
         PartitionVersions.Move move = versions().rollbackMove(table, partition, keptVersions(table, partition), toVersion);
         new LakehousePublisher(catalog(), warehouse.dsl(), spec).restore(table, partition, move, requestedBy, reason);
         return move.to();
-    }
-
-    @Override
-    public Optional<Rollback> lastRollback(TableSpec table, Partition partition) {
-        return versions().lastRollback(table.table(), partition);
     }
 
     /** {@inheritDoc} A Silver/Gold version is judged on its branch, before it is published. */
@@ -398,5 +385,40 @@ public final class LakehouseEngine implements LayerEngine {
 
     private PartitionVersions versions() {
         return new PartitionVersions(warehouse.dsl());
+    }
+
+    @Override
+    public QueryResult query(String sql, int maxRows) {
+        LakehouseSql.Result r = LakehouseSql.query(spec, warehouse, sql, maxRows);
+        return new QueryResult(r.columns(), r.rows(), r.total());
+    }
+
+
+    /** {@inheritDoc} The version's branch (its files go with the next snapshot expiry); committed at once. */
+    @Override
+    public long purgeVersion(DSLContext tx, TableSpec table, String partition, int version, boolean dryRun) {
+        return purge().version(table, partition, version, dryRun);
+    }
+
+    /** {@inheritDoc} One Spark {@code DELETE}, an Iceberg commit of its own. */
+    @Override
+    public long purgeBronzeLoad(DSLContext tx, TableSpec bronze, String partition, String source, String run, boolean dryRun) {
+        return purge().bronzeLoad(bronze, partition, source, run, dryRun);
+    }
+
+    @Override
+    public Map<String, Long> purgeStorage(Instant cutoff, Instant orphansBefore, boolean dryRun) {
+        Map<String, Long> removed = new LinkedHashMap<>();
+        removed.put("lakehouse snapshots", purge().expireSnapshots(cutoff, dryRun));
+        removed.put("lakehouse orphan files", purge().orphanFiles(orphansBefore, dryRun));
+        return removed;
+    }
+
+    /** This engine's purge: one per engine instance (a dry run remembers the branches it would remove). */
+    private synchronized LakehousePurge purge() {
+        if (purge == null) {
+            purge = new LakehousePurge(spec, warehouse);
+        }
+        return purge;
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.engine.lakehouse;
 
+import dev.sluice.warehouse.meta.QuarantineStatus;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.Partition;
@@ -65,14 +66,14 @@ final class LakehouseQuarantine {
         Condition ofPartition = DSL.field(DSL.name("pipeline")).eq(spec.name())
                 .and(DSL.field(DSL.name("dataset")).eq(table.table().qualifiedName()))
                 .and(DSL.field(DSL.name("partition_key")).eq(out.key()));
-        dsl.update(Q).set(STATUS, "PENDING").where(ofPartition, STATUS.eq("OPEN")).execute();
+        dsl.update(Q).set(STATUS, QuarantineStatus.PENDING.name()).where(ofPartition, STATUS.eq(QuarantineStatus.OPEN.name())).execute();
         List<Field<?>> columns = COLUMNS.stream().<Field<?>>map(c -> DSL.field(DSL.name(c))).toList();
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
             InsertValuesStepN<Record> insert = dsl.insertInto(Q, columns);
             for (Row r : rows.subList(from, Math.min(rows.size(), from + ROWS_PER_STATEMENT))) {
                 insert = insert.values(new ArrayList<>(java.util.Arrays.asList(spec.name(), table.table().qualifiedName(), out.key(),
-                        run.toString(), r.source(), r.position(), r.ruleId(), r.reason(), r.recordJson(), now, "OPEN")));
+                        run.toString(), r.source(), r.position(), r.ruleId(), r.reason(), r.recordJson(), now, QuarantineStatus.OPEN.name())));
             }
             insert.execute();
         }
@@ -81,16 +82,16 @@ final class LakehouseQuarantine {
         Field<Object> qPartition = DSL.field(DSL.name(Q.getQualifiedName(), DSL.name("partition_key")));
         Field<Object> qSource = DSL.field(DSL.name(Q.getQualifiedName(), DSL.name("source")));
         Field<Object> qPos = DSL.field(DSL.name(Q.getQualifiedName(), DSL.name("source_pos")));
-        dsl.deleteFrom(Q).where(ofPartition, STATUS.eq("PENDING"), DSL.exists(DSL.selectOne().from(again).where(
-                DSL.field(DSL.name("q2", "status")).eq("OPEN"),
+        dsl.deleteFrom(Q).where(ofPartition, STATUS.eq(QuarantineStatus.PENDING.name()), DSL.exists(DSL.selectOne().from(again).where(
+                DSL.field(DSL.name("q2", "status")).eq(QuarantineStatus.OPEN.name()),
                 DSL.field(DSL.name("q2", "dataset")).eq(qDataset),
                 DSL.field(DSL.name("q2", "partition_key")).eq(qPartition),
                 DSL.field(DSL.name("q2", "source")).eq(qSource),
                 DSL.field(DSL.name("q2", "source_pos")).eq(qPos)))).execute();
         Field<String> source = DSL.field(DSL.name("source"), String.class);
-        dsl.update(Q).set(STATUS, inputSources.isEmpty() ? DSL.inline("SUPERSEDED")
-                        : DSL.when(source.in(inputSources), DSL.inline("REPROCESSED")).otherwise(DSL.inline("SUPERSEDED")))
-                .where(ofPartition, STATUS.eq("PENDING")).execute();
+        dsl.update(Q).set(STATUS, inputSources.isEmpty() ? DSL.inline(QuarantineStatus.SUPERSEDED.name())
+                        : DSL.when(source.in(inputSources), DSL.inline(QuarantineStatus.REPROCESSED.name())).otherwise(DSL.inline(QuarantineStatus.SUPERSEDED.name())))
+                .where(ofPartition, STATUS.eq(QuarantineStatus.PENDING.name())).execute();
         return rows.size();
     }
 }

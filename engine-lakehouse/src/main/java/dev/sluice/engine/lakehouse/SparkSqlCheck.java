@@ -34,13 +34,10 @@ public final class SparkSqlCheck {
      * parse line 5 near 'PRECISION': extra input 'PRECISION'}.
      *
      * @param spec a valid spec, not null
-     * @return the problems in table order, then rule order; empty for a spec of the warehouse engine
-     *     (its SQL is run by H2 or PostgreSQL, never by Spark)
+     * @return the problems in table order, then rule order (called for a lakehouse pipeline only:
+     *     a warehouse pipeline's SQL is run by H2 or PostgreSQL, never by Spark)
      */
     public static List<SpecProblem> check(PipelineSpec spec) {
-        if (!spec.engine().lakehouse()) {
-            return List.of();
-        }
         List<SpecProblem> problems = new ArrayList<>();
         String file = spec.file().toString();
         for (Layer layer : List.of(Layer.SILVER, Layer.GOLD)) {

@@ -1,5 +1,6 @@
 package dev.sluice.engine.warehouse;
 
+import dev.sluice.warehouse.meta.QuarantineStatus;
 import dev.sluice.engine.ContractRules;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.PipelineSpec;
@@ -39,8 +40,8 @@ final class PartitionQuarantine {
     private static final int REASON_CHARS = 900;
     private static final Table<?> QUARANTINE = QuarantineTable.TABLE;
     private static final Field<String> STATUS = DSL.field(DSL.name("status"), String.class);
-    private static final String OPEN = "OPEN";
-    private static final String PENDING = "PENDING";
+    private static final String OPEN = QuarantineStatus.OPEN.name();
+    private static final String PENDING = QuarantineStatus.PENDING.name();
 
     private final DSLContext dsl;
     private final PipelineSpec spec;
@@ -166,7 +167,7 @@ final class PartitionQuarantine {
                 DSL.val(out.key()), DSL.val(run.toString()),
                 DSL.field(DSL.name("b", "_source")), DSL.field(DSL.name("b", "_source_pos")),
                 id.otherwise((String) null), reason.otherwise((String) null), json,
-                DSL.val(OffsetDateTime.now(ZoneOffset.UTC)), DSL.val("OPEN"));
+                DSL.val(OffsetDateTime.now(ZoneOffset.UTC)), DSL.val(QuarantineStatus.OPEN.name()));
         return dsl.insertInto(QUARANTINE, columns)
                 .select(DSL.select(values).from(input.table()).where(inputRows).and(ruleIndex.ne(0)))
                 .execute();
@@ -189,7 +190,7 @@ final class PartitionQuarantine {
                 DSL.field(DSL.name("q2", "source_pos")).eq(DSL.field(DSL.name(QuarantineTable.TABLE.getQualifiedName(), DSL.name("source_pos"))))))).execute();
         Field<String> inputSource = DSL.field(DSL.name("b", "_source"), String.class);
         dsl.update(QUARANTINE).set(STATUS, DSL.when(source.in(DSL.selectDistinct(inputSource).from(input.table()).where(inputRows)),
-                        DSL.inline("REPROCESSED")).otherwise(DSL.inline("SUPERSEDED")))
+                        DSL.inline(QuarantineStatus.REPROCESSED.name())).otherwise(DSL.inline(QuarantineStatus.SUPERSEDED.name())))
                 .where(ofPartition, STATUS.eq(PENDING)).execute();
     }
 }

@@ -7,7 +7,6 @@ import dev.sluice.engine.LoadPosition;
 import dev.sluice.engine.BronzeRedaction;
 import dev.sluice.engine.GateTarget;
 import dev.sluice.engine.LayerEngine;
-import dev.sluice.control.version.Rollback;
 import dev.sluice.engine.TransformResult;
 import dev.sluice.config.ColumnSpec;
 import dev.sluice.config.PipelineSpec;
@@ -19,11 +18,16 @@ import dev.sluice.quality.PartitionBatch;
 import dev.sluice.quality.PartitionSource;
 import dev.sluice.warehouse.ColumnTypes;
 import dev.sluice.warehouse.Warehouse;
+import dev.sluice.engine.QueryResult;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.ExecuteListener;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.DefaultExecuteListenerProvider;
 import org.jspecify.annotations.Nullable;
@@ -86,18 +90,8 @@ public final class WarehouseEngine implements LayerEngine {
     }
 
     @Override
-    public @Nullable Integer versionWrittenBy(TableSpec table, Partition partition, RunId run) {
-        return versions().writtenBy(table.table(), partition, run);
-    }
-
-    @Override
     public void publish(TableSpec table, Partition partition, int version, RunId run) {
         new PartitionPublisher(warehouse.dsl(), spec, table).publish(partition, version, run);
-    }
-
-    @Override
-    public Optional<Integer> publishedVersion(TableSpec table, Partition partition) {
-        return versions().published(table.table(), partition);
     }
 
     @Override
@@ -114,11 +108,6 @@ public final class WarehouseEngine implements LayerEngine {
     @Override
     public int rollback(TableSpec table, Partition partition, @Nullable Integer toVersion, String requestedBy, String reason) {
         return new WarehouseVersions(warehouse.dsl()).rollback(table, partition, toVersion, requestedBy, reason);
-    }
-
-    @Override
-    public Optional<Rollback> lastRollback(TableSpec table, Partition partition) {
-        return versions().lastRollback(table.table(), partition);
     }
 
     @Override
@@ -140,6 +129,33 @@ public final class WarehouseEngine implements LayerEngine {
     @Override
     public long redactBronze(TableSpec bronze, BronzeRedaction redaction, java.util.Set<String> partitions) {
         return new BronzeRedactor(warehouse.dsl()).redact(bronze, redaction, partitions);
+    }
+
+    @Override
+    public QueryResult query(String sql, int maxRows) {
+        return WarehouseSql.query(warehouse, sql, maxRows);
+    }
+
+
+    @Override
+    public long purgeVersion(DSLContext tx, TableSpec table, String partition, int version, boolean dryRun) {
+        Table<?> data = LayerTables.table(LayerTables.versions(table.table()));
+        Condition rows = DSL.field(DSL.name("_partition")).eq(partition).and(DSL.field(DSL.name("_version")).eq(version));
+        return dryRun ? tx.fetchCount(data, rows) : tx.deleteFrom(data).where(rows).execute();
+    }
+
+    @Override
+    public long purgeBronzeLoad(DSLContext tx, TableSpec bronze, String partition, String source, String run, boolean dryRun) {
+        Table<?> table = LayerTables.table(bronze.table());
+        Condition rows = DSL.field(DSL.name("_partition")).eq(partition).and(DSL.field(DSL.name("_source")).eq(source))
+                .and(DSL.field(DSL.name("_run_id")).eq(run));
+        return dryRun ? tx.fetchCount(table, rows) : tx.deleteFrom(table).where(rows).execute();
+    }
+
+    /** {@inheritDoc} Nothing: the tables' storage is the database's. */
+    @Override
+    public Map<String, Long> purgeStorage(Instant cutoff, Instant orphansBefore, boolean dryRun) {
+        return Map.of();
     }
 
     private PartitionVersions versions() {

@@ -1,5 +1,6 @@
 package dev.sluice.operations.docs;
 
+import dev.sluice.engine.LayerEngines;
 import dev.sluice.control.quality.QualityResultRepository;
 import dev.sluice.config.CheckSpec;
 import dev.sluice.config.ColumnSpec;
@@ -31,11 +32,7 @@ final class GateSection {
 
     static void write(Markdown md, PipelineSpec spec) {
         md.heading(2, "Quality gates");
-        md.paragraph((spec.engine().lakehouse()
-                ? "Each boundary's gate judges a partition before its new version is published: on the lakehouse engine a"
-                        + " Silver/Gold version is staged on an Iceberg branch of its own, the gate judges that branch, and only a pass"
-                        + " makes its files the partition's on the table's main branch."
-                : "Each boundary's gate judges a partition before its new version is published.") + " A failed `error` check"
+        md.paragraph(LayerEngines.provider(spec).describe(spec).gates() + " A failed `error` check"
                 + " fails the step (restartable after a fix); a failed `warn` check is recorded and the partition goes on."
                 + " Results are kept in `" + QualityResultRepository.TABLE_NAME + "` (`sluice quality show " + spec.name() + " --partition KEY`).");
         boundary(md, spec, Layer.BRONZE, "Source (Bronze)");

@@ -1,10 +1,10 @@
 package dev.sluice.operations.docs;
 
+import dev.sluice.engine.LayerEngines;
 import dev.sluice.config.HotPathSpec;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.Layer;
-import dev.sluice.warehouse.meta.PartitionVersionTable;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,17 +32,7 @@ final class IdempotencySection {
         md.bullet("Bronze is append-only: a landed file loads once per (source, SHA-256); each run's load of a partition becomes its"
                 + " current load, earlier loads stay until purged (rows carry `_partition`, `_run_id`, `_source`, `_source_pos`,"
                 + " `_ingested_at`, `_row_hash`).");
-        if (spec.engine().lakehouse()) {
-            md.bullet("Silver and Gold are Iceberg tables partitioned by `_sluice_partition` (the logical `_partition`); a run"
-                    + " writes its partition's new version on a branch of its own (`sluice_v<N>_<key>`: its rows replaced in one"
-                    + " Iceberg commit, or merged by key), records it in `" + PartitionVersionTable.NAME + "`, and publishes it after"
-                    + " its gate with one commit replacing that partition's files on main; " + spec.keepVersions() + " version"
-                    + (spec.keepVersions() == 1 ? " is" : "s are") + " kept per partition (as branches) for rollback.");
-        } else {
-            md.bullet("Silver and Gold rows carry `_partition` and `_version`; a run writes a new version and publishes it in one"
-                    + " transaction after its gate; " + spec.keepVersions() + " version" + (spec.keepVersions() == 1 ? " is" : "s are")
-                    + " kept per partition for rollback.");
-        }
+        md.bullet(LayerEngines.provider(spec).describe(spec).versions());
         HotPathSpec hot = spec.hotPath();
         if (hot != null) {
             md.bullet("Hot path: effectively once. Each batch of events, its window updates and the consumed offsets are written to the"

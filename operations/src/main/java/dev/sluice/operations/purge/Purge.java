@@ -1,9 +1,9 @@
 package dev.sluice.operations.purge;
 
+import dev.sluice.engine.Housekeeping;
+import dev.sluice.engine.LayerEngines;
 import dev.sluice.control.landing.LandedFileRepository;
-import dev.sluice.engine.lakehouse.LakehousePurge;
 import dev.sluice.control.run.RunRepository;
-import dev.sluice.engine.warehouse.LayerTables;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
 import dev.sluice.core.Layer;
@@ -56,7 +56,7 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  * On a lakehouse pipeline the superseded Bronze loads are deleted from the Iceberg tables, a
  * superseded version is its record and its branch, and the tables' snapshots older than the cutoff
- * go too ({@link LakehousePurge}: snapshots are per table, so that ends time travel to before the
+ * go too (the engine's {@code Housekeeping#purgeStorage}: snapshots are per table, so that ends time travel to before the
  * cutoff for every partition), and their orphan files older than the grace period. Quartz keeps no history (a fired trigger's row goes when
  * it completes), so there is none to purge. Lineage other tools posted is purged apart
  * ({@link IngestedLineagePurge}). Each category is one transaction. Thread-safe for distinct pipelines.
@@ -125,13 +125,10 @@ public final class Purge {
             return new Report(cutoff, null, removed);
         }
         DSLContext dsl = warehouse.dsl();
-        LakehousePurge lake = spec.engine().lakehouse() ? new LakehousePurge(spec, warehouse) : null;
-        removed.put("superseded versions", inTransaction(dryRun, tx -> versions(tx, spec, cutoff, windowStart, dryRun, lake)));
-        removed.put("superseded Bronze loads", inTransaction(dryRun, tx -> bronze(tx, spec, cutoff, windowStart, dryRun, lake)));
-        if (lake != null) {
-            removed.put("lakehouse snapshots", lake.expireSnapshots(cutoff.toInstant(), dryRun));
-            removed.put("lakehouse orphan files", lake.orphanFiles(clock.instant().minus(orphanGrace), dryRun));
-        }
+        Housekeeping engine = LayerEngines.on(warehouse).forPipeline(spec);
+        removed.put("superseded versions", inTransaction(dryRun, tx -> versions(tx, spec, cutoff, windowStart, dryRun, engine)));
+        removed.put("superseded Bronze loads", inTransaction(dryRun, tx -> bronze(tx, spec, cutoff, windowStart, dryRun, engine)));
+        removed.putAll(engine.purgeStorage(cutoff.toInstant(), clock.instant().minus(orphanGrace), dryRun));
         long[] lineage = lineage(dsl, spec, cutoff, windowStart, dryRun);
         removed.put("lineage events", lineage[0]);
         removed.put("lineage edges", lineage[1]);
@@ -171,7 +168,7 @@ public final class Purge {
     }
 
     private long versions(DSLContext dsl, PipelineSpec spec, OffsetDateTime cutoff, LocalDate windowStart, boolean dryRun,
-            @Nullable LakehousePurge lake) {
+            Housekeeping engine) {
         long n = 0;
         for (TableSpec t : spec.tables()) {
             if (t.layer() == Layer.BRONZE) {
@@ -186,19 +183,13 @@ public final class Purge {
                     .where(DATASET.eq(name), DSL.field(DSL.name("published_at"), OffsetDateTime.class).lt(cutoff)).fetch().stream()
                     .filter(r -> published.containsKey(r.value1()) && r.value2() < published.get(r.value1())).toList();
             List<String> keys = outside(superseded.stream().map(r -> r.value1()).distinct().toList(), windowStart);
-            // a lakehouse version is its record and its branch (its files go with the next snapshot expiry)
-            Table<?> data = lake != null ? null : LayerTables.table(LayerTables.versions(t.table()));
             for (Record r : superseded) {
                 if (!keys.contains(r.get(KEY))) {
                     continue; // inside the backfill window
                 }
-                Condition rows = DSL.field(DSL.name("_partition")).eq(r.get(KEY)).and(DSL.field(DSL.name("_version")).eq(r.get(VERSION)));
                 Condition version = DATASET.eq(name).and(KEY.eq(r.get(KEY))).and(VERSION.eq(r.get(VERSION)));
-                if (data != null) {
-                    n += dryRun ? dsl.fetchCount(data, rows) : dsl.deleteFrom(data).where(rows).execute();
-                } else {
-                    n += lake.version(t, r.get(KEY), r.get(VERSION), dryRun);
-                }
+                // the version's data (rows, or a lakehouse branch) is the engine's; its record is the control plane's
+                n += engine.purgeVersion(dsl, t, r.get(KEY), r.get(VERSION), dryRun);
                 if (!dryRun) {
                     dsl.deleteFrom(VERSIONS).where(version).execute();
                 }
@@ -208,7 +199,7 @@ public final class Purge {
     }
 
     private long bronze(DSLContext dsl, PipelineSpec spec, OffsetDateTime cutoff, LocalDate windowStart, boolean dryRun,
-            @Nullable LakehousePurge lake) {
+            Housekeeping engine) {
         long n = 0;
         Table<?> landed = LandedFileRepository.LANDED_FILES;
         for (TableSpec t : spec.tables(Layer.BRONZE)) {
@@ -221,18 +212,10 @@ public final class Purge {
                             DSL.field(DSL.name("loaded_at"), OffsetDateTime.class).lt(before))
                     .fetch();
             List<String> keys = outside(loads.stream().map(r -> r.value1()).distinct().toList(), windowStart);
-            Table<?> table = LayerTables.table(t.table());
             for (var r : loads) {
-                if (!keys.contains(r.value1())) {
-                    continue;
+                if (keys.contains(r.value1())) {
+                    n += engine.purgeBronzeLoad(dsl, t, r.value1(), r.value2(), r.value3(), dryRun);
                 }
-                if (lake != null) {
-                    n += lake.bronzeLoad(t, r.value1(), r.value2(), r.value3(), dryRun);
-                    continue;
-                }
-                Condition rows = DSL.field(DSL.name("_partition")).eq(r.value1()).and(DSL.field(DSL.name("_source")).eq(r.value2()))
-                        .and(DSL.field(DSL.name("_run_id")).eq(r.value3()));
-                n += dryRun ? dsl.fetchCount(table, rows) : dsl.deleteFrom(table).where(rows).execute();
             }
         }
         return n;

@@ -1,5 +1,6 @@
-package dev.sluice.app.cli;
+package dev.sluice.engine.warehouse;
 
+import dev.sluice.engine.QueryResult;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -17,14 +18,13 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A query's result as {@code sluice sql} prints it: the column labels, the first rows (each as long as
- * the labels, nulls allowed) and how many rows the query returned in all.
- *
- * @param columns the result's column labels, in order
- * @param rows at most the limit asked for
- * @param total every row the query returned (at least {@code rows.size()})
+ * A query's rows read over JDBC as {@code sluice sql} prints them: the column labels, the first rows
+ * (each as long as the labels, nulls allowed) and how many rows the query returned in all. Stateless.
  */
-record QueryRows(List<String> columns, List<List<Object>> rows, long total) {
+final class JdbcRows {
+
+    private JdbcRows() {
+    }
 
     /**
      * Runs {@code query} on {@code c} and keeps its first {@code limit} rows, counting the rest. Values
@@ -36,7 +36,7 @@ record QueryRows(List<String> columns, List<List<Object>> rows, long total) {
      *
      * @throws SQLException when the query fails
      */
-    static QueryRows read(Connection c, String query, int limit) throws SQLException {
+    static QueryResult read(Connection c, String query, int limit) throws SQLException {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(query)) {
             ResultSetMetaData md = rs.getMetaData();
             List<String> columns = new ArrayList<>();
@@ -54,7 +54,7 @@ record QueryRows(List<String> columns, List<List<Object>> rows, long total) {
                     rows.add(row);
                 }
             }
-            return new QueryRows(List.copyOf(columns), rows, total);
+            return new QueryResult(List.copyOf(columns), rows, total);
         }
     }
 
