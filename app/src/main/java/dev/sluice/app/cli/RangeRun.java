@@ -4,13 +4,9 @@ import dev.sluice.app.console.ProgressDisplay;
 import dev.sluice.app.console.TerminalLines;
 import dev.sluice.batch.backfill.PartitionOutcome;
 import dev.sluice.control.backfill.PartitionStatus;
-import dev.sluice.batch.job.LandingMissingException;
-import dev.sluice.batch.job.PartitionCompletedException;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunControl;
 import dev.sluice.batch.job.RunOptions;
-import dev.sluice.batch.job.RunRefusedException;
-import dev.sluice.batch.job.RunSummary;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.core.BadInputException;
 import dev.sluice.core.Partition;
@@ -49,7 +45,7 @@ final class RangeRun {
                 Partition p = Partition.daily(d);
                 bar.message(p.key() + " running");
                 PartitionOutcome o = RunControl.get().shuttingDown()
-                        ? new PartitionOutcome(p, PartitionStatus.STOPPED, null, "not started: the process is shutting down")
+                        ? PartitionOutcome.notStarted(p, "the process is shutting down")
                         : one(runner, spec, p, options);
                 outcomes.add(o);
                 bar.step(p.key() + " " + o.status());
@@ -60,19 +56,12 @@ final class RangeRun {
 
     private static PartitionOutcome one(PipelineRunner runner, PipelineSpec spec, Partition p, RunOptions options) {
         try {
-            RunSummary s = runner.run(spec, p, options);
-            return new PartitionOutcome(p, PartitionStatus.of(s.status()), s, "");
-        } catch (PartitionCompletedException e) {
-            return new PartitionOutcome(p, PartitionStatus.SKIPPED, null, "already COMPLETED (--rerun re-runs it)");
-        } catch (RunRefusedException e) {
-            return new PartitionOutcome(p, PartitionStatus.REFUSED, null, e.getMessage());
-        } catch (LandingMissingException e) {
-            return new PartitionOutcome(p, PartitionStatus.MISSING, null, e.getMessage());
+            return PartitionOutcome.ran(runner.run(spec, p, options));
         } catch (BadInputException e) {
             // refused before any write (a contract refusal, an unreadable file): exit 2, as for the partition alone
             return new PartitionOutcome(p, PartitionStatus.INVALID, null, e.getMessage());
         } catch (SluiceException e) {
-            return new PartitionOutcome(p, PartitionStatus.FAILED, null, e.getMessage());
+            return PartitionOutcome.threw(p, e, "already COMPLETED (--rerun re-runs it)");
         }
     }
 }

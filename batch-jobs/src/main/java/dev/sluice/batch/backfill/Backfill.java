@@ -7,9 +7,7 @@ import dev.sluice.control.backfill.BackfillRepository;
 
 import dev.sluice.engine.LayerEngine;
 import dev.sluice.batch.gate.GateStep;
-import dev.sluice.batch.job.LandingMissingException;
 import dev.sluice.batch.job.ParentRun;
-import dev.sluice.batch.job.PartitionCompletedException;
 import dev.sluice.batch.job.PipelineRunner;
 import dev.sluice.batch.job.RunControl;
 import dev.sluice.batch.job.RunOptions;
@@ -17,7 +15,6 @@ import dev.sluice.control.run.RunRecord;
 import dev.sluice.batch.job.RunRefusedException;
 import dev.sluice.control.run.RunRepository;
 import dev.sluice.control.run.RunStatus;
-import dev.sluice.batch.job.RunSummary;
 import dev.sluice.batch.wave.WaveBarrier;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
@@ -369,10 +366,10 @@ public final class Backfill {
                 if (blocking != null) {
                     // the snapshot is built in partition order: a later partition's version would be built (merge-on-key: without this
                     // one's rows) and published before this one's, which a resume would then bring back out of order
-                    String why = "not started: " + blocking.partition() + " did not complete (" + blocking.status() + "), and "
-                            + snapshot.get().table() + " is built one partition after another (invoking the backfill again continues it)";
-                    PartitionOutcome o = new PartitionOutcome(p.partition(), PartitionStatus.STOPPED, null, why);
-                    backfills.partition(id, p.partition(), p.tables(), p.action(), PartitionStatus.STOPPED, null, why);
+                    PartitionOutcome o = PartitionOutcome.notStarted(p.partition(), blocking.partition() + " did not complete ("
+                            + blocking.status() + "), and " + snapshot.get().table()
+                            + " is built one partition after another (invoking the backfill again continues it)");
+                    backfills.partition(id, p.partition(), p.tables(), p.action(), PartitionStatus.STOPPED, null, o.message());
                     outcomes.add(o);
                     progress.finished(o);
                     continue;
@@ -479,8 +476,8 @@ public final class Backfill {
                     try {
                         String cancelled = backfills.cancelRequest(backfill);
                         if (cancelled != null || RunControl.get().shuttingDown()) {
-                            PartitionOutcome o = new PartitionOutcome(p.partition(), PartitionStatus.STOPPED, null, "not started: "
-                                    + (cancelled != null ? "the backfill was cancelled by " + cancelled : "the process is shutting down")
+                            PartitionOutcome o = PartitionOutcome.notStarted(p.partition(),
+                                    (cancelled != null ? "the backfill was cancelled by " + cancelled : "the process is shutting down")
                                     + " (invoking the backfill again continues it)");
                             progress.finished(o);
                             return o;
@@ -518,16 +515,9 @@ public final class Backfill {
 
     private PartitionOutcome one(PipelineSpec spec, Partition p, RunOptions options) {
         try {
-            RunSummary s = runner.run(spec, p, options);
-            return new PartitionOutcome(p, PartitionStatus.of(s.status()), s, s.failure() == null ? "" : s.failure());
-        } catch (PartitionCompletedException e) {
-            return new PartitionOutcome(p, PartitionStatus.SKIPPED, null, "already COMPLETED before this invocation");
-        } catch (RunRefusedException e) {
-            return new PartitionOutcome(p, PartitionStatus.REFUSED, null, e.getMessage());
-        } catch (LandingMissingException e) {
-            return new PartitionOutcome(p, PartitionStatus.MISSING, null, e.getMessage());
+            return PartitionOutcome.ran(runner.run(spec, p, options));
         } catch (SluiceException e) {
-            return new PartitionOutcome(p, PartitionStatus.FAILED, null, e.getMessage());
+            return PartitionOutcome.threw(p, e, "already COMPLETED before this invocation");
         }
     }
 

@@ -124,7 +124,7 @@ final class LineageListener implements JobExecutionListener {
     @Override
     public void afterJob(JobExecution execution) {
         emitter.emit(event(terminal(execution.getStatus()), jobRun, RunKind.JOB, spec.name(), parentRun(), parentJob(), jobInputs(), jobOutputs(),
-                execution.getStatus() == BatchStatus.COMPLETED ? null : PipelineRunner.reason(execution.getAllFailureExceptions())));
+                execution.getStatus() == BatchStatus.COMPLETED ? null : RunSummaries.reason(execution.getAllFailureExceptions())));
     }
 
     private @Nullable RunId parentRun() {
@@ -178,7 +178,7 @@ final class LineageListener implements JobExecutionListener {
                     : table(table, written.toString(), se.getWriteCount(), Pin.written(written));
             outputs.add(withColumns(out, table, null));
         }
-        String error = type == RunEventType.FAIL ? PipelineRunner.reason(se.getFailureExceptions()) : null;
+        String error = type == RunEventType.FAIL ? RunSummaries.reason(se.getFailureExceptions()) : null;
         return event(type, stepRun, RunKind.STEP, spec.name() + "." + name, jobRun, spec.name(), inputs, outputs,
                 error, gate || table.layer() == Layer.BRONZE ? null : table.sql());
     }
