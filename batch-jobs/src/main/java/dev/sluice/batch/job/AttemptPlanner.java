@@ -14,7 +14,6 @@ import dev.sluice.core.Partition;
 import dev.sluice.core.RunId;
 import dev.sluice.core.SluiceException;
 import dev.sluice.engine.LayerEngine;
-import dev.sluice.engine.LayerEngines;
 import dev.sluice.lineage.LineageEmitter;
 import dev.sluice.warehouse.Warehouse;
 import java.io.IOException;
@@ -47,16 +46,14 @@ final class AttemptPlanner {
 
     private final Warehouse warehouse;
     private final BatchInfrastructure batch;
-    private final LayerEngines engines;
     private final RunRepository runs;
     private final Path home;
     private final RunSummaries summaries;
 
-    AttemptPlanner(Warehouse warehouse, BatchInfrastructure batch, LayerEngines engines, RunRepository runs, Path home,
+    AttemptPlanner(Warehouse warehouse, BatchInfrastructure batch, RunRepository runs, Path home,
             RunSummaries summaries) {
         this.warehouse = warehouse;
         this.batch = batch;
-        this.engines = engines;
         this.runs = runs;
         this.home = home;
         this.summaries = summaries;
@@ -95,13 +92,12 @@ final class AttemptPlanner {
      * @throws LandingMissingException when a source loaded by the run has no landed files for the partition
      * @throws dev.sluice.batch.contract.ContractViolationException when a landed file's columns are refused by its contract
      */
-    void prepare(PipelineSpec spec, Partition partition, RunOptions options) {
+    void prepare(LayerEngine engine, PipelineSpec spec, Partition partition, RunOptions options) {
         List<String> only = options.tables();
         boolean loads = only == null || spec.tables(Layer.BRONZE).stream().anyMatch(t -> only.contains(t.stepName()));
         if (loads) {
             checkLanding(spec, partition);
         }
-        LayerEngine engine = engines.forPipeline(spec);
         engine.createTables();
         if (loads) {
             new ContractGuard(warehouse.dsl(), home).check(spec, partition, engine);

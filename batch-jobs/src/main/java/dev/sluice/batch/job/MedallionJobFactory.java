@@ -87,22 +87,22 @@ public final class MedallionJobFactory {
 
     /** The job of {@code partition} of {@code spec}, run as {@code run}, without lineage. */
     public Job job(PipelineSpec spec, Partition partition, RunId run) {
-        return job(spec, partition, run, LineageEmitter.NOOP, false, null, WaveSteps.ALONE, null);
+        return job(engines.forPipeline(spec), spec, partition, run, LineageEmitter.NOOP, false, null, WaveSteps.ALONE, null);
     }
 
     /**
      * The job of {@code partition} of {@code spec}, run as {@code run}, its lineage sent to
      * {@code lineage}; {@code restart} when it resumes a failed attempt (a new OpenLineage run).
      *
+     * @param engine the run's layer engine (one instance serves a run: its preparation, every step and gate)
      * @param parent the run that started this one (a backfill), its parent in lineage; or null
      * @param wave how the steps a backfill wave shares are carried out: its gate steps (a rollup's
      *     gate is always evaluated alone: the partitions of a wave share its partition) and, on an
      *     engine that writes waves, its Silver/Gold steps
      * @param only the tables to run (step names), or null for every table
      */
-    public Job job(PipelineSpec spec, Partition partition, RunId run, LineageEmitter lineage, boolean restart,
+    public Job job(LayerEngine engine, PipelineSpec spec, Partition partition, RunId run, LineageEmitter lineage, boolean restart,
             @Nullable ParentRun parent, WaveSteps wave, @Nullable Collection<String> only) {
-        LayerEngine engine = engines.forPipeline(spec);
         LineageListener events = new LineageListener(lineage, spec, partition, run, home, warehouse, restart, parent, engine);
         List<Step> steps = new ArrayList<>();
         for (TableSpec t : spec.tables()) {

@@ -71,7 +71,7 @@ public final class PipelineRunner {
         this.home = home;
         List<RunListener> listeners = ServiceLoader.load(RunListener.class).stream().map(ServiceLoader.Provider::get).toList();
         this.summaries = new RunSummaries(warehouse, batch, runs, listeners);
-        this.attempts = new AttemptPlanner(warehouse, batch, engines, runs, home, summaries);
+        this.attempts = new AttemptPlanner(warehouse, batch, runs, home, summaries);
         this.retries = new RetryLoop(warehouse, batch, jobs, lineage);
     }
 
@@ -104,11 +104,12 @@ public final class PipelineRunner {
     private RunSummary runInContext(PipelineSpec spec, Partition partition, RunOptions requested) {
         Optional<RunRecord> latest = runs.latest(spec.name(), partition);
         RunOptions options = attempts.scope(spec, partition, requested, latest);
-        attempts.prepare(spec, partition, options);
+        LayerEngine engine = engines.forPipeline(spec); // one instance serves the run: preparation, every step and gate
+        attempts.prepare(engine, spec, partition, options);
         AttemptPlanner.Attempt attempt = attempts.choose(spec, partition, options, latest);
         MDC.put("run_id", attempt.run().toString());
         attempts.record(spec, partition, options, attempt);
-        RetryLoop.Executed executed = retries.execute(spec, partition, options, attempt);
+        RetryLoop.Executed executed = retries.execute(engine, spec, partition, options, attempt);
         return summaries.finish(spec, partition, attempt, executed);
     }
 

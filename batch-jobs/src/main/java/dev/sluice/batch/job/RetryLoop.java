@@ -1,5 +1,6 @@
 package dev.sluice.batch.job;
 
+import dev.sluice.engine.LayerEngine;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.RetrySpec;
 import dev.sluice.core.Partition;
@@ -73,7 +74,7 @@ final class RetryLoop {
      * @throws RunRefusedException when Spring Batch has an execution of the attempt marked running
      * @throws SluiceException when Spring Batch refuses to start the job otherwise
      */
-    Executed execute(PipelineSpec spec, Partition partition, RunOptions options, AttemptPlanner.Attempt attempt) {
+    Executed execute(LayerEngine engine, PipelineSpec spec, Partition partition, RunOptions options, AttemptPlanner.Attempt attempt) {
         RunId run = attempt.run();
         List<String> only = options.tables();
         JobParameters params = new JobParametersBuilder()
@@ -85,7 +86,7 @@ final class RetryLoop {
                 .addString("trace.id", String.valueOf(options.traceId()), false)
                 .addString(PipelineRunner.TABLES, only == null ? "" : String.join(",", only), false)
                 .toJobParameters();
-        Launched launched = launch(spec, partition, run, params, attempt.number(), attempt.restart(), options);
+        Launched launched = launch(engine, spec, partition, run, params, attempt.number(), attempt.restart(), options);
         JobExecution execution = launched.execution();
         LineageEmitter.Stats lineageStats = launched.lineage();
         List<String> retried = new ArrayList<>();
@@ -114,21 +115,21 @@ final class RetryLoop {
                 break;
             }
             retried.add("step " + step + " failed with a retriable error (" + why + ") and was retried after " + wait.toMillis() + " ms");
-            launched = launch(spec, partition, run, params, attempt.number(), true, options);
+            launched = launch(engine, spec, partition, run, params, attempt.number(), true, options);
             execution = launched.execution();
             lineageStats = lineageStats.plus(launched.lineage());
         }
         return new Executed(execution, lineageStats, retried);
     }
 
-    private Launched launch(PipelineSpec spec, Partition partition, RunId run, JobParameters params, int attempt, boolean restart,
+    private Launched launch(LayerEngine engine, PipelineSpec spec, Partition partition, RunId run, JobParameters params, int attempt, boolean restart,
             RunOptions options) {
         try {
             LineageEmitter emitter = lineage.track(LineageEmitter.of(spec.lineage(), PipelineRunner.VERSION,
                     new LineageRepository(warehouse.dsl())));
             JobExecution execution;
             try (emitter) {
-                execution = batch.operator().start(jobs.job(spec, partition, run, emitter, restart, options.parent(), options.wave(),
+                execution = batch.operator().start(jobs.job(engine, spec, partition, run, emitter, restart, options.parent(), options.wave(),
                         options.tables()), params);
             }
             return new Launched(execution, emitter.stats());
