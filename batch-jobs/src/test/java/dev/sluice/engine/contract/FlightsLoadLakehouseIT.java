@@ -1,22 +1,22 @@
-package dev.sluice.batch.lakehouse;
+package dev.sluice.engine.contract;
 
 /** The lakehouse flights load with its Iceberg catalog in the default warehouse: an H2 file database. */
-class FlightsLoadLakehouseIT extends FlightsLoadLakehouseContract {
+class FlightsLoadLakehouseIT extends LakehouseEngineContract {
 
     private final String url = dev.sluice.batch.testkit.TestHome.freshH2Url();
 
     @Override
-    String url() {
+    protected String url() {
         return url;
     }
 
     @Override
-    String user() {
+    protected String user() {
         return "sa";
     }
 
     @Override
-    String password() {
+    protected String password() {
         return "";
     }
 }
