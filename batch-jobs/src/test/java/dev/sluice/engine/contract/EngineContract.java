@@ -11,6 +11,7 @@ import dev.sluice.batch.job.RunSummary;
 import dev.sluice.batch.testkit.DuckDbReference;
 import dev.sluice.batch.testkit.DuckDbReference.AirportDay;
 import dev.sluice.batch.testkit.TestHome;
+import dev.sluice.config.ColumnType;
 import dev.sluice.config.EngineKind;
 import dev.sluice.config.PipelineSpec;
 import dev.sluice.config.TableSpec;
@@ -19,20 +20,28 @@ import dev.sluice.core.Partition;
 import dev.sluice.core.SluiceException;
 import dev.sluice.control.version.PartitionVersions;
 import dev.sluice.core.RunId;
+import dev.sluice.engine.BronzeRedaction;
 import dev.sluice.engine.LayerEngine;
 import dev.sluice.engine.LayerEngines;
 import dev.sluice.engine.TransformResult;
 import dev.sluice.warehouse.Warehouse;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import org.jooq.Record;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -54,11 +63,14 @@ import org.springframework.transaction.support.TransactionTemplate;
  * checksum as it was (the restart position comes from the data); a dataset belongs to one
  * pipeline (a renamed copy is refused before it writes anything); the monthly rollup names its
  * months and sums the published days; a version written stays unseen until published, a rollback
- * publishes a kept one again, a purge removes a superseded one, the published rows unchanged. Erase
- * (it rewrites Bronze, which the other cases rerun from), waves and the refusal of reserved names
- * are not here yet: {@code ErasureIT}/{@code LakehouseErasureIT} (operations), {@code BackfillIT},
- * {@code BackfillLakehouseIT}, {@code WaveWritesLakehouseIT} and {@code PipelineSpecLoaderTest} hold them. Cases run in one instance, in any order, and leave the
- * loaded layers as they found them.
+ * publishes a kept one again, a purge removes a superseded one, the published rows unchanged; an
+ * erasure redacts a value in exactly the Bronze rows holding it (a departure time of the last date:
+ * no other case reruns that date). Waves and the refusal of reserved names are not here yet:
+ * {@code BackfillIT}, {@code BackfillLakehouseIT}, {@code WaveWritesLakehouseIT} and
+ * {@code PipelineSpecLoaderTest} hold them; the erasure log and quarantine side of an erasure,
+ * {@code ErasureIT}/{@code LakehouseErasureIT} (operations). Cases run in one instance, in any order
+ * (a subclass's too), and leave the loaded layers as they found them, except the erasure, which runs
+ * last ({@link Order}).
  *
  * <p>Why it lives here: the cases run pipelines through the job engine ({@link PipelineRunner} in
  * {@code batch-jobs}), which depends on {@code engine-api}; in {@code engine-api}'s test jar the kit
@@ -71,6 +83,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * checksum), once per warehouse database; Failsafe runs it as a {@code *IT}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 public abstract class EngineContract {
 
     /**
@@ -301,6 +314,41 @@ public abstract class EngineContract {
         assertThat(purged).isEqualTo(counted);
         assertThat(engine.keptVersions(gold, p)).contains(published).doesNotContain(next);
         assertThat(checksum(gold, p)).isEqualTo(rows);
+    }
+
+    /**
+     * An erasure through the seam ({@code Housekeeping#redactBronze}): the first departure time of
+     * {@link #LAST} (a value no other date's rows hold) becomes NULL in exactly the Bronze rows
+     * holding it, the partition that held it is told, and nothing else changes (Bronze's row count,
+     * Silver's rows). Dates are compared by range, not {@code _partition}: Spark resolves that name
+     * to Iceberg's partition metadata column.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE) // last: it rewrites Bronze (the lakehouse engine its files, expiring their snapshots)
+    public void anErasureRedactsTheValueInTheBronzeRowsHoldingIt() {
+        LayerEngine engine = LayerEngines.on(warehouse).forPipeline(spec);
+        String bronzeName = table("bronze.flights_raw");
+        TableSpec bronze = spec.table(DatasetRef.parse(bronzeName)).orElseThrow();
+        TableSpec silver = spec.table(DatasetRef.parse(table("silver.flights"))).orElseThrow();
+        Object first = rows("SELECT MIN(date) FROM " + bronzeName + " WHERE date >= TIMESTAMP '" + LAST + " 00:00:00'").get(0).get(0);
+        LocalDateTime at = first instanceof java.sql.Timestamp t ? t.toLocalDateTime() : (LocalDateTime) first;
+        String literal = "TIMESTAMP '" + at.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")) + "'";
+        long holding = number(rows("SELECT COUNT(*) FROM " + bronzeName + " WHERE date = " + literal).get(0).get(0));
+        long nullsBefore = number(rows("SELECT COUNT(*) FROM " + bronzeName + " WHERE date IS NULL").get(0).get(0));
+        long bronzeBefore = bronzeRows();
+        String silverRows = checksum(silver, Partition.daily(LAST));
+        Set<String> partitions = new TreeSet<>();
+        String raw = at.toString();
+
+        long redacted = engine.redactBronze(bronze, new BronzeRedaction("date", ColumnType.TIMESTAMP,
+                ColumnType.TIMESTAMP.parseLiteral(raw).orElseThrow(), raw, "[erased #engine-contract]", UnaryOperator.identity()), partitions);
+
+        assertThat(redacted).isEqualTo(holding).isPositive();
+        assertThat(partitions).containsExactly(LAST.toString());
+        assertThat(number(rows("SELECT COUNT(*) FROM " + bronzeName + " WHERE date = " + literal).get(0).get(0))).isZero();
+        assertThat(number(rows("SELECT COUNT(*) FROM " + bronzeName + " WHERE date IS NULL").get(0).get(0))).isEqualTo(nullsBefore + holding);
+        assertThat(bronzeRows()).isEqualTo(bronzeBefore);
+        assertThat(checksum(silver, Partition.daily(LAST))).as("Silver is not rewritten by an erasure of Bronze").isEqualTo(silverRows);
     }
 
     /** All rows of the engine's Bronze table. */
