@@ -162,6 +162,10 @@ class SluiceCliIT {
         Outcome write = sluice(Map.of(), "sql", "DELETE FROM sluice.run");
         assertThat(write.code()).isEqualTo(ExitCodes.INVALID);
         assertThat(write.err()).contains("sluice sql only reads");
+        // SHOW and EXPLAIN were offered, and then refused by both engines' parsers as not a query
+        Outcome show = sluice(Map.of(), "sql", "SHOW TABLES");
+        assertThat(show.code()).isEqualTo(ExitCodes.INVALID);
+        assertThat(show.err()).contains("sluice sql only reads: start the query with SELECT, WITH, VALUES or TABLE");
         Outcome smuggled = sluice(sampleHomeWithFreshWarehouse(), "sql", "SELECT 1; DROP TABLE sluice.run");
         assertThat(smuggled.code()).isEqualTo(ExitCodes.INVALID);
         assertThat(smuggled.err()).contains("sluice sql runs exactly one SELECT; it never writes");

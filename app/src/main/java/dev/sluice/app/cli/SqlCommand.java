@@ -54,9 +54,9 @@ final class SqlCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String first = query.stripLeading().split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
-        if (!Set.of("SELECT", "WITH", "VALUES", "SHOW", "EXPLAIN", "TABLE").contains(first)) {
+        if (!Set.of("SELECT", "WITH", "VALUES", "TABLE").contains(first)) {
             throw new BadInputException("QUERY", -1, null,
-                    "sluice sql only reads: start the query with SELECT, WITH, VALUES, SHOW, EXPLAIN or TABLE");
+                    "sluice sql only reads: start the query with SELECT, WITH, VALUES or TABLE");
         }
         if (maxRows != null && maxRows < 1) {
             throw new BadInputException("--max-rows", -1, null, maxRows + ": print at least 1 row");

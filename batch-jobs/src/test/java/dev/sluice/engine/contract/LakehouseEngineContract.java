@@ -151,6 +151,11 @@ public abstract class LakehouseEngineContract extends EngineContract {
         assertThatThrownBy(() -> LakehouseSql.query(spec, warehouse, "SELECT no_such FROM gold.lake_route_daily", 10))
                 .isInstanceOf(SluiceException.class).hasMessageStartingWith("the query failed: ")
                 .hasMessageContaining("no_such");
+        // a table in no catalog: Iceberg's JDBC catalog answered Spark's view lookup with a hint about its schema version
+        assertThatThrownBy(() -> LakehouseSql.query(spec, warehouse, "SELECT * FROM gold.no_such_table", 10))
+                .isInstanceOf(SluiceException.class)
+                .hasMessageStartingWith("the query failed: a table the query names is not in the lakehouse catalog")
+                .hasMessageNotContaining("schema-version");
         assertThat(spark().sql("SELECT COUNT(*) FROM gold.lake_route_daily").first().getLong(0)).isPositive();
     }
 

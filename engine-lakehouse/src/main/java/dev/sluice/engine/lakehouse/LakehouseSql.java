@@ -72,7 +72,21 @@ public final class LakehouseSql {
             long total = rows.size() < maxRows ? rows.size() : df.count();
             return new Result(List.of(df.columns()), rows, total);
         } catch (Exception e) { // Spark's AnalysisException is a checked exception Scala throws undeclared
-            throw new SluiceException("the query failed: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
+            throw new SluiceException("the query failed: " + reason(e), e);
         }
+    }
+
+    /**
+     * Spark's first line, or what it means when Iceberg's JDBC catalog answered instead: Spark looks
+     * a name it finds in no table up as a view, and the catalog (without view support) refuses
+     * that with a hint about its schema version, which would send a user the wrong way.
+     */
+    static String reason(Exception e) {
+        String message = String.valueOf(e.getMessage());
+        if (message.contains("without view support")) {
+            return "a table the query names is not in the lakehouse catalog (the pipeline's bronze, silver and gold tables are;"
+                    + " the sluice.* tables are in the warehouse database, not the lakehouse)";
+        }
+        return message.lines().findFirst().orElse("");
     }
 }
