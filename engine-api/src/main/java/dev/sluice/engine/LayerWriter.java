@@ -34,6 +34,15 @@ public interface LayerWriter {
     }
 
     /**
+     * {@link #reconcilePublications} for one Silver/Gold table partition only: what a command about
+     * that partition ({@code sluice rollback}) needs, without reading every table's history.
+     *
+     * @param partition the table's partition
+     */
+    default void reconcilePublication(TableSpec table, Partition partition) {
+    }
+
+    /**
      * Where {@code table}'s files live and a version of it, for an engine that keeps tables as
      * files in a table format; empty for an engine whose tables live in the warehouse database
      * (lineage names those {@code schema.table} in the warehouse's namespace). Reads the catalog

@@ -69,7 +69,7 @@ final class RollbackCommand implements Callable<Integer> {
         Partition p = !table.partitioned() ? Partition.NONE : Partition.parseAny(partition);
         try (Warehouse w = Warehouse.open(spec.warehouse())) {
             LayerEngine engine = LayerEngines.on(w).forPipeline(spec);
-            engine.reconcilePublications(); // a rollback a kill interrupted is completed first: the published version is then true
+            engine.reconcilePublication(table, p); // a rollback of it a kill interrupted is completed first: the published version is then true
             PartitionVersions versions = new PartitionVersions(w.dsl());
             int from = versions.published(table.table(), p).orElse(0);
             // asked for the version already published, or a plain rollback repeated after the one that published it:

@@ -97,6 +97,12 @@ public final class LakehouseEngine implements LayerEngine {
         }
     }
 
+    /** {@inheritDoc} The partition's rollback committed to Iceberg and not recorded, if any. */
+    @Override
+    public void reconcilePublication(TableSpec table, Partition partition) {
+        reconcile(table, partition);
+    }
+
     /** Completes {@code table}'s interrupted rollbacks (of {@code partition}, or all), in a transaction of its own or the caller's. */
     private void reconcile(TableSpec table, @Nullable Partition partition) {
         new TransactionTemplate(warehouse.transactionManager()).executeWithoutResult(

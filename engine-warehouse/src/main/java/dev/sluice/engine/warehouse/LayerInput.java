@@ -1,5 +1,6 @@
 package dev.sluice.engine.warehouse;
 
+import dev.sluice.engine.LayerColumns;
 import dev.sluice.control.landing.LandedFileRepository;
 import dev.sluice.control.drift.SchemaDriftRepository;
 import dev.sluice.control.version.InputPartitions;
@@ -133,7 +134,7 @@ final class LayerInput {
             PiiProjection pii = new PiiProjection(dsl.dialect(), source, spec.piiKeys());
             if (pii.transforms()) {
                 List<ColumnSpec> evolved = new SchemaDriftRepository(dsl).evolvedColumns(spec.name(), source);
-                return dsl.select(pii.fields(LayerTables.BRONZE_METADATA, evolved)).from(table());
+                return dsl.select(pii.fields(LayerColumns.BRONZE_METADATA, evolved)).from(table());
             }
         }
         if (readsOwnPartition()) {

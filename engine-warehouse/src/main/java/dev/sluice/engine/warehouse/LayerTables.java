@@ -24,8 +24,8 @@ import org.jooq.impl.SQLDataType;
  * each with an index on {@code _partition}, and a reference snapshot ({@code partition: none})
  * with an index on its key.
  *
- * <p>Columns: a Bronze table has the contract's columns, then {@link #BRONZE_METADATA}; a
- * Silver/Gold table has its declared columns, then {@link #REFINED_METADATA}. A Silver/Gold table
+ * <p>Columns: a Bronze table has the contract's columns, then {@link LayerColumns#BRONZE_METADATA}; a
+ * Silver/Gold table has its declared columns, then {@link LayerColumns#REFINED_METADATA}. A Silver/Gold table
  * keeps every kept version of each partition in {@code schema.table_versions}; the view
  * {@code schema.table} shows the published one.
  *
@@ -37,10 +37,6 @@ import org.jooq.impl.SQLDataType;
  */
 public final class LayerTables {
 
-    /** Ingest metadata columns of every Bronze table, in order. */
-    public static final List<String> BRONZE_METADATA = LayerColumns.BRONZE_METADATA;
-    /** Metadata columns of every Silver/Gold table, in order. */
-    public static final List<String> REFINED_METADATA = LayerColumns.REFINED_METADATA;
 
     /** Creations in this JVM, one at a time (see the class comment). */
     private static final Object DDL = new Object();
