@@ -80,7 +80,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * from a test of a module that has {@code batch-jobs}' test jar and the engine's module on its test
  * classpath: a subclass implementing the hooks below (its own flights spec in {@code pipelines/},
  * its table names, a read of its tables in the shared SQL subset of docs/engines.md, its partition
- * checksum), once per warehouse database; Failsafe runs it as a {@code *IT}.
+ * checksum), and one {@code *IT} per warehouse database passing {@link KitDatabase#h2()} or
+ * {@link KitDatabase#postgres()} to its constructor; Failsafe runs them.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -101,12 +102,25 @@ public abstract class EngineContract {
     /** The first run of each of {@link #dates()}, in load order. */
     protected final Map<LocalDate, RunSummary> first = new LinkedHashMap<>();
 
+    private final KitDatabase database;
+
+    /** @param database the warehouse database the cases run on, closed after them */
+    protected EngineContract(KitDatabase database) {
+        this.database = database;
+    }
+
     /** The warehouse database's JDBC URL (H2 or PostgreSQL): the control plane's, and the engine's catalog. */
-    protected abstract String url();
+    protected final String url() {
+        return database.url();
+    }
 
-    protected abstract String user();
+    protected final String user() {
+        return database.user();
+    }
 
-    protected abstract String password();
+    protected final String password() {
+        return database.password();
+    }
 
     /** The engine's flights spec on the sample data and the given warehouse database. */
     protected abstract PipelineSpec engineSpec(String url, String user, String password);
@@ -149,6 +163,7 @@ public abstract class EngineContract {
         if (warehouse != null) {
             warehouse.close();
         }
+        database.close();
     }
 
     @Test

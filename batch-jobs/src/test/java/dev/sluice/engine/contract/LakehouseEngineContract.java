@@ -37,6 +37,10 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class LakehouseEngineContract extends EngineContract {
 
+    protected LakehouseEngineContract(KitDatabase database) {
+        super(database);
+    }
+
     private Path lake;
     private SparkSession spark;
 

@@ -17,6 +17,10 @@ import java.util.List;
  */
 public abstract class WarehouseEngineContract extends EngineContract {
 
+    protected WarehouseEngineContract(KitDatabase database) {
+        super(database);
+    }
+
     @Override
     protected PipelineSpec engineSpec(String url, String user, String password) {
         return TestHome.flightsSpec(url, user, password);
